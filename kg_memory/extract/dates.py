@@ -1,0 +1,192 @@
+"""Resolve dates written in text against the time an episode was said.
+
+Pure functions. ``resolve(text, said_at)`` returns a :class:`DateSpan` for the
+first date expression found, or ``None``. Conventions (closed-open):
+
+* "in March 2025" / "since 2020" / "last month": a start, open end;
+* "from 2015 to 2018": ``[2015-01-01, 2019-01-01)`` (the end year is included);
+* "back in 2019", "in 2019" with a past-tense verb, "for a year": the caller
+  bounds the span with :func:`period_end` / ``duration``.
+"""
+
+from __future__ import annotations
+
+import calendar
+import re
+from dataclasses import dataclass
+from datetime import UTC, datetime, timedelta
+
+from ..timeutil import MONTHS
+
+_MONTH = (r"(january|february|march|april|may|june|july|august|september|october|november|december|"
+          r"jan|feb|mar|apr|jun|jul|aug|sep|sept|oct|nov|dec)\.?")
+_NUM_WORDS = {"a": 1, "an": 1, "one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6,
+              "seven": 7, "eight": 8, "nine": 9, "ten": 10, "a couple of": 2, "a few": 3, "several": 3}
+_NUM = r"(\d+|a couple of|a few|several|an|a|one|two|three|four|five|six|seven|eight|nine|ten)"
+_WEEKDAYS = ["monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday"]
+_SEASONS = {"spring": 3, "summer": 6, "fall": 9, "autumn": 9, "winter": 12}
+
+
+@dataclass(frozen=True)
+class DateSpan:
+    start: datetime
+    end: datetime | None = None
+    granularity: str = "day"  # day | month | year
+    phrase: str = ""
+
+
+def _day(dt: datetime) -> datetime:
+    return datetime(dt.year, dt.month, dt.day, tzinfo=UTC)
+
+
+def _month_start(y: int, m: int) -> datetime:
+    return datetime(y, m, 1, tzinfo=UTC)
+
+
+def add_months(dt: datetime, n: int) -> datetime:
+    y, m = divmod(dt.month - 1 + n, 12)
+    year, month = dt.year + y, m + 1
+    day = min(dt.day, calendar.monthrange(year, month)[1])
+    return dt.replace(year=year, month=month, day=day)
+
+
+def period_end(span: DateSpan) -> datetime:
+    """The exclusive end of the period a span names (its year, month or day)."""
+    if span.granularity == "year":
+        return datetime(span.start.year + 1, 1, 1, tzinfo=UTC)
+    if span.granularity == "month":
+        return add_months(_month_start(span.start.year, span.start.month), 1)
+    return span.start + timedelta(days=1)
+
+
+def _num(word: str) -> int:
+    word = word.lower()
+    return int(word) if word.isdigit() else _NUM_WORDS.get(word, 1)
+
+
+def shift(dt: datetime, n: int, unit: str) -> datetime:
+    unit = unit.lower().rstrip("s")
+    if unit == "day":
+        return dt + timedelta(days=n)
+    if unit == "week":
+        return dt + timedelta(weeks=n)
+    if unit == "month":
+        return add_months(dt, n)
+    if unit == "year":
+        return add_months(dt, 12 * n)
+    raise ValueError(unit)
+
+
+def duration(text: str, start: datetime) -> datetime | None:
+    """'for a year', 'for 3 months' -> start + that long."""
+    m = re.search(rf"\bfor\s+{_NUM}\s+(day|week|month|year)s?\b", text, re.I)
+    if not m:
+        return None
+    return shift(start, _num(m.group(1)), m.group(2))
+
+
+_PATTERNS: list[tuple[str, str]] = [
+    ("range_years", r"\bfrom\s+(\d{4})\s+(?:to|until|till|through)\s+(\d{4})\b"),
+    ("range_months", rf"\bfrom\s+{_MONTH}\s+(\d{{4}})\s+(?:to|until|till|through)\s+{_MONTH}\s+(\d{{4}})\b"),
+    ("iso", r"\b(\d{4})-(\d{2})-(\d{2})\b"),
+    ("day_month_year", rf"\b(\d{{1,2}})(?:st|nd|rd|th)?\s+(?:of\s+)?{_MONTH},?\s+(\d{{4}})\b"),
+    ("month_day_year", rf"\b{_MONTH}\s+(\d{{1,2}})(?:st|nd|rd|th)?,?\s+(\d{{4}})\b"),
+    ("month_year", rf"\b{_MONTH}\s+(?:of\s+)?(\d{{4}})\b"),
+    ("ago", rf"\b{_NUM}\s+(day|week|month|year)s?\s+ago\b"),
+    ("yesterday", r"\byesterday\b"),
+    ("day_before_yesterday", r"\bthe day before yesterday\b"),
+    ("last_weekday", r"\blast\s+(monday|tuesday|wednesday|thursday|friday|saturday|sunday)\b"),
+    ("last_weekend", r"\blast\s+weekend\b"),
+    ("last_unit", r"\blast\s+(week|month|year)\b"),
+    ("next_unit", r"\bnext\s+(week|month|year)\b"),
+    ("this_season", r"\b(?:this|last)\s+(spring|summer|fall|autumn|winter)\b"),
+    ("in_month", rf"\bin\s+{_MONTH}(?!\s+\d)\b"),
+    ("year", r"\b(?:in|since|back in|during|around)\s+((?:19|20)\d{2})\b"),
+    ("today", r"\b(?:today|this morning|tonight|this evening|earlier today)\b"),
+]
+_COMPILED = [(name, re.compile(rx, re.I)) for name, rx in _PATTERNS]
+
+
+def resolve(text: str, said_at: datetime) -> DateSpan | None:
+    """The first date expression in ``text``, resolved against ``said_at``."""
+    best: tuple[int, DateSpan] | None = None
+    for name, rx in _COMPILED:
+        m = rx.search(text)
+        if not m:
+            continue
+        span = _build(name, m, said_at)
+        if span is not None and (best is None or m.start() < best[0]):
+            best = (m.start(), span)
+    return best[1] if best else None
+
+
+def _month(word: str) -> int:
+    return MONTHS[word.lower().rstrip(".")]
+
+
+def _build(name: str, m: re.Match[str], t: datetime) -> DateSpan | None:
+    g = m.groups()
+    phrase = m.group(0)
+    today = _day(t)
+    try:
+        if name == "range_years":
+            a, b = int(g[0]), int(g[1])
+            return DateSpan(datetime(a, 1, 1, tzinfo=UTC), datetime(b + 1, 1, 1, tzinfo=UTC), "year", phrase)
+        if name == "range_months":
+            start = _month_start(int(g[1]), _month(g[0]))
+            end = add_months(_month_start(int(g[3]), _month(g[2])), 1)
+            return DateSpan(start, end, "month", phrase)
+        if name == "iso":
+            return DateSpan(datetime(int(g[0]), int(g[1]), int(g[2]), tzinfo=UTC), None, "day", phrase)
+        if name == "day_month_year":
+            return DateSpan(datetime(int(g[2]), _month(g[1]), int(g[0]), tzinfo=UTC), None, "day", phrase)
+        if name == "month_day_year":
+            return DateSpan(datetime(int(g[2]), _month(g[0]), int(g[1]), tzinfo=UTC), None, "day", phrase)
+        if name == "month_year":
+            return DateSpan(_month_start(int(g[1]), _month(g[0])), None, "month", phrase)
+        if name == "ago":
+            return DateSpan(_day(shift(t, -_num(g[0]), g[1])), None, "day", phrase)
+        if name == "yesterday":
+            return DateSpan(today - timedelta(days=1), None, "day", phrase)
+        if name == "day_before_yesterday":
+            return DateSpan(today - timedelta(days=2), None, "day", phrase)
+        if name == "last_weekday":
+            target = _WEEKDAYS.index(g[0].lower())
+            back = (today.weekday() - target) % 7 or 7
+            return DateSpan(today - timedelta(days=back), None, "day", phrase)
+        if name == "last_weekend":
+            back = (today.weekday() - 5) % 7 or 7
+            return DateSpan(today - timedelta(days=back), None, "day", phrase)
+        if name == "last_unit":
+            unit = g[0].lower()
+            if unit == "week":
+                return DateSpan(today - timedelta(days=7), None, "day", phrase)
+            if unit == "month":
+                prev = add_months(_month_start(t.year, t.month), -1)
+                return DateSpan(prev, None, "month", phrase)
+            return DateSpan(datetime(t.year - 1, 1, 1, tzinfo=UTC), None, "year", phrase)
+        if name == "next_unit":
+            unit = g[0].lower()
+            if unit == "week":
+                return DateSpan(today + timedelta(days=7), None, "day", phrase)
+            if unit == "month":
+                return DateSpan(add_months(_month_start(t.year, t.month), 1), None, "month", phrase)
+            return DateSpan(datetime(t.year + 1, 1, 1, tzinfo=UTC), None, "year", phrase)
+        if name == "this_season":
+            month = _SEASONS[g[0].lower()]
+            year = t.year
+            if phrase.lower().startswith("last") or (month > t.month and month != 12):
+                year -= 1 if phrase.lower().startswith("last") or month > t.month else 0
+            start = _month_start(year, month)
+            return DateSpan(start if start <= t else _month_start(year - 1, month), None, "month", phrase)
+        if name == "in_month":
+            month = _month(g[0])
+            year = t.year if month <= t.month else t.year - 1
+            return DateSpan(_month_start(year, month), None, "month", phrase)
+        if name == "year":
+            return DateSpan(datetime(int(g[0]), 1, 1, tzinfo=UTC), None, "year", phrase)
+        if name == "today":
+            return DateSpan(t, None, "day", phrase)
+    except (ValueError, KeyError):
+        return None
+    return None

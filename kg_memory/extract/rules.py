@@ -1,0 +1,364 @@
+"""The offline ``rules`` extractor: deterministic patterns over the predicate
+vocabulary. It handles first- and third-person statements, relatives
+("my sister Maya ..."), pets, endings ("I quit my job at X") and dates in the
+text. No network, no model; the same text always gives the same facts."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable
+from dataclasses import dataclass
+from datetime import datetime
+from functools import lru_cache
+
+from ..models import Episode
+from ..vocab import Predicate, Vocabulary, load_vocabulary
+from . import dates
+from .base import ExtractContext, ExtractedFact, Extraction
+
+RULES_VERSION = "rules-1"
+
+_ADVERBS = (r"just|also|recently|finally|now|still|currently|actually|really|already|officially|"
+            r"eventually|happily|fully|then|even|both")
+_STOP = re.compile(
+    r"\s+(?:and|but|because|so|since|as|on|with|for|from|in|at|to|when|while|where|which|who|that|after|"
+    r"before|until|now|today|tonight|yesterday|tomorrow|last|this|next|back|ago|again|too|anymore|though|"
+    r"although|if|or|by|during|every|recently|lately|here|there|right|soon|about|like|near|last)\b"
+    r"|[,.;:!?()\"]|\s-\s|\s—\s",
+    re.I,
+)
+_LEADING = re.compile(r"^(?:(?:the|a|an|my|our|some|new|fully|now|really|a new|the new)\s+)+", re.I)
+_NAME = r"[A-Z][\w'’-]*(?:\s+(?:[A-Z][\w'’-]*|of|de|da|van|von))*"
+_NOT_SUBJECTS = {
+    "i", "we", "you", "he", "she", "they", "it", "this", "that", "the", "my", "our", "your", "his", "her",
+    "their", "there", "here", "what", "when", "where", "who", "why", "how", "yes", "no", "hey", "hi",
+    "hello", "thanks", "thank", "oh", "well", "so", "and", "but", "just", "also", "today", "yesterday",
+    "last", "turns", "back", "sure", "wow", "ok", "okay", "great", "awesome", "cool", "nice", "haha",
+    "lol", "yeah", "yep", "nope", "please", "sorry", "maybe", "now", "then", "after", "before", "since",
+    "a", "an", "if", "as", "in", "on", "at", "by", "for", "with", "from", "to", "of", "user", "assistant",
+}
+_CONTRACTIONS = [
+    (r"\bI'm\b", "I am"), (r"\bI've\b", "I have"), (r"\bI'd\b", "I would"), (r"\bI'll\b", "I will"),
+    (r"\bwe're\b", "we are"), (r"\bwe've\b", "we have"), (r"\bdon't\b", "do not"),
+    (r"\bdoesn't\b", "does not"), (r"\bdidn't\b", "did not"), (r"\bhe's\b", "he is"), (r"\bshe's\b", "she is"),
+    (r"\bIm\b", "I am"),
+]
+_SENTENCE = re.compile(r"(?<=[.!?])\s+|\n+")
+
+
+def normalize_text(text: str) -> str:
+    s = text.replace("’", "'").replace("‘", "'").replace("“", '"').replace("”", '"')
+    for rx, repl in _CONTRACTIONS:
+        s = re.sub(rx, repl, s, flags=re.I)
+    return s
+
+
+def _phrase_rx(phrases: Iterable[str]) -> str:
+    alts = sorted({p for p in phrases if "{" not in p}, key=len, reverse=True)
+    return "(?:" + "|".join(re.escape(p).replace(r"\ ", r"\s+") for p in alts) + ")"
+
+
+@dataclass(frozen=True)
+class _Compiled:
+    pred: Predicate
+    first: re.Pattern[str] | None
+    chained: re.Pattern[str] | None
+    third: re.Pattern[str] | None
+    past: re.Pattern[str] | None
+    ending: re.Pattern[str] | None
+    ending_any: re.Pattern[str] | None
+
+
+def _compile(p: Predicate) -> _Compiled:
+    adv = rf"(?:(?:{_ADVERBS})\s+)*"
+    aux = r"(?:(?:have|had)\s+(?:been\s+)?)?"
+
+    def first(phr: tuple[str, ...]) -> re.Pattern[str] | None:
+        if not phr:
+            return None
+        return re.compile(rf"\b(?:I|we)\s+{aux}{adv}{_phrase_rx(phr)}\s+(?P<obj>[^.;!?]+)", re.I)
+
+    chained = None
+    if p.first_person:
+        chained = re.compile(
+            rf"\b(?:I|we)\b[^.;!?]*?\band\s+{adv}{_phrase_rx(p.first_person)}\s+(?P<obj>[^.;!?]+)", re.I
+        )
+    third = None
+    if p.third_person:
+        third = re.compile(
+            rf"(?P<subj>{_NAME})\s+{adv}(?i:{_phrase_rx(p.third_person)})\s+(?P<obj>[^.;!?]+)"
+        )
+    ending_any = None
+    if p.ending_any:
+        ending_any = re.compile(rf"\b(?:I|we)\s+{adv}{_phrase_rx(p.ending_any)}\b", re.I)
+    return _Compiled(p, first(p.first_person), chained, third, first(p.past), first(p.ending), ending_any)
+
+
+@lru_cache(maxsize=1)
+def _compiled_vocab() -> tuple[Vocabulary, tuple[_Compiled, ...]]:
+    vocab = load_vocabulary()
+    return vocab, tuple(_compile(p) for p in vocab.predicates.values())
+
+
+class RulesExtractor:
+    """Deterministic extractor over the predicate vocabulary (see module doc)."""
+
+    name = "rules"
+    version: str | None = RULES_VERSION
+
+    def __init__(self) -> None:
+        self.vocab, self.compiled = _compiled_vocab()
+        classes = self.vocab.value_classes
+        rel_words = sorted(self.vocab.relations, key=len, reverse=True)
+        self._relation_rx = re.compile(
+            r"\bmy\s+(?:(?:older|younger|little|big|elder|twin|oldest|youngest|eldest)\s+)?"
+            rf"(?P<rel>{'|'.join(map(re.escape, rel_words))})\b,?(?:\s+(?P<name>(?-i:{_NAME})))?",
+            re.I,
+        )
+        animals = "|".join(re.escape(a) for a in classes["animal"])
+        self._pet_named_rx = re.compile(
+            rf"\b(?P<who>I|we|{_NAME})\s+(?:(?:{_ADVERBS})\s+)*(?:have|has|had|adopted|got|rescued|bought|"
+            r"own|owns|welcomed|brought home)\s+(?:a|an|one|our|my|two|another)?\s*(?:new\s+|little\s+|sweet\s+)?"
+            r"(?P<animal>[A-Za-z]+(?:\s+[a-z]+)?)\s*,?\s+(?:named|called)\s+(?P<name>[A-Z][\w'-]*)",
+        )
+        self._pet_rx = re.compile(
+            rf"\b(?P<who>I|we|{_NAME})\s+(?:(?:{_ADVERBS})\s+)*(?:have|has|adopted|got|rescued|bought|own|"
+            r"owns|brought home)\s+(?:a|an|one|another)\s+(?:new\s+|little\s+)?"
+            rf"(?P<animal>(?i:{animals}))\b(?!\s*,?\s+(?:named|called))",
+        )
+        self._pet_gone_rx = re.compile(
+            rf"(?:\bmy\s+(?:(?i:{animals}))\s+)?(?P<name>{_NAME})\s+(?:passed away|died|ran away)", 
+        )
+        self._married_rx = re.compile(
+            rf"(?P<p>{_NAME})\s+and\s+I\s+(?:(?:{_ADVERBS})\s+)*(?:got|are|are now|just got)\s+"
+            r"(?P<status>married|engaged|divorced)",
+        )
+
+    # -- public -----------------------------------------------------------
+    def extract(self, episode: Episode, context: ExtractContext | None = None) -> Extraction:
+        out = Extraction()
+        if episode.role not in ("user",) and not (episode.speaker and episode.role != "assistant"):
+            return out
+        me = episode.speaker or "User"
+        for raw in _SENTENCE.split(episode.content):
+            sentence = normalize_text(raw.strip())
+            if sentence:
+                self._sentence(sentence, me, episode.occurred_at, out)
+        seen: set[tuple[str, str, str, bool]] = set()
+        unique = []
+        for f in out.facts:
+            key = (f.subject.lower(), f.predicate, f.object.lower(), f.ending)
+            if key not in seen:
+                seen.add(key)
+                unique.append(f)
+        out.facts = unique
+        out.mentions = list(dict.fromkeys(out.mentions))
+        return out
+
+    # -- internals --------------------------------------------------------
+    def _sentence(self, s: str, me: str, t: datetime, out: Extraction) -> None:
+        span = dates.resolve(s, t)
+        aliases: dict[str, str] = {}
+        for m in self._relation_rx.finditer(s):
+            rel = m.group("rel").lower()
+            pred = self.vocab.relations[rel]
+            name = m.group("name")
+            if name and name.split()[0].lower() in _NOT_SUBJECTS:
+                name = None
+            if not name:
+                name = f"{me}'s {rel}"
+                aliases[m.group(0)] = name
+                statement = f"{me} has a {rel}"
+            else:
+                statement = self.vocab.predicates[pred].statement.format(s=me, r=rel, o=name)
+            self._emit(out, me, pred, name, statement, t, None, "entity")
+        for m in self._married_rx.finditer(s):
+            start = span.start if span else t
+            status = m.group("status").lower()
+            self._emit(out, me, "relationship_status", status,
+                       self._statement("relationship_status", me, status), start, span, "value")
+            if status != "divorced":
+                self._emit(out, me, "partner", m.group("p"), self._statement("partner", me, m.group("p")),
+                           start, span, "entity")
+        self._pets(s, me, t, span, out)
+        # Third-person clauses: "my mom lives in X" -> "<me>'s mom lives in X".
+        s_third = s
+        for phrase, name in aliases.items():
+            s_third = s_third.replace(phrase, name.replace("'s ", "s_").title().replace(" ", ""))
+        for c in self.compiled:
+            self._first_person(c, s, me, t, span, out)
+            if c.third:
+                for m in c.third.finditer(s if not aliases else s_third):
+                    subj = self._subject(m.group("subj"), aliases)
+                    if subj is None:
+                        continue
+                    obj = self._object(c.pred, m.group("obj"))
+                    if obj:
+                        self._fact(out, c.pred, subj, obj, t, span, past=False)
+
+    def _first_person(self, c: _Compiled, s: str, me: str, t: datetime, span: dates.DateSpan | None,
+                      out: Extraction) -> None:
+        p = c.pred
+        if c.ending:
+            for m in c.ending.finditer(s):
+                obj = self._object(p, m.group("obj"))
+                if obj:
+                    self._end(out, me, p, obj[0], t, span)
+        if c.ending_any:
+            for m in c.ending_any.finditer(s):
+                rest = s[m.end():]
+                named = re.match(r"\s+(?:at|with|from|for)\s+(" + _NAME + ")", rest)
+                if not named:
+                    self._end(out, me, p, None, t, span)
+        for rx, past in ((c.first, False), (c.chained, False), (c.past, True)):
+            if rx is None:
+                continue
+            for m in rx.finditer(s):
+                obj = self._object(p, m.group("obj"))
+                while obj:
+                    self._fact(out, p, me, obj, t, span, past=past)
+                    # "I speak Spanish and French": more values of the same class
+                    more = re.match(r"\s*(?:,\s*and|,|and|&)\s+(.+)", obj[1]) if p.value_class and \
+                        p.value_class not in ("job", "phone") else None
+                    obj = self._object(p, more.group(1)) if more else None
+
+    def _subject(self, raw: str, aliases: dict[str, str]) -> str | None:
+        words = raw.split()
+        while words and words[0].lower() in _NOT_SUBJECTS:
+            words = words[1:]
+        if not words:
+            return None
+        name = " ".join(words)
+        for alias in aliases.values():
+            if name == alias.replace("'s ", "s_").title().replace(" ", ""):
+                return alias
+        return name
+
+    def _object(self, p: Predicate, raw: str) -> tuple[str, str] | None:
+        """Cut the object phrase and check it against the predicate's value class.
+        Returns (object, remainder after it) or None."""
+        raw = raw.strip()
+        if p.value_class == "job":
+            cut = _STOP.search(raw)
+            phrase = raw[: cut.start()] if cut else raw
+            rest = raw[cut.start():] if cut else ""
+            phrase = _LEADING.sub("", phrase).strip()
+            words = phrase.split()
+            if not words or len(words) > 5:
+                return None
+            lowered = phrase.lower()
+            jobs = self.vocab.value_classes["job"]
+            if not any(lowered == j or lowered.endswith(" " + j) for j in jobs):
+                return None
+            return phrase.lower(), rest
+        if p.value_class:
+            body = _LEADING.sub("", raw).strip()
+            lowered = body.lower()
+            for word in self.vocab.value_classes[p.value_class]:
+                if lowered.startswith(word) and (len(lowered) == len(word) or not lowered[len(word)].isalpha()):
+                    if p.value_class == "phone":
+                        cut = _STOP.search(body)
+                        phrase = (body[: cut.start()] if cut else body).strip()
+                        if len(phrase.split()) <= 4:
+                            return phrase, body[len(phrase):]
+                        return None
+                    return word, body[len(word):]
+            return None
+        cut = _STOP.search(raw)
+        phrase = (raw[: cut.start()] if cut else raw).strip()
+        rest = raw[len(phrase):]
+        if p.object_kind == "entity":
+            phrase = re.sub(r"^(?:the|a|an)\s+", "", phrase, flags=re.I)
+            if not phrase or not phrase[0].isupper() or len(phrase.split()) > 5:
+                return None
+            if phrase.split()[0].lower() in _NOT_SUBJECTS:
+                return None
+        else:
+            phrase = _LEADING.sub("", phrase).strip().lower()
+            if not phrase or len(phrase.split()) > 4:
+                return None
+        return phrase, rest
+
+    def _statement(self, pred: str, s: str, o: str, r: str = "") -> str:
+        return self.vocab.predicates[pred].statement.format(s=s, o=o, r=r)
+
+    def _fact(self, out: Extraction, p: Predicate, subj: str, obj: tuple[str, str], t: datetime,
+              span: dates.DateSpan | None, past: bool) -> None:
+        value, rest = obj
+        start = span.start if span else t
+        end = span.end if span else None
+        if past:
+            if span is None:
+                return  # a past value we cannot place in time
+            end = end or dates.duration(rest, start) or dates.duration(" " + (span.phrase or ""), start)
+            if end is None:
+                end = dates.duration(rest, start) or dates.period_end(span)
+        self._emit(out, subj, p.name, value, self._statement(p.name, subj, value), start, span, p.object_kind,
+                   valid_to=end)
+        if p.name == "job_title":
+            org = re.match(rf"\s+(?:at|for|with)\s+(?:the\s+)?({_NAME})", rest)
+            if org:
+                self._emit(out, subj, "works_at", org.group(1), self._statement("works_at", subj, org.group(1)),
+                           start, span, "entity", valid_to=end)
+        if p.name == "field_of_study":
+            school = re.match(rf"\s+at\s+(?:the\s+)?({_NAME})", rest)
+            if school:
+                self._emit(out, subj, "studies_at", school.group(1),
+                           self._statement("studies_at", subj, school.group(1)), start, span, "entity",
+                           valid_to=end)
+
+    def _end(self, out: Extraction, subj: str, p: Predicate, value: str | None, t: datetime,
+             span: dates.DateSpan | None) -> None:
+        at = span.start if span else t
+        out.facts.append(ExtractedFact(
+            subject=subj, predicate=p.name, object=value or "", statement=f"{subj} no longer {p.name}",
+            valid_from=at, dated=span is not None, ending=True, any_object=value is None,
+            object_kind="entity" if p.object_kind == "entity" else "value",
+        ))
+        out.mentions.append(subj)
+
+    def _emit(self, out: Extraction, subj: str, pred: str, obj: str, statement: str, t: datetime,
+              span: dates.DateSpan | None, kind: str, valid_to: datetime | None = None) -> None:
+        start = span.start if span else t
+        end = valid_to if valid_to is not None else (span.end if span else None)
+        if end is not None and end <= start:
+            end = None
+        out.facts.append(ExtractedFact(
+            subject=subj, predicate=pred, object=obj, statement=statement, valid_from=start, valid_to=end,
+            dated=span is not None, object_kind="entity" if kind == "entity" else "value",
+        ))
+        out.mentions.extend([subj] + ([obj] if kind == "entity" else []))
+
+    def _pets(self, s: str, me: str, t: datetime, span: dates.DateSpan | None, out: Extraction) -> None:
+        for m in self._pet_named_rx.finditer(s):
+            who = self._who(m.group("who"), me)
+            if who is None:
+                continue
+            animal = m.group("animal").lower()
+            name = m.group("name")
+            self._emit(out, who, "has_pet", name, f"{who} has a {animal} named {name}", t, span, "entity")
+        for m in self._pet_rx.finditer(s):
+            who = self._who(m.group("who"), me)
+            if who is None:
+                continue
+            animal = m.group("animal").lower()
+            self._emit(out, who, "has_pet", animal, f"{who} has a {animal}", t, span, "value")
+        for m in self._pet_gone_rx.finditer(s):
+            name = m.group("name")
+            if name.split()[0].lower() in _NOT_SUBJECTS:
+                continue
+            at = span.start if span else t
+            for pred in ("has_pet", "has_relative", "has_parent", "has_sibling", "has_friend", "partner"):
+                out.facts.append(ExtractedFact(
+                    subject=me, predicate=pred, object=name, statement=f"{name} passed away",
+                    valid_from=at, dated=span is not None, ending=True,
+                ))
+
+    @staticmethod
+    def _who(raw: str, me: str) -> str | None:
+        if raw.lower() in ("i", "we"):
+            return me
+        words = raw.split()
+        while words and words[0].lower() in _NOT_SUBJECTS:
+            words = words[1:]
+        return " ".join(words) or None

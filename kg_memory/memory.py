@@ -1,0 +1,183 @@
+"""The public API: :class:`Memory` (sync) and :class:`AsyncMemory`."""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Callable, Iterable, Sequence
+from datetime import datetime
+from pathlib import Path
+from typing import Any
+
+from .embed.base import Embedder, make_embedder
+from .errors import ConfigError, InputError, NotFoundError
+from .extract.base import Extractor
+from .formats import parse_file
+from .models import Episode, FactVersion, RecallResult, normalize_name
+from .pipeline import IngestStats, Pipeline
+from .recall import Recaller
+from .settings import Settings, default_store_url, load_settings
+from .store.base import Store
+from .store.url import open_store
+from .timeutil import Clock, SystemClock, ensure_utc, parse_datetime
+
+
+def make_extractor(name: str, settings: Settings) -> Extractor:
+    if name == "rules":
+        from .extract.rules import RulesExtractor
+
+        return RulesExtractor()
+    if name == "llm":
+        try:
+            from .extract.llm import LLMExtractor
+        except ImportError:  # pragma: no cover
+            raise ConfigError("the llm extractor is not available in this build") from None
+        return LLMExtractor.from_settings(settings)
+    raise ConfigError(f"unknown extractor {name!r}: use rules or llm")
+
+
+class Memory:
+    """A bitemporal memory over one store.
+
+    >>> mem = Memory.open("sqlite:///memory.db")
+    >>> mem.add("I live in Lisbon.", group="alice")
+    >>> mem.recall("Where do I live?", group="alice").context_block()
+    """
+
+    def __init__(self, store: Store, *, settings: Settings | None = None, embedder: Embedder | None = None,
+                 extractor: Extractor | None = None, clock: Clock | None = None, use_embedder: bool = True):
+        self.settings = settings or Settings()
+        self.store = store
+        self.embedder = embedder if (embedder is not None or not use_embedder) else make_embedder(self.settings)
+        self.extractor = extractor or make_extractor(self.settings.extractor, self.settings)
+        self.clock = clock or SystemClock()
+
+    @classmethod
+    def open(cls, store_url: str | None = None, *, settings: Settings | None = None,
+             extractor: Extractor | str | None = None, clock: Clock | None = None,
+             embedder: Embedder | None = None) -> Memory:
+        settings = settings or load_settings()
+        url = store_url or settings.store or default_store_url()
+        if isinstance(extractor, str):
+            extractor = make_extractor(extractor, settings)
+        emb = embedder if embedder is not None else make_embedder(settings)
+        store = open_store(url, dim=emb.dim if emb is not None else 384)
+        return cls(store, settings=settings, embedder=emb, extractor=extractor, clock=clock,
+                   use_embedder=emb is not None)
+
+    def close(self) -> None:
+        self.store.close()
+
+    def __enter__(self) -> Memory:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    # -- writing -----------------------------------------------------------
+    def _pipeline(self) -> Pipeline:
+        return Pipeline(self.store, self.extractor, self.embedder, self.clock.now)
+
+    def ingest_files(self, paths: Sequence[str | Path], fmt: str = "auto", group: str | None = None,
+                     on_error: str = "fail", progress: Callable[[int], None] | None = None,
+                     on_total: Callable[[int], None] | None = None) -> IngestStats:
+        """Parse every file, store the episodes (committed), then extract them.
+
+        With ``on_error='fail'`` any bad record stops the run before anything is
+        written. With ``'skip'`` bad records are reported in ``errors``."""
+        if on_error not in ("fail", "skip"):
+            raise ConfigError("--on-error must be fail or skip")
+        now = self.clock.now()
+        episodes: list[Episode] = []
+        problems: list[str] = []
+        for p in paths:
+            parsed = parse_file(p, fmt, group, now)
+            episodes.extend(parsed.episodes)
+            problems.extend(parsed.problems)
+        if problems and on_error == "fail":
+            raise InputError(problems)
+        stats = self.add_episodes(episodes, progress=progress, on_total=on_total)
+        stats.errors[:0] = problems
+        return stats
+
+    def add_episodes(self, episodes: Iterable[Episode], progress: Callable[[int], None] | None = None,
+                     on_total: Callable[[int], None] | None = None, extract: bool = True) -> IngestStats:
+        episodes = list(episodes)
+        added, skipped = self.store.add_episodes(episodes)
+        stats = IngestStats(episodes_added=len(added), episodes_skipped=skipped)
+        if extract:
+            if on_total:
+                on_total(self.store.counts()["episodes_pending"])
+            stats.merge(self._pipeline().run(None, self.settings.batch_size, progress=progress))
+        return stats
+
+    def add(self, content: str, *, group: str | None = None, role: str = "user", speaker: str | None = None,
+            occurred_at: datetime | str | None = None, session_id: str | None = None,
+            metadata: dict[str, Any] | None = None) -> IngestStats:
+        now = self.clock.now()
+        ep = Episode(group_id=group or self.settings.group, role=role, speaker=speaker, content=content,  # type: ignore[arg-type]
+                     occurred_at=parse_datetime(occurred_at) if occurred_at is not None else now,
+                     created_at=now, session_id=session_id, metadata=metadata or {}, source="api")
+        return self.add_episodes([ep])
+
+    def process_pending(self, group: str | None = None, retry_failed: bool = False,
+                        progress: Callable[[int], None] | None = None) -> IngestStats:
+        return self._pipeline().run(group, self.settings.batch_size, retry_failed=retry_failed, progress=progress)
+
+    # -- reading -----------------------------------------------------------
+    def recall(self, query: str, *, group: str | None = None, as_of: datetime | str | None = None,
+               known_at: datetime | str | None = None, k: int | None = None) -> RecallResult:
+        now = self.clock.now()
+        a = ensure_utc(parse_datetime(as_of)) if as_of is not None else now
+        kn = ensure_utc(parse_datetime(known_at)) if known_at is not None else now
+        gid = group or self.settings.group
+        recaller = Recaller(self.store, self.embedder, self.settings.weights)
+        return recaller.recall(query, gid, a, kn, k or self.settings.recall_k)
+
+    def history(self, entity: str, *, group: str | None = None, predicate: str | None = None
+                ) -> list[FactVersion]:
+        gid = group or self.settings.group
+        found = self.store.find_entities(gid, [normalize_name(entity)])
+        if not found:
+            raise NotFoundError(f"no entity named {entity!r} in group {gid!r}")
+        ent = next(iter(found.values()))
+        return self.store.history(gid, ent.id, predicate)
+
+    def doctor(self) -> dict[str, Any]:
+        from .embed.minilm import model_dir
+
+        info = self.store.info()
+        return {"store": info, "embedder": getattr(self.embedder, "name", None),
+                "model_path": str(model_dir()) if model_dir() else None, "extractor": self.extractor.name}
+
+
+class AsyncMemory:
+    """The same API for asyncio code; work runs in a thread so the loop never blocks."""
+
+    def __init__(self, memory: Memory):
+        self._m = memory
+        self._lock = asyncio.Lock()
+
+    @classmethod
+    async def open(cls, store_url: str | None = None, **kwargs: Any) -> AsyncMemory:
+        return cls(await asyncio.to_thread(Memory.open, store_url, **kwargs))
+
+    @property
+    def sync(self) -> Memory:
+        return self._m
+
+    async def add(self, content: str, **kwargs: Any) -> IngestStats:
+        async with self._lock:
+            return await asyncio.to_thread(self._m.add, content, **kwargs)
+
+    async def ingest_files(self, paths: Sequence[str | Path], **kwargs: Any) -> IngestStats:
+        async with self._lock:
+            return await asyncio.to_thread(self._m.ingest_files, paths, **kwargs)
+
+    async def recall(self, query: str, **kwargs: Any) -> RecallResult:
+        return await asyncio.to_thread(self._m.recall, query, **kwargs)
+
+    async def history(self, entity: str, **kwargs: Any) -> list[FactVersion]:
+        return await asyncio.to_thread(self._m.history, entity, **kwargs)
+
+    async def close(self) -> None:
+        await asyncio.to_thread(self._m.close)

@@ -1,0 +1,191 @@
+"""The data model: episodes, entities and fact versions (pydantic v2)."""
+
+from __future__ import annotations
+
+import hashlib
+import uuid
+from datetime import datetime
+from typing import Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, field_validator
+
+from .timeutil import ensure_utc
+
+Role = Literal["user", "assistant", "system", "tool"]
+Status = Literal["pending", "done", "failed"]
+
+
+def new_id(prefix: str) -> str:
+    return f"{prefix}_{uuid.uuid4().hex}"
+
+
+def content_sha256(content: str) -> str:
+    return hashlib.sha256(content.encode("utf-8")).hexdigest()
+
+
+class _UTCModel(BaseModel):
+    model_config = ConfigDict(frozen=True)
+
+    @field_validator(
+        "occurred_at", "created_at", "valid_from", "valid_to", "expired_at",
+        mode="after", check_fields=False,
+    )
+    @classmethod
+    def _utc(cls, v: datetime | None) -> datetime | None:
+        return ensure_utc(v) if v is not None else None
+
+
+class Episode(_UTCModel):
+    """An immutable record of something said or observed."""
+
+    id: str = Field(default_factory=lambda: new_id("ep"))
+    group_id: str
+    role: Role = "user"
+    speaker: str | None = None
+    content: str
+    occurred_at: datetime
+    created_at: datetime
+    session_id: str | None = None
+    source: str | None = None
+    content_sha256: str = ""
+    metadata: dict[str, Any] = Field(default_factory=dict)
+    status: Status = "pending"
+    status_reason: str | None = None
+
+    def model_post_init(self, __context: Any) -> None:
+        if not self.content_sha256:
+            object.__setattr__(self, "content_sha256", content_sha256(self.content))
+
+    @property
+    def dedupe_key(self) -> tuple[str, str, str, datetime]:
+        return (self.group_id, self.role, self.content_sha256, self.occurred_at)
+
+    def index_text(self) -> str:
+        """What search indexes: the content, the speaker, the date and any image caption."""
+        parts = []
+        if self.speaker:
+            parts.append(f"{self.speaker}:")
+        parts.append(self.content)
+        caption = self.metadata.get("blip_caption") if self.metadata else None
+        if caption:
+            parts.append(f"[image: {caption}]")
+        parts.append(f"({self.occurred_at:%d %B %Y})")
+        return " ".join(parts)
+
+
+class Entity(_UTCModel):
+    id: str = Field(default_factory=lambda: new_id("en"))
+    group_id: str
+    name: str
+    kind: Literal["entity", "value"] = "entity"
+    aliases: tuple[str, ...] = ()
+    created_at: datetime
+
+    @property
+    def key(self) -> str:
+        return normalize_name(self.name)
+
+
+class FactVersion(_UTCModel):
+    """One version of a fact. Never edited except to close its transaction time."""
+
+    id: str = Field(default_factory=lambda: new_id("fv"))
+    fact_id: str = Field(default_factory=lambda: new_id("fact"))
+    group_id: str
+    subject_id: str
+    subject: str
+    predicate: str
+    object_id: str
+    object: str
+    statement: str
+    valid_from: datetime | None = None
+    valid_to: datetime | None = None
+    created_at: datetime
+    expired_at: datetime | None = None
+    expired_by: str | None = None
+    episode_ids: tuple[str, ...] = ()
+    extractor: str = "rules"
+    prompt_version: str | None = None
+    confidence: float = 1.0
+    reinforcement_count: int = 1
+
+    def replace(self, **changes: Any) -> FactVersion:
+        return self.model_copy(update=changes)
+
+
+class ScoredFact(BaseModel):
+    fact: FactVersion
+    score: float
+    components: dict[str, float] = Field(default_factory=dict)
+
+
+class ScoredEpisode(BaseModel):
+    episode: Episode
+    score: float
+    components: dict[str, float] = Field(default_factory=dict)
+
+
+class RecallResult(BaseModel):
+    query: str
+    group_id: str
+    as_of: datetime
+    known_at: datetime
+    facts: list[ScoredFact]
+    episodes: list[ScoredEpisode]
+
+    def to_json(self, explain: bool = False) -> dict[str, Any]:
+        def ts(v: datetime | None) -> str | None:
+            return v.isoformat().replace("+00:00", "Z") if v else None
+
+        facts = []
+        for sf in self.facts:
+            f = sf.fact
+            row: dict[str, Any] = {
+                "id": f.id, "fact_id": f.fact_id, "subject": f.subject, "predicate": f.predicate,
+                "object": f.object, "statement": f.statement, "valid_from": ts(f.valid_from),
+                "valid_to": ts(f.valid_to), "created_at": ts(f.created_at),
+                "expired_at": ts(f.expired_at), "expired_by": f.expired_by,
+                "score": round(sf.score, 6), "episode_ids": list(f.episode_ids),
+            }
+            if explain:
+                row["components"] = {k: round(v, 6) for k, v in sf.components.items()}
+            facts.append(row)
+        eps = []
+        for se in self.episodes:
+            e = se.episode
+            row = {
+                "id": e.id, "content": e.content, "role": e.role, "speaker": e.speaker,
+                "occurred_at": ts(e.occurred_at), "score": round(se.score, 6),
+            }
+            if explain:
+                row["components"] = {k: round(v, 6) for k, v in se.components.items()}
+            eps.append(row)
+        return {"query": self.query, "group_id": self.group_id, "as_of": ts(self.as_of),
+                "known_at": ts(self.known_at), "facts": facts, "episodes": eps}
+
+    def context_block(self) -> str:
+        lines = ["# Facts"]
+        for sf in self.facts:
+            f = sf.fact
+            since = f" (since {f.valid_from:%Y-%m-%d})" if f.valid_from else ""
+            until = f" (until {f.valid_to:%Y-%m-%d})" if f.valid_to else ""
+            lines.append(f"- {f.subject} {f.predicate} {f.object}{since}{until}")
+        if not self.facts:
+            lines.append("- (none)")
+        lines.append("# Episodes")
+        for se in self.episodes:
+            e = se.episode
+            who = e.speaker or e.role
+            lines.append(f"- [{e.occurred_at:%Y-%m-%d}] {who}: {e.content}")
+        if not self.episodes:
+            lines.append("- (none)")
+        return "\n".join(lines)
+
+
+def normalize_name(name: str) -> str:
+    """Case- and space-insensitive key for entity names ("the" dropped)."""
+    s = " ".join(name.lower().replace("’", "'").split())
+    for art in ("the ", "a ", "an "):
+        if s.startswith(art):
+            s = s[len(art):]
+    return s.strip(" .,!?;:'\"")

@@ -1,0 +1,208 @@
+"""Extraction pipeline: pending episodes -> entities + fact versions.
+
+Episodes are already committed when this runs. Each batch is extracted, its
+names resolved to entities, every candidate passed through the pure
+:func:`kg_memory.temporal.decide`, and the result written in one store
+transaction together with the episodes' ``done``/``failed`` status. A crash
+leaves the batch ``pending``; the next run picks it up again."""
+
+from __future__ import annotations
+
+import logging
+from collections import defaultdict
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from datetime import datetime
+
+from .embed.base import Embedder
+from .errors import KgMemError
+from .extract.base import ExtractContext, Extraction, Extractor
+from .models import Entity, Episode, FactVersion, normalize_name
+from .store.base import Store, WriteBatch
+from .temporal import Candidate, decide
+from .vocab import Vocabulary, check_predicate, load_vocabulary
+
+log = logging.getLogger(__name__)
+
+
+@dataclass
+class IngestStats:
+    episodes_added: int = 0
+    episodes_skipped: int = 0
+    episodes_extracted: int = 0
+    episodes_failed: int = 0
+    facts_added: int = 0
+    facts_invalidated: int = 0
+    facts_reinforced: int = 0
+    entities_added: int = 0
+    llm_calls: int = 0
+    prompt_tokens: int = 0
+    completion_tokens: int = 0
+    errors: list[str] = field(default_factory=list)
+
+    def merge(self, other: IngestStats) -> None:
+        for k, v in other.__dict__.items():
+            if isinstance(v, int):
+                setattr(self, k, getattr(self, k) + v)
+            else:
+                getattr(self, k).extend(v)
+
+    def to_json(self) -> dict[str, object]:
+        return dict(self.__dict__)
+
+
+class Pipeline:
+    def __init__(self, store: Store, extractor: Extractor, embedder: Embedder | None,
+                 now: Callable[[], datetime], vocab: Vocabulary | None = None, context_turns: int = 4):
+        self.store = store
+        self.extractor = extractor
+        self.embedder = embedder
+        self.now = now
+        self.vocab = vocab or load_vocabulary()
+        self.context_turns = context_turns
+
+    def run(self, group_id: str | None = None, batch_size: int = 256, retry_failed: bool = False,
+            progress: Callable[[int], None] | None = None) -> IngestStats:
+        stats = IngestStats()
+        retried: set[str] = set()
+        while True:
+            eps = self.store.pending_episodes(group_id, batch_size, include_failed=retry_failed)
+            eps = [e for e in eps if e.id not in retried]
+            if not eps:
+                break
+            stats.merge(self.process(eps))
+            if retry_failed:
+                retried.update(e.id for e in eps)
+            if progress:
+                progress(len(eps))
+        return stats
+
+    def process(self, episodes: list[Episode]) -> IngestStats:
+        stats = IngestStats()
+        batch = WriteBatch()
+        if self.embedder is not None:
+            vecs = self.embedder.embed([e.index_text() for e in episodes])
+            batch.episode_vectors = {e.id: vecs[i] for i, e in enumerate(episodes)}
+        by_group: dict[str, list[Episode]] = defaultdict(list)
+        for e in episodes:
+            by_group[e.group_id].append(e)
+        for group_id, eps in by_group.items():
+            self._group(group_id, eps, batch, stats)
+        if self.embedder is not None:
+            if batch.inserts:
+                fv = self.embedder.embed([f.statement for f in batch.inserts])
+                batch.fact_vectors = {f.id: fv[i] for i, f in enumerate(batch.inserts)}
+            if batch.entities:
+                ev = self.embedder.embed([e.name for e in batch.entities])
+                batch.entity_vectors = {e.id: ev[i] for i, e in enumerate(batch.entities)}
+        self.store.write(batch)
+        return stats
+
+    def _extract(self, e: Episode) -> Extraction:
+        ctx = ExtractContext()
+        if self.context_turns and getattr(self.extractor, "wants_context", False):
+            ctx = ExtractContext(tuple(self.store.previous_turns(e.group_id, e.session_id, e.occurred_at,
+                                                                 self.context_turns)))
+        return self.extractor.extract(e, ctx)
+
+    def _group(self, group_id: str, eps: list[Episode], batch: WriteBatch, stats: IngestStats) -> None:
+        eps = sorted(eps, key=lambda e: e.occurred_at)
+        extractions: dict[str, Extraction] = {}
+        for e in eps:
+            try:
+                extractions[e.id] = self._extract(e)
+                for f in extractions[e.id].facts:
+                    check_predicate(f.predicate)
+            except KgMemError as exc:
+                extractions.pop(e.id, None)
+                batch.statuses.append((group_id, e.id, "failed", str(exc)[:500]))
+                stats.episodes_failed += 1
+                stats.errors.append(f"episode {e.id}: {exc}")
+            except Exception as exc:  # an extractor bug must not lose the episode
+                extractions.pop(e.id, None)
+                log.exception("extractor failed on episode %s", e.id)
+                batch.statuses.append((group_id, e.id, "failed", f"{type(exc).__name__}: {exc}"[:500]))
+                stats.episodes_failed += 1
+                stats.errors.append(f"episode {e.id}: {type(exc).__name__}: {exc}")
+            usage = getattr(self.extractor, "pop_usage", None)
+            if usage:
+                calls, pt, ct = usage()
+                stats.llm_calls += calls
+                stats.prompt_tokens += pt
+                stats.completion_tokens += ct
+
+        # Resolve every name to an entity (existing, or new in this batch).
+        kinds: dict[str, tuple[str, str]] = {}
+        for x in extractions.values():
+            for f in x.facts:
+                kinds.setdefault(normalize_name(f.subject), (f.subject, f.subject_kind))
+                if f.object and not f.ending:
+                    kinds.setdefault(normalize_name(f.object), (f.object, f.object_kind))
+            for m in x.mentions:
+                kinds.setdefault(normalize_name(m), (m, "entity"))
+        ending_objects = {normalize_name(f.object) for x in extractions.values() for f in x.facts
+                          if f.ending and f.object}
+        known = self.store.find_entities(group_id, list(kinds) + list(ending_objects))
+        now = self.now()
+        for key, (name, kind) in kinds.items():
+            if key and key not in known:
+                ent = Entity(group_id=group_id, name=name, kind=kind, created_at=now)  # type: ignore[arg-type]
+                known[key] = ent
+                batch.entities.append(ent)
+                stats.entities_added += 1
+
+        # Load the believed versions of every (subject, predicate) the batch touches.
+        pairs = set()
+        for x in extractions.values():
+            for f in x.facts:
+                subj = known.get(normalize_name(f.subject))
+                if subj:
+                    pairs.add((subj.id, f.predicate))
+        state: dict[tuple[str, str], dict[str, FactVersion]] = defaultdict(dict)
+        for v in self.store.current_facts(group_id, sorted(pairs)):
+            state[(v.subject_id, v.predicate)][v.id] = v
+        pending: dict[str, FactVersion] = {}
+
+        for e in eps:
+            x = extractions.get(e.id)
+            if x is None:
+                continue
+            mentioned = set()
+            for f in x.facts:
+                subj = known.get(normalize_name(f.subject))
+                obj = known.get(normalize_name(f.object)) if f.object else None
+                if subj is None or (obj is None and not (f.ending and f.any_object)):
+                    continue
+                mentioned.add(subj.id)
+                if obj is not None:
+                    mentioned.add(obj.id)
+                cand = Candidate(
+                    group_id=group_id, subject_id=subj.id, subject=subj.name, predicate=f.predicate,
+                    object_id=obj.id if obj else "", object=obj.name if obj else "", statement=f.statement,
+                    valid_from=f.valid_from, valid_to=f.valid_to, episode_id=e.id, ending=f.ending,
+                    dated=f.dated, extractor=self.extractor.name, prompt_version=self.extractor.version,
+                    confidence=f.confidence, any_object=f.any_object,
+                )
+                key = (subj.id, f.predicate)
+                decision = decide(cand, list(state[key].values()), self.vocab.is_single(f.predicate), now)
+                for exp in decision.expiries:
+                    state[key].pop(exp.version_id, None)
+                    if exp.version_id in pending:
+                        pending[exp.version_id] = pending[exp.version_id].replace(
+                            expired_at=exp.expired_at, expired_by=exp.expired_by)
+                    else:
+                        batch.expiries.append((group_id, exp))
+                for v in decision.inserts:
+                    pending[v.id] = v
+                    state[key][v.id] = v
+                stats.facts_added += decision.facts_added
+                stats.facts_invalidated += decision.facts_invalidated
+                stats.facts_reinforced += 1 if decision.kind == "reinforce" else 0
+            for m in x.mentions:
+                ent = known.get(normalize_name(m))
+                if ent:
+                    mentioned.add(ent.id)
+            batch.mentions.extend((group_id, e.id, ent_id) for ent_id in sorted(mentioned))
+            batch.statuses.append((group_id, e.id, "done", None))
+            stats.episodes_extracted += 1
+        batch.inserts.extend(pending.values())

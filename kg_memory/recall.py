@@ -1,0 +1,190 @@
+"""Hybrid recall: episode vectors + BM25 + token overlap, neighbouring turns,
+graph expansion through mentioned and named entities, direct fact search, and
+recency decay, all at one point in valid time (as_of) and transaction time
+(known_at). The ranking is pure Python over what the store returns, so both
+stores rank the same way."""
+
+from __future__ import annotations
+
+import math
+import re
+from collections.abc import Iterable
+from datetime import datetime
+
+import numpy as np
+
+from .embed.base import Embedder
+from .models import Episode, FactVersion, RecallResult, ScoredEpisode, ScoredFact, normalize_name
+from .settings import RecallWeights
+from .store.base import Store, TimeFilter
+from .store.sqlite import query_terms
+from .temporal import visible
+from .timeutil import days_between
+from .vocab import Vocabulary, load_vocabulary
+
+_FIRST_PERSON = re.compile(r"\b(i|me|my|mine|myself|we|us|our)\b", re.I)
+_TOKEN = re.compile(r"[\w']+")
+
+
+def token_overlap(query_terms_: set[str], text: str) -> float:
+    """|T(q) ∩ T(d)| / |T(d)| over lower-cased word tokens."""
+    doc = set(_TOKEN.findall(text.lower()))
+    if not doc:
+        return 0.0
+    return len(query_terms_ & doc) / len(doc)
+
+
+def minmax(scores: dict[str, float]) -> dict[str, float]:
+    if not scores:
+        return {}
+    lo, hi = min(scores.values()), max(scores.values())
+    if hi - lo < 1e-12:
+        return {k: 1.0 for k in scores}
+    return {k: (v - lo) / (hi - lo) for k, v in scores.items()}
+
+
+def decay(weights: RecallWeights, as_of: datetime, at: datetime | None) -> float:
+    if at is None:
+        return 1.0
+    age = max(0.0, days_between(as_of, at))
+    return math.exp(-weights.decay_lambda * age)
+
+
+def _ngrams(words: list[str], n: int = 3) -> Iterable[str]:
+    for size in range(1, n + 1):
+        for i in range(len(words) - size + 1):
+            yield " ".join(words[i : i + size])
+
+
+class Recaller:
+    def __init__(self, store: Store, embedder: Embedder | None, weights: RecallWeights,
+                 vocab: Vocabulary | None = None, self_names: tuple[str, ...] = ("user",)):
+        self.store = store
+        self.embedder = embedder
+        self.w = weights
+        self.vocab = vocab or load_vocabulary()
+        self.keywords = self.vocab.keyword_index()
+        self.self_names = self_names
+
+    def recall(self, query: str, group_id: str, as_of: datetime, known_at: datetime, k: int = 10,
+               query_vector: np.ndarray | None = None) -> RecallResult:
+        tf = TimeFilter(as_of=as_of, known_at=known_at)
+        qvec = query_vector
+        if qvec is None and self.embedder is not None:
+            qvec = self.embedder.embed([query])[0]
+        pool = max(50, 3 * k)
+        episodes = self._episodes(query, group_id, tf, k, pool, qvec)
+        facts = self._facts(query, group_id, tf, k, pool, qvec, episodes)
+        return RecallResult(query=query, group_id=group_id, as_of=as_of, known_at=known_at,
+                            facts=facts, episodes=episodes[:k])
+
+    # -- episodes ----------------------------------------------------------
+    def _episodes(self, query: str, group_id: str, tf: TimeFilter, k: int, pool: int,
+                  qvec: np.ndarray | None) -> list[ScoredEpisode]:
+        vec = dict(self.store.episode_vector_search(group_id, qvec, pool, tf)) if qvec is not None else {}
+        bm = dict(self.store.episode_text_search(group_id, query, pool, tf))
+        ids = list(dict.fromkeys([*vec, *bm]))
+        if not ids:
+            return []
+        eps = {e.id: e for e in self.store.get_episodes(group_id, ids)}
+        qterms = set(query_terms(query))
+        overlap = {i: token_overlap(qterms, eps[i].index_text()) for i in ids if i in eps}
+        nv, nb, no = minmax(vec), minmax(bm), minmax(overlap)
+        scored: dict[str, ScoredEpisode] = {}
+        for i in ids:
+            e = eps.get(i)
+            if e is None or e.occurred_at > tf.as_of or e.created_at > tf.known_at:
+                continue
+            comp = {"vector": nv.get(i, 0.0), "bm25": nb.get(i, 0.0), "overlap": no.get(i, 0.0)}
+            base = (self.w.episode_vector * comp["vector"] + self.w.episode_bm25 * comp["bm25"]
+                    + self.w.episode_overlap * comp["overlap"])
+            comp["decay"] = decay(self.w, tf.as_of, e.occurred_at)
+            scored[i] = ScoredEpisode(episode=e, score=base * comp["decay"], components=comp)
+        ranked = sorted(scored.values(), key=lambda s: (-s.score, s.episode.id))
+        # Neighbouring turns of the best hits often hold the answer (question -> reply).
+        if self.w.neighbour > 0 and ranked:
+            top = ranked[:k]
+            near = self.store.neighbours(group_id, [s.episode.id for s in top], tf)
+            for s in top:
+                for n in near.get(s.episode.id, []):
+                    val = s.score * self.w.neighbour
+                    cur = scored.get(n.id)
+                    if cur is None or cur.score < val:
+                        comp = {"neighbour_of": 1.0, "decay": decay(self.w, tf.as_of, n.occurred_at)}
+                        scored[n.id] = ScoredEpisode(episode=n, score=val, components=comp)
+            ranked = sorted(scored.values(), key=lambda s: (-s.score, s.episode.id))
+        return ranked
+
+    # -- facts -------------------------------------------------------------
+    def _facts(self, query: str, group_id: str, tf: TimeFilter, k: int, pool: int, qvec: np.ndarray | None,
+               episodes: list[ScoredEpisode]) -> list[ScoredFact]:
+        cands: dict[str, FactVersion] = {}
+        fvec: dict[str, float] = {}
+        fbm: dict[str, float] = {}
+        if qvec is not None:
+            for f, s in self.store.fact_vector_search(group_id, qvec, pool, tf):
+                cands[f.id] = f
+                fvec[f.id] = s
+        for f, s in self.store.fact_text_search(group_id, query, pool, tf):
+            cands[f.id] = f
+            fbm[f.id] = s
+        direct = {i: 0.6 * v for i, v in minmax(fvec).items()}
+        for i, v in minmax(fbm).items():
+            direct[i] = direct.get(i, 0.0) + 0.4 * v
+
+        # Graph: entities the best episodes mention -> their facts.
+        graph: dict[str, float] = {}
+        top_eps = episodes[:k]
+        if top_eps:
+            best = top_eps[0].score or 1.0
+            ment = self.store.mentions(group_id, [s.episode.id for s in top_eps])
+            ent_score: dict[str, float] = {}
+            for s in top_eps:
+                for ent in ment.get(s.episode.id, []):
+                    ent_score[ent] = max(ent_score.get(ent, 0.0), s.score / best)
+            for f in self.store.facts_for_entities(group_id, list(ent_score), tf, pool):
+                cands[f.id] = f
+                graph[f.id] = max(ent_score.get(f.subject_id, 0.0), ent_score.get(f.object_id, 0.0))
+
+        # Entities named in the query ("Maya", "my" -> the user), one hop and a second hop.
+        entity: dict[str, float] = {}
+        words = _TOKEN.findall(query)
+        keys = {normalize_name(g) for g in _ngrams(words)} - {""}
+        if _FIRST_PERSON.search(query):
+            keys.update(self.self_names)
+        named = self.store.find_entities(group_id, sorted(keys))
+        hop1 = self.store.facts_for_entities(group_id, [e.id for e in named.values()], tf, pool)
+        named_ids = {e.id for e in named.values()}
+        next_ids = set()
+        for f in hop1:
+            cands[f.id] = f
+            entity[f.id] = 1.0
+            for other in (f.subject_id, f.object_id):
+                if other not in named_ids:
+                    next_ids.add(other)
+        if next_ids:
+            for f in self.store.facts_for_entities(group_id, sorted(next_ids), tf, pool):
+                cands[f.id] = f
+                entity[f.id] = max(entity.get(f.id, 0.0), 0.5)
+
+        # Predicate words in the query ("live" -> lives_in).
+        wanted: set[str] = set()
+        for w in query_terms(query):
+            wanted |= self.keywords.get(w, set())
+        qterms = set(query_terms(query))
+
+        out = []
+        for fid, f in cands.items():
+            if not visible(f, tf.as_of, tf.known_at):
+                continue  # the store pre-filters; this guards the contract
+            comp = {
+                "direct": direct.get(fid, 0.0), "graph": graph.get(fid, 0.0), "entity": entity.get(fid, 0.0),
+                "predicate": 1.0 if f.predicate in wanted else 0.0,
+                "overlap": token_overlap(qterms, f"{f.statement} {f.object}"),
+            }
+            base = (self.w.fact_direct * comp["direct"] + self.w.fact_graph * comp["graph"]
+                    + self.w.fact_entity * comp["entity"] + 0.4 * comp["predicate"] + 0.2 * comp["overlap"])
+            comp["decay"] = decay(self.w, tf.as_of, f.valid_from or f.created_at)
+            out.append(ScoredFact(fact=f, score=base * comp["decay"], components=comp))
+        out.sort(key=lambda s: (-s.score, s.fact.id))
+        return out[:k]

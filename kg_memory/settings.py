@@ -1,0 +1,117 @@
+"""Configuration: one ``Settings`` object built from the environment plus an
+optional TOML file. Nothing here runs at import time."""
+
+from __future__ import annotations
+
+import os
+import tomllib
+from collections.abc import Mapping
+from pathlib import Path
+from typing import Any
+
+from pydantic import BaseModel, Field, SecretStr, ValidationError
+
+from .errors import ConfigError
+
+
+def data_dir(env: Mapping[str, str] | None = None) -> Path:
+    """Where kgmem keeps its default store and model cache.
+
+    ``KGMEM_HOME`` wins; otherwise ``$XDG_DATA_HOME/kgmem``; otherwise
+    ``~/.local/share/kgmem``. Tests point ``KGMEM_HOME`` at a temp dir."""
+    env = os.environ if env is None else env
+    if env.get("KGMEM_HOME"):
+        return Path(env["KGMEM_HOME"]).expanduser()
+    xdg = env.get("XDG_DATA_HOME")
+    base = Path(xdg).expanduser() if xdg else Path.home() / ".local" / "share"
+    return base / "kgmem"
+
+
+class RecallWeights(BaseModel):
+    """Blend weights for recall; see README 'How recall ranks'."""
+
+    episode_vector: float = 0.4
+    episode_bm25: float = 0.4
+    episode_overlap: float = 0.2
+    neighbour: float = 0.35
+    fact_direct: float = 0.5
+    fact_graph: float = 0.3
+    fact_entity: float = 0.35
+    decay_lambda: float = 0.0005  # per day; age measured from as_of
+
+
+class Settings(BaseModel):
+    store: str | None = None
+    group: str = "default"
+    embedder: str = "minilm"  # minilm | openai | none
+    extractor: str = "rules"  # rules | llm
+    embed_model: str = "text-embedding-3-small"
+    embed_base_url: str | None = None
+    embed_dimensions: int | None = None
+    llm_base_url: str | None = None
+    llm_api_key: SecretStr | None = None
+    llm_model: str = "gpt-4o-mini"
+    llm_timeout: float = 60.0
+    llm_concurrency: int = 4
+    batch_size: int = 256
+    recall_k: int = 10
+    weights: RecallWeights = Field(default_factory=RecallWeights)
+
+    def __repr__(self) -> str:  # never show secrets
+        return f"Settings(store={self.store_display()!r}, group={self.group!r})"
+
+    def store_display(self) -> str | None:
+        from .store.url import redact_url
+
+        return redact_url(self.store) if self.store else None
+
+
+_ENV_MAP = {
+    "KGMEM_STORE": "store",
+    "KGMEM_GROUP": "group",
+    "KGMEM_EMBEDDER": "embedder",
+    "KGMEM_EXTRACTOR": "extractor",
+    "KGMEM_EMBED_MODEL": "embed_model",
+    "KGMEM_EMBED_BASE_URL": "embed_base_url",
+    "KGMEM_EMBED_DIMENSIONS": "embed_dimensions",
+    "KGMEM_LLM_BASE_URL": "llm_base_url",
+    "KGMEM_LLM_MODEL": "llm_model",
+    "KGMEM_LLM_TIMEOUT": "llm_timeout",
+    "KGMEM_LLM_CONCURRENCY": "llm_concurrency",
+}
+
+
+def load_settings(
+    env: Mapping[str, str] | None = None, config_file: str | Path | None = None, **overrides: Any
+) -> Settings:
+    """Build Settings: TOML file (``KGMEM_CONFIG`` or ``<data_dir>/config.toml``),
+    then environment, then explicit overrides (CLI options)."""
+    env = os.environ if env is None else env
+    values: dict[str, Any] = {}
+    path = Path(config_file) if config_file else (
+        Path(env["KGMEM_CONFIG"]) if env.get("KGMEM_CONFIG") else data_dir(env) / "config.toml"
+    )
+    if config_file and not path.exists():
+        raise ConfigError(f"{path}: config file not found")
+    if path.exists():
+        try:
+            values.update(tomllib.loads(path.read_text(encoding="utf-8")))
+        except (tomllib.TOMLDecodeError, UnicodeDecodeError) as exc:
+            raise ConfigError(f"{path}: not valid TOML ({exc}); fix or remove the file") from None
+    for var, field in _ENV_MAP.items():
+        if env.get(var):
+            values[field] = env[var]
+    key = env.get("KGMEM_LLM_API_KEY") or env.get("OPENAI_API_KEY")
+    if key:
+        values["llm_api_key"] = key
+    values.update({k: v for k, v in overrides.items() if v is not None})
+    try:
+        return Settings.model_validate(values)
+    except ValidationError as exc:
+        first = exc.errors()[0]
+        loc = ".".join(str(p) for p in first["loc"])
+        raise ConfigError(f"setting {loc!r}: {first['msg']}") from None
+
+
+def default_store_url(env: Mapping[str, str] | None = None) -> str:
+    return f"sqlite:///{data_dir(env) / 'kgmem.db'}"

@@ -1,0 +1,138 @@
+"""The store interface. The pipeline and recall speak only this; the SQLite and
+Neo4j adapters implement it. Every method takes the group it works on, and every
+search is pre-filtered on group and time before it ranks."""
+
+from __future__ import annotations
+
+from abc import ABC, abstractmethod
+from dataclasses import dataclass, field
+from datetime import datetime
+from typing import Any
+
+import numpy as np
+
+from ..models import Entity, Episode, FactVersion
+from ..temporal import Expiry
+
+
+@dataclass
+class WriteBatch:
+    """Everything one extraction batch persists, written in one transaction."""
+
+    entities: list[Entity] = field(default_factory=list)
+    entity_vectors: dict[str, np.ndarray] = field(default_factory=dict)
+    episode_vectors: dict[str, np.ndarray] = field(default_factory=dict)
+    mentions: list[tuple[str, str, str]] = field(default_factory=list)  # (group, episode_id, entity_id)
+    inserts: list[FactVersion] = field(default_factory=list)
+    fact_vectors: dict[str, np.ndarray] = field(default_factory=dict)
+    expiries: list[tuple[str, Expiry]] = field(default_factory=list)  # (group, expiry)
+    statuses: list[tuple[str, str, str, str | None]] = field(default_factory=list)  # (group, ep, status, why)
+
+    def is_empty(self) -> bool:
+        return not (self.entities or self.inserts or self.expiries or self.statuses or self.episode_vectors
+                    or self.mentions)
+
+
+@dataclass(frozen=True)
+class TimeFilter:
+    """Recall's point in both times: valid at ``as_of``, believed at ``known_at``."""
+
+    as_of: datetime
+    known_at: datetime
+
+
+class Store(ABC):
+    kind: str = "abstract"
+
+    # -- lifecycle ---------------------------------------------------------
+    @abstractmethod
+    def migrate(self) -> list[str]:
+        """Apply pending named migrations; return the names applied."""
+
+    @abstractmethod
+    def applied_migrations(self) -> list[str]: ...
+
+    @abstractmethod
+    def info(self) -> dict[str, Any]:
+        """For ``kgmem doctor``: server/library version, schema version, indexes, counts."""
+
+    @abstractmethod
+    def close(self) -> None: ...
+
+    def __enter__(self) -> Store:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    # -- episodes ----------------------------------------------------------
+    @abstractmethod
+    def add_episodes(self, episodes: list[Episode]) -> tuple[list[Episode], int]:
+        """Insert episodes, skipping ones already stored (same group, role, content
+        hash and occurred_at). Commits. Returns (added, skipped)."""
+
+    @abstractmethod
+    def pending_episodes(self, group_id: str | None, limit: int, include_failed: bool = False) -> list[Episode]:
+        """Episodes not yet extracted, oldest first (``group_id`` None: every group)."""
+
+    @abstractmethod
+    def get_episodes(self, group_id: str, ids: list[str]) -> list[Episode]: ...
+
+    @abstractmethod
+    def previous_turns(self, group_id: str, session_id: str | None, before: datetime, n: int) -> list[Episode]:
+        """Up to ``n`` earlier turns of the session, oldest first."""
+
+    @abstractmethod
+    def neighbours(self, group_id: str, episode_ids: list[str], tf: TimeFilter) -> dict[str, list[Episode]]:
+        """The turn before and after each episode in its session (visible at tf)."""
+
+    # -- entities ----------------------------------------------------------
+    @abstractmethod
+    def find_entities(self, group_id: str, keys: list[str]) -> dict[str, Entity]:
+        """Entities by normalised name key."""
+
+    @abstractmethod
+    def mentions(self, group_id: str, episode_ids: list[str]) -> dict[str, list[str]]:
+        """Entity ids each episode mentions."""
+
+    # -- facts -------------------------------------------------------------
+    @abstractmethod
+    def current_facts(
+        self, group_id: str, pairs: list[tuple[str, str]] | None = None, object_ids: list[str] | None = None
+    ) -> list[FactVersion]:
+        """Versions believed now (``expired_at`` NULL) for (subject_id, predicate)
+        pairs, or whose object is one of ``object_ids``."""
+
+    @abstractmethod
+    def write(self, batch: WriteBatch) -> None:
+        """Persist a batch in one transaction."""
+
+    @abstractmethod
+    def history(self, group_id: str, entity_id: str, predicate: str | None = None) -> list[FactVersion]:
+        """Every version (expired too) with the entity as subject or object."""
+
+    @abstractmethod
+    def facts_for_entities(self, group_id: str, entity_ids: list[str], tf: TimeFilter, limit: int
+                           ) -> list[FactVersion]:
+        """Visible versions with any of the entities as subject or object."""
+
+    # -- search (pre-filtered on group and time, then ranked exactly) -------
+    @abstractmethod
+    def episode_text_search(self, group_id: str, query: str, k: int, tf: TimeFilter) -> list[tuple[str, float]]:
+        """BM25 over episode text; (episode_id, score) best first."""
+
+    @abstractmethod
+    def episode_vector_search(self, group_id: str, vector: np.ndarray, k: int, tf: TimeFilter
+                              ) -> list[tuple[str, float]]:
+        """Cosine over episode vectors; (episode_id, similarity) best first."""
+
+    @abstractmethod
+    def fact_text_search(self, group_id: str, query: str, k: int, tf: TimeFilter
+                         ) -> list[tuple[FactVersion, float]]: ...
+
+    @abstractmethod
+    def fact_vector_search(self, group_id: str, vector: np.ndarray, k: int, tf: TimeFilter
+                           ) -> list[tuple[FactVersion, float]]: ...
+
+    @abstractmethod
+    def counts(self, group_id: str | None = None) -> dict[str, int]: ...

@@ -1,0 +1,490 @@
+"""The embedded store: one SQLite file in WAL mode, FTS5 for BM25, and exact
+numpy vector search over float32 blobs (see docs/benchmarks.md for why not sqlite-vec)."""
+
+from __future__ import annotations
+
+import json
+import re
+import sqlite3
+import threading
+from collections.abc import Iterator
+from contextlib import contextmanager
+from datetime import datetime
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from ..errors import SchemaError, StoreError
+from ..models import Entity, Episode, FactVersion
+from ..timeutil import from_iso, to_iso
+from .base import Store, TimeFilter, WriteBatch
+from .sqlite_migrations import MIGRATIONS
+from .vecindex import NEG_INF_TIME, POS_INF_TIME, VectorIndex
+
+_EP_COLS = ("id, group_id, role, speaker, content, occurred_at, created_at, session_id, source, "
+            "content_sha256, metadata, status, status_reason")
+_FACT_COLS = ("id, fact_id, group_id, subject_id, subject, predicate, object_id, object, statement, "
+              "valid_from, valid_to, created_at, expired_at, expired_by, episode_ids, extractor, "
+              "prompt_version, confidence, reinforcement_count")
+_WORD = re.compile(r"[\w']+", re.UNICODE)
+STOPWORDS = frozenset(
+    "a an the and or but if of at by for with about against between into through during before after above "
+    "below to from up down in out on off over under again further then once here there when where why how all "
+    "any both each few more most other some such no nor not only own same so than too very s t can will just "
+    "don should now i me my myself we our ours you your yours he him his she her hers it its they them their "
+    "what which who whom this that these those am is are was were be been being have has had having do does "
+    "did doing would could ought i'm you're he's she's it's we're they're i've you've we've they've i'd "
+    "you'd he'd she'd we'd they'd i'll you'll he'll she'll we'll they'll isn't aren't wasn't weren't hasn't "
+    "haven't hadn't doesn't don't didn't won't wouldn't shan't shouldn't can't cannot couldn't let's that's "
+    "who's what's here's there's when's where's why's how's did".split()
+)
+
+
+def query_terms(text: str) -> list[str]:
+    """Content words of a query (lower-cased, stopwords dropped, order kept)."""
+    out = []
+    for w in _WORD.findall(text.lower()):
+        w = w.strip("'")
+        if w and w not in STOPWORDS and w not in out:
+            out.append(w)
+    return out
+
+
+def fts_query(text: str) -> str | None:
+    terms = query_terms(text)
+    if not terms:
+        return None
+    return " OR ".join('"' + t.replace('"', '""') + '"' for t in terms)
+
+
+def _micros(value: str | None, default: int) -> int:
+    if value is None:
+        return default
+    dt = from_iso(value)
+    assert dt is not None
+    return int(dt.timestamp() * 1_000_000)
+
+
+def _micros_dt(dt: datetime) -> int:
+    return int(dt.timestamp() * 1_000_000)
+
+
+class SQLiteStore(Store):
+    kind = "sqlite"
+
+    def __init__(self, path: Path, dim: int = 384):
+        self.path = Path(path)
+        self.dim = dim
+        try:
+            self.path.parent.mkdir(parents=True, exist_ok=True)
+            self.conn = sqlite3.connect(str(self.path), isolation_level=None, check_same_thread=False,
+                                        timeout=30.0)
+        except (OSError, sqlite3.Error) as exc:
+            raise StoreError(f"cannot open SQLite store at {self.path}: {exc}") from None
+        self.conn.row_factory = sqlite3.Row
+        self._lock = threading.RLock()
+        self.conn.execute("PRAGMA journal_mode=WAL")
+        self.conn.execute("PRAGMA synchronous=NORMAL")
+        self.conn.execute("PRAGMA foreign_keys=ON")
+        self.conn.execute("PRAGMA busy_timeout=30000")
+        self.conn.execute("PRAGMA temp_store=MEMORY")
+        self._writes = 0
+        self._ep_index: dict[str, VectorIndex] = {}
+        self._fact_index: dict[str, VectorIndex] = {}
+
+    # -- lifecycle ---------------------------------------------------------
+    @contextmanager
+    def _tx(self) -> Iterator[sqlite3.Connection]:
+        with self._lock:
+            self.conn.execute("BEGIN IMMEDIATE")
+            try:
+                yield self.conn
+            except BaseException:
+                self.conn.execute("ROLLBACK")
+                raise
+            else:
+                self.conn.execute("COMMIT")
+                self._writes += 1
+
+    def migrate(self) -> list[str]:
+        with self._lock:
+            self.conn.execute(
+                "CREATE TABLE IF NOT EXISTS _kgmem_migrations (name TEXT PRIMARY KEY, applied_at TEXT NOT NULL)"
+            )
+            done = set(self.applied_migrations())
+            known = {name for name, _ in MIGRATIONS}
+            unknown = done - known
+            if unknown:
+                raise SchemaError(
+                    f"{self.path}: applied migrations {sorted(unknown)} are newer than this kgmem; upgrade kgmem"
+                )
+            applied = []
+            for name, statements in MIGRATIONS:
+                if name in done:
+                    continue
+                with self._tx() as c:
+                    for sql in statements:
+                        c.execute(sql)
+                    c.execute("INSERT INTO _kgmem_migrations (name, applied_at) VALUES (?, datetime('now'))",
+                              (name,))
+                applied.append(name)
+            with self._tx() as c:
+                row = c.execute("SELECT value FROM meta WHERE key='embedding_dim'").fetchone()
+                if row is None:
+                    c.execute("INSERT INTO meta (key, value) VALUES ('embedding_dim', ?)", (str(self.dim),))
+                elif int(row[0]) != self.dim:
+                    raise SchemaError(
+                        f"{self.path}: store holds {row[0]}-dimensional vectors but the embedder gives {self.dim}; "
+                        "use the same embedder or a new store"
+                    )
+            return applied
+
+    def applied_migrations(self) -> list[str]:
+        try:
+            rows = self.conn.execute("SELECT name FROM _kgmem_migrations ORDER BY name").fetchall()
+        except sqlite3.OperationalError:
+            return []
+        return [r[0] for r in rows]
+
+    def info(self) -> dict[str, Any]:
+        tables = [r[0] for r in self.conn.execute(
+            "SELECT name FROM sqlite_master WHERE type IN ('table','index') AND name NOT LIKE 'sqlite_%' "
+            "ORDER BY name")]
+        return {
+            "kind": self.kind, "path": str(self.path), "sqlite_version": sqlite3.sqlite_version,
+            "journal_mode": self.conn.execute("PRAGMA journal_mode").fetchone()[0],
+            "schema_version": len(self.applied_migrations()), "migrations": self.applied_migrations(),
+            "objects": tables, "counts": self.counts(),
+        }
+
+    def close(self) -> None:
+        with self._lock:
+            self.conn.close()
+
+    # -- rows ----------------------------------------------------------------
+    @staticmethod
+    def _episode(r: sqlite3.Row) -> Episode:
+        return Episode(
+            id=r["id"], group_id=r["group_id"], role=r["role"], speaker=r["speaker"], content=r["content"],
+            occurred_at=from_iso(r["occurred_at"]), created_at=from_iso(r["created_at"]),
+            session_id=r["session_id"], source=r["source"], content_sha256=r["content_sha256"],
+            metadata=json.loads(r["metadata"]), status=r["status"], status_reason=r["status_reason"],
+        )
+
+    @staticmethod
+    def _fact(r: sqlite3.Row) -> FactVersion:
+        return FactVersion(
+            id=r["id"], fact_id=r["fact_id"], group_id=r["group_id"], subject_id=r["subject_id"],
+            subject=r["subject"], predicate=r["predicate"], object_id=r["object_id"], object=r["object"],
+            statement=r["statement"], valid_from=from_iso(r["valid_from"]), valid_to=from_iso(r["valid_to"]),
+            created_at=from_iso(r["created_at"]), expired_at=from_iso(r["expired_at"]),
+            expired_by=r["expired_by"], episode_ids=tuple(json.loads(r["episode_ids"])),
+            extractor=r["extractor"], prompt_version=r["prompt_version"], confidence=r["confidence"],
+            reinforcement_count=r["reinforcement_count"],
+        )
+
+    # -- episodes ----------------------------------------------------------
+    def add_episodes(self, episodes: list[Episode]) -> tuple[list[Episode], int]:
+        added: list[Episode] = []
+        with self._tx() as c:
+            for e in episodes:
+                cur = c.execute(
+                    f"INSERT OR IGNORE INTO episodes ({_EP_COLS}) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?)",
+                    (e.id, e.group_id, e.role, e.speaker, e.content, to_iso(e.occurred_at), to_iso(e.created_at),
+                     e.session_id, e.source, e.content_sha256, json.dumps(e.metadata, ensure_ascii=False),
+                     e.status, e.status_reason),
+                )
+                if cur.rowcount:
+                    c.execute("INSERT INTO episodes_fts (rowid, text) VALUES (?, ?)",
+                              (cur.lastrowid, e.index_text()))
+                    added.append(e)
+        return added, len(episodes) - len(added)
+
+    def pending_episodes(self, group_id: str | None, limit: int, include_failed: bool = False) -> list[Episode]:
+        statuses = ("pending", "failed") if include_failed else ("pending", "pending")
+        sql = (f"SELECT {_EP_COLS} FROM episodes WHERE status IN (?, ?)"
+               + (" AND group_id = ?" if group_id is not None else "")
+               + " ORDER BY occurred_at, rowid LIMIT ?")
+        args: tuple[Any, ...] = statuses + ((group_id,) if group_id is not None else ()) + (limit,)
+        with self._lock:
+            return [self._episode(r) for r in self.conn.execute(sql, args)]
+
+    def get_episodes(self, group_id: str, ids: list[str]) -> list[Episode]:
+        if not ids:
+            return []
+        out: dict[str, Episode] = {}
+        with self._lock:
+            for chunk in _chunks(ids, 500):
+                marks = ",".join("?" * len(chunk))
+                for r in self.conn.execute(
+                    f"SELECT {_EP_COLS} FROM episodes WHERE group_id = ? AND id IN ({marks})", (group_id, *chunk)
+                ):
+                    out[r["id"]] = self._episode(r)
+        return [out[i] for i in ids if i in out]
+
+    def previous_turns(self, group_id: str, session_id: str | None, before: datetime, n: int) -> list[Episode]:
+        with self._lock:
+            rows = self.conn.execute(
+                f"SELECT {_EP_COLS} FROM episodes WHERE group_id = ? AND session_id IS ? AND occurred_at < ? "
+                "ORDER BY occurred_at DESC, rowid DESC LIMIT ?", (group_id, session_id, to_iso(before), n),
+            ).fetchall()
+        return [self._episode(r) for r in reversed(rows)]
+
+    def neighbours(self, group_id: str, episode_ids: list[str], tf: TimeFilter) -> dict[str, list[Episode]]:
+        out: dict[str, list[Episode]] = {}
+        asof, known = to_iso(tf.as_of), to_iso(tf.known_at)
+        with self._lock:
+            for eid in episode_ids:
+                row = self.conn.execute(
+                    "SELECT session_id, occurred_at, rowid FROM episodes WHERE group_id = ? AND id = ?",
+                    (group_id, eid)).fetchone()
+                if row is None or row["session_id"] is None:
+                    continue
+                found = []
+                for op, order in (("<", "DESC"), (">", "ASC")):
+                    r = self.conn.execute(
+                        f"SELECT {_EP_COLS} FROM episodes WHERE group_id = ? AND session_id = ? "
+                        f"AND (occurred_at {op} ? OR (occurred_at = ? AND rowid {op} ?)) "
+                        "AND occurred_at <= ? AND created_at <= ? "
+                        f"ORDER BY occurred_at {order}, rowid {order} LIMIT 1",
+                        (group_id, row["session_id"], row["occurred_at"], row["occurred_at"], row["rowid"],
+                         asof, known)).fetchone()
+                    if r is not None:
+                        found.append(self._episode(r))
+                out[eid] = found
+        return out
+
+    # -- entities ----------------------------------------------------------
+    def find_entities(self, group_id: str, keys: list[str]) -> dict[str, Entity]:
+        out: dict[str, Entity] = {}
+        with self._lock:
+            for chunk in _chunks(list(dict.fromkeys(keys)), 500):
+                marks = ",".join("?" * len(chunk))
+                for r in self.conn.execute(
+                    f"SELECT id, group_id, name, key, kind, aliases, created_at FROM entities "
+                    f"WHERE group_id = ? AND key IN ({marks})", (group_id, *chunk)):
+                    out[r["key"]] = Entity(id=r["id"], group_id=r["group_id"], name=r["name"], kind=r["kind"],
+                                           aliases=tuple(json.loads(r["aliases"])),
+                                           created_at=from_iso(r["created_at"]))
+        return out
+
+    def mentions(self, group_id: str, episode_ids: list[str]) -> dict[str, list[str]]:
+        out: dict[str, list[str]] = {}
+        with self._lock:
+            for chunk in _chunks(episode_ids, 500):
+                marks = ",".join("?" * len(chunk))
+                for r in self.conn.execute(
+                    f"SELECT episode_id, entity_id FROM mentions WHERE group_id = ? AND episode_id IN ({marks})",
+                    (group_id, *chunk)):
+                    out.setdefault(r[0], []).append(r[1])
+        return out
+
+    # -- facts -------------------------------------------------------------
+    def current_facts(self, group_id: str, pairs: list[tuple[str, str]] | None = None,
+                      object_ids: list[str] | None = None) -> list[FactVersion]:
+        out: dict[str, FactVersion] = {}
+        with self._lock:
+            for subj, pred in pairs or []:
+                for r in self.conn.execute(
+                    f"SELECT {_FACT_COLS} FROM facts WHERE group_id = ? AND subject_id = ? AND predicate = ? "
+                    "AND expired_at IS NULL", (group_id, subj, pred)):
+                    out[r["id"]] = self._fact(r)
+            for chunk in _chunks(object_ids or [], 500):
+                marks = ",".join("?" * len(chunk))
+                for r in self.conn.execute(
+                    f"SELECT {_FACT_COLS} FROM facts WHERE group_id = ? AND object_id IN ({marks}) "
+                    "AND expired_at IS NULL", (group_id, *chunk)):
+                    out[r["id"]] = self._fact(r)
+        return list(out.values())
+
+    def write(self, batch: WriteBatch) -> None:
+        if batch.is_empty():
+            return
+        with self._tx() as c:
+            for e in batch.entities:
+                vec = batch.entity_vectors.get(e.id)
+                c.execute(
+                    "INSERT INTO entities (id, group_id, name, key, kind, aliases, created_at, embedding) "
+                    "VALUES (?,?,?,?,?,?,?,?)",
+                    (e.id, e.group_id, e.name, e.key, e.kind, json.dumps(list(e.aliases)), to_iso(e.created_at),
+                     _blob(vec)))
+            for eid, vec in batch.episode_vectors.items():
+                c.execute("UPDATE episodes SET embedding = ? WHERE id = ?", (_blob(vec), eid))
+            c.executemany("INSERT OR IGNORE INTO mentions (group_id, episode_id, entity_id) VALUES (?,?,?)",
+                          batch.mentions)
+            for f in batch.inserts:
+                cur = c.execute(
+                    f"INSERT INTO facts ({_FACT_COLS}, embedding) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
+                    (f.id, f.fact_id, f.group_id, f.subject_id, f.subject, f.predicate, f.object_id, f.object,
+                     f.statement, to_iso(f.valid_from), to_iso(f.valid_to), to_iso(f.created_at),
+                     to_iso(f.expired_at), f.expired_by, json.dumps(list(f.episode_ids)), f.extractor,
+                     f.prompt_version, f.confidence, f.reinforcement_count, _blob(batch.fact_vectors.get(f.id))))
+                c.execute("INSERT INTO facts_fts (rowid, text) VALUES (?, ?)",
+                          (cur.lastrowid, f"{f.statement} {f.subject} {f.predicate.replace('_', ' ')} {f.object}"))
+            for group_id, x in batch.expiries:
+                cur = c.execute(
+                    "UPDATE facts SET expired_at = ?, expired_by = ? WHERE group_id = ? AND id = ? "
+                    "AND expired_at IS NULL", (to_iso(x.expired_at), x.expired_by, group_id, x.version_id))
+                if cur.rowcount != 1:
+                    raise StoreError(f"fact version {x.version_id} is not current; refusing to expire it twice")
+            for group_id, eid, status, why in batch.statuses:
+                c.execute("UPDATE episodes SET status = ?, status_reason = ? WHERE group_id = ? AND id = ?",
+                          (status, why, group_id, eid))
+
+    def history(self, group_id: str, entity_id: str, predicate: str | None = None) -> list[FactVersion]:
+        sql = (f"SELECT {_FACT_COLS} FROM facts WHERE group_id = ? AND (subject_id = ? OR object_id = ?)"
+               + (" AND predicate = ?" if predicate else "") + " ORDER BY created_at, rowid")
+        args: tuple[Any, ...] = (group_id, entity_id, entity_id) + ((predicate,) if predicate else ())
+        with self._lock:
+            return [self._fact(r) for r in self.conn.execute(sql, args)]
+
+    def facts_for_entities(self, group_id: str, entity_ids: list[str], tf: TimeFilter, limit: int
+                           ) -> list[FactVersion]:
+        if not entity_ids:
+            return []
+        out: dict[str, FactVersion] = {}
+        asof, known = to_iso(tf.as_of), to_iso(tf.known_at)
+        with self._lock:
+            for chunk in _chunks(list(dict.fromkeys(entity_ids)), 400):
+                marks = ",".join("?" * len(chunk))
+                for col in ("subject_id", "object_id"):
+                    for r in self.conn.execute(
+                        f"SELECT {_FACT_COLS} FROM facts WHERE group_id = ? AND {col} IN ({marks}) "
+                        f"AND {_VISIBLE} LIMIT ?", (group_id, *chunk, known, known, asof, asof, limit)):
+                        out[r["id"]] = self._fact(r)
+        return list(out.values())[: limit * 2]
+
+    # -- search --------------------------------------------------------------
+    def episode_text_search(self, group_id: str, query: str, k: int, tf: TimeFilter) -> list[tuple[str, float]]:
+        q = fts_query(query)
+        if q is None:
+            return []
+        with self._lock:
+            rows = self.conn.execute(
+                "SELECT e.id, -bm25(episodes_fts) AS s FROM episodes_fts JOIN episodes e "
+                "ON e.rowid = episodes_fts.rowid WHERE episodes_fts MATCH ? AND e.group_id = ? "
+                "AND e.occurred_at <= ? AND e.created_at <= ? ORDER BY bm25(episodes_fts) LIMIT ?",
+                (q, group_id, to_iso(tf.as_of), to_iso(tf.known_at), k)).fetchall()
+        return [(r[0], float(r[1])) for r in rows]
+
+    def fact_text_search(self, group_id: str, query: str, k: int, tf: TimeFilter
+                         ) -> list[tuple[FactVersion, float]]:
+        q = fts_query(query)
+        if q is None:
+            return []
+        asof, known = to_iso(tf.as_of), to_iso(tf.known_at)
+        cols = ", ".join("f." + c.strip() for c in _FACT_COLS.split(","))
+        with self._lock:
+            rows = self.conn.execute(
+                f"SELECT {cols}, -bm25(facts_fts) AS s FROM facts_fts JOIN facts f ON f.rowid = facts_fts.rowid "
+                f"WHERE facts_fts MATCH ? AND f.group_id = ? AND {_VISIBLE_F} ORDER BY bm25(facts_fts) LIMIT ?",
+                (q, group_id, known, known, asof, asof, k)).fetchall()
+        return [(self._fact(r), float(r["s"])) for r in rows]
+
+    def _stamp(self) -> tuple[int, int]:
+        """Changes whenever this connection or another one commits."""
+        return (self._writes, self.conn.execute("PRAGMA data_version").fetchone()[0])
+
+    def _episode_index(self, group_id: str) -> VectorIndex:
+        with self._lock:
+            idx = self._ep_index.get(group_id)
+            if idx is None:
+                idx = self._ep_index[group_id] = VectorIndex(self.dim, ("occurred", "created"))
+            stamp = self._stamp()
+            if stamp != idx.stamp:
+                new = [r[0] for r in self.conn.execute(
+                    "SELECT rowid FROM episodes WHERE group_id = ? AND embedding IS NOT NULL", (group_id,))
+                    if r[0] not in idx.pos]
+                for chunk in _chunks(new, 500):
+                    marks = ",".join("?" * len(chunk))
+                    idx.upsert((r[0], r[1], (_micros(r[2], 0), _micros(r[3], 0))) for r in self.conn.execute(
+                        f"SELECT rowid, embedding, occurred_at, created_at FROM episodes WHERE rowid IN ({marks})",
+                        chunk))
+                idx.stamp = stamp
+            return idx
+
+    def episode_vector_search(self, group_id: str, vector: np.ndarray, k: int, tf: TimeFilter
+                              ) -> list[tuple[str, float]]:
+        idx = self._episode_index(group_id)
+        a, kn = _micros_dt(tf.as_of), _micros_dt(tf.known_at)
+        hits = idx.search(vector, k, lambda t: (t["occurred"] <= a) & (t["created"] <= kn))
+        if not hits:
+            return []
+        with self._lock:
+            ids = {}
+            for chunk in _chunks([h[0] for h in hits], 500):
+                marks = ",".join("?" * len(chunk))
+                ids.update(self.conn.execute(
+                    f"SELECT rowid, id FROM episodes WHERE rowid IN ({marks})", chunk).fetchall())
+        return [(ids[r], s) for r, s in hits]
+
+    def _facts_index(self, group_id: str) -> VectorIndex:
+        with self._lock:
+            idx = self._fact_index.get(group_id)
+            if idx is None:
+                idx = self._fact_index[group_id] = VectorIndex(self.dim, ("vf", "vt", "created", "expired"))
+            stamp = self._stamp()
+            if stamp != idx.stamp:
+                rows = self.conn.execute(
+                    "SELECT rowid, valid_from, valid_to, created_at, expired_at FROM facts "
+                    "WHERE group_id = ? AND embedding IS NOT NULL", (group_id,)).fetchall()
+                new = [r[0] for r in rows if r[0] not in idx.pos]
+                blobs: dict[int, bytes] = {}
+                for chunk in _chunks(new, 500):
+                    marks = ",".join("?" * len(chunk))
+                    blobs.update(self.conn.execute(
+                        f"SELECT rowid, embedding FROM facts WHERE rowid IN ({marks})", chunk).fetchall())
+                idx.upsert((r[0], blobs.get(r[0]),
+                            (_micros(r[1], NEG_INF_TIME), _micros(r[2], POS_INF_TIME), _micros(r[3], 0),
+                             _micros(r[4], POS_INF_TIME))) for r in rows)
+                idx.stamp = stamp
+            return idx
+
+    def fact_vector_search(self, group_id: str, vector: np.ndarray, k: int, tf: TimeFilter
+                           ) -> list[tuple[FactVersion, float]]:
+        idx = self._facts_index(group_id)
+        a, kn = _micros_dt(tf.as_of), _micros_dt(tf.known_at)
+        hits = idx.search(vector, k, lambda t: (t["created"] <= kn) & (t["expired"] > kn)
+                          & (t["vf"] <= a) & (t["vt"] > a))
+        if not hits:
+            return []
+        with self._lock:
+            marks = ",".join("?" * len(hits))
+            rows = {r["rowid"]: r for r in self.conn.execute(
+                f"SELECT rowid, {_FACT_COLS} FROM facts WHERE rowid IN ({marks})", [h[0] for h in hits])}
+        return [(self._fact(rows[r]), s) for r, s in hits if r in rows]
+
+    def counts(self, group_id: str | None = None) -> dict[str, int]:
+        where, args = (" WHERE group_id = ?", (group_id,)) if group_id else ("", ())
+        with self._lock:
+            c = {t: self.conn.execute(f"SELECT COUNT(*) FROM {t}{where}", args).fetchone()[0]
+                 for t in ("episodes", "entities", "facts")}
+            c["facts_current"] = self.conn.execute(
+                f"SELECT COUNT(*) FROM facts{where}{' AND' if where else ' WHERE'} expired_at IS NULL", args
+            ).fetchone()[0]
+            c["episodes_pending"] = self.conn.execute(
+                f"SELECT COUNT(*) FROM episodes{where}{' AND' if where else ' WHERE'} status = 'pending'", args
+            ).fetchone()[0]
+            c["episodes_failed"] = self.conn.execute(
+                f"SELECT COUNT(*) FROM episodes{where}{' AND' if where else ' WHERE'} status = 'failed'", args
+            ).fetchone()[0]
+        return c
+
+
+# Visibility at (as_of, known_at): parameters known, known, as_of, as_of.
+_VISIBLE = ("created_at <= ? AND (expired_at IS NULL OR expired_at > ?) "
+            "AND (valid_from IS NULL OR valid_from <= ?) AND (valid_to IS NULL OR valid_to > ?)")
+_VISIBLE_F = ("f.created_at <= ? AND (f.expired_at IS NULL OR f.expired_at > ?) "
+              "AND (f.valid_from IS NULL OR f.valid_from <= ?) AND (f.valid_to IS NULL OR f.valid_to > ?)")
+
+
+def _blob(vec: np.ndarray | None) -> bytes | None:
+    if vec is None:
+        return None
+    return np.asarray(vec, dtype=np.float32).tobytes()
+
+
+def _chunks(items: list[Any], n: int) -> Iterator[list[Any]]:
+    for i in range(0, len(items), n):
+        yield items[i : i + n]

@@ -1,0 +1,86 @@
+"""Named migrations for the SQLite store. Each runs in its own transaction and is
+recorded in ``_kgmem_migrations``. Append new ones; never edit an applied one."""
+
+from __future__ import annotations
+
+MIGRATIONS: list[tuple[str, list[str]]] = [
+    ("0001_episodes", [
+        """CREATE TABLE episodes (
+            rowid INTEGER PRIMARY KEY,
+            id TEXT NOT NULL UNIQUE,
+            group_id TEXT NOT NULL,
+            role TEXT NOT NULL CHECK (role IN ('user','assistant','system','tool')),
+            speaker TEXT,
+            content TEXT NOT NULL,
+            occurred_at TEXT NOT NULL,
+            created_at TEXT NOT NULL,
+            session_id TEXT,
+            source TEXT,
+            content_sha256 TEXT NOT NULL,
+            metadata TEXT NOT NULL DEFAULT '{}',
+            status TEXT NOT NULL DEFAULT 'pending' CHECK (status IN ('pending','done','failed')),
+            status_reason TEXT,
+            embedding BLOB,
+            UNIQUE (group_id, role, content_sha256, occurred_at)
+        )""",
+        "CREATE INDEX episodes_group_time ON episodes (group_id, occurred_at)",
+        "CREATE INDEX episodes_session ON episodes (group_id, session_id, occurred_at)",
+        "CREATE INDEX episodes_pending ON episodes (status, occurred_at) WHERE status != 'done'",
+        "CREATE VIRTUAL TABLE episodes_fts USING fts5(text, tokenize = 'porter unicode61')",
+    ]),
+    ("0002_entities", [
+        """CREATE TABLE entities (
+            rowid INTEGER PRIMARY KEY,
+            id TEXT NOT NULL UNIQUE,
+            group_id TEXT NOT NULL,
+            name TEXT NOT NULL,
+            key TEXT NOT NULL,
+            kind TEXT NOT NULL DEFAULT 'entity',
+            aliases TEXT NOT NULL DEFAULT '[]',
+            created_at TEXT NOT NULL,
+            embedding BLOB,
+            UNIQUE (group_id, key)
+        )""",
+        """CREATE TABLE mentions (
+            episode_id TEXT NOT NULL REFERENCES episodes(id),
+            entity_id TEXT NOT NULL REFERENCES entities(id),
+            group_id TEXT NOT NULL,
+            PRIMARY KEY (episode_id, entity_id)
+        ) WITHOUT ROWID""",
+        "CREATE INDEX mentions_entity ON mentions (entity_id)",
+    ]),
+    ("0003_facts", [
+        """CREATE TABLE facts (
+            rowid INTEGER PRIMARY KEY,
+            id TEXT NOT NULL UNIQUE,
+            fact_id TEXT NOT NULL,
+            group_id TEXT NOT NULL,
+            subject_id TEXT NOT NULL REFERENCES entities(id),
+            subject TEXT NOT NULL,
+            predicate TEXT NOT NULL,
+            object_id TEXT NOT NULL REFERENCES entities(id),
+            object TEXT NOT NULL,
+            statement TEXT NOT NULL,
+            valid_from TEXT,
+            valid_to TEXT,
+            created_at TEXT NOT NULL,
+            expired_at TEXT,
+            expired_by TEXT,
+            episode_ids TEXT NOT NULL DEFAULT '[]',
+            extractor TEXT NOT NULL,
+            prompt_version TEXT,
+            confidence REAL NOT NULL DEFAULT 1.0,
+            reinforcement_count INTEGER NOT NULL DEFAULT 1,
+            embedding BLOB
+        )""",
+        "CREATE INDEX facts_current ON facts (group_id, subject_id, predicate) WHERE expired_at IS NULL",
+        "CREATE INDEX facts_object ON facts (group_id, object_id)",
+        "CREATE INDEX facts_subject ON facts (group_id, subject_id)",
+        "CREATE INDEX facts_identity ON facts (fact_id)",
+        "CREATE INDEX facts_valid ON facts (group_id, valid_from, valid_to)",
+        "CREATE VIRTUAL TABLE facts_fts USING fts5(text, tokenize = 'porter unicode61')",
+    ]),
+    ("0004_meta", [
+        "CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL)",
+    ]),
+]

@@ -1,0 +1,69 @@
+"""Store URLs: ``sqlite:///path.db`` and ``neo4j://user:pass@host:7687[/db]``."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from pathlib import Path
+from urllib.parse import unquote, urlsplit
+
+from ..errors import ConfigError
+
+_DB_NAME = re.compile(r"^[A-Za-z][A-Za-z0-9.\-]{0,62}$")
+
+
+@dataclass(frozen=True)
+class StoreURL:
+    scheme: str
+    path: Path | None = None
+    host: str | None = None
+    port: int | None = None
+    user: str | None = None
+    password: str | None = None
+    database: str | None = None
+
+
+def redact_url(url: str) -> str:
+    """The URL with any password replaced, safe for logs and output."""
+    return re.sub(r"(//[^:/@]+:)[^@]*@", r"\1***@", url)
+
+
+def parse_store_url(url: str) -> StoreURL:
+    if url.startswith("sqlite://"):
+        rest = url[len("sqlite://"):]
+        if not rest.startswith("/") or rest == "/":
+            raise ConfigError(f"store URL {url!r}: use sqlite:///relative.db or sqlite:////absolute/path.db")
+        return StoreURL("sqlite", path=Path(rest[1:]).expanduser())
+    parts = urlsplit(url)
+    if parts.scheme in ("neo4j", "bolt", "neo4j+s", "neo4j+ssc", "bolt+s", "bolt+ssc"):
+        if not parts.hostname:
+            raise ConfigError(f"store URL {redact_url(url)!r}: missing host (neo4j://user:pass@host:7687)")
+        db = parts.path.strip("/") or None
+        if db is not None and not _DB_NAME.match(db):
+            raise ConfigError(f"store URL: database name {db!r} is not a valid Neo4j database name")
+        try:
+            port = parts.port or 7687
+        except ValueError:
+            raise ConfigError(f"store URL {redact_url(url)!r}: bad port") from None
+        return StoreURL(parts.scheme, host=parts.hostname, port=port,
+                        user=unquote(parts.username) if parts.username else "neo4j",
+                        password=unquote(parts.password) if parts.password else None, database=db)
+    raise ConfigError(
+        f"store URL {redact_url(url)!r} not understood: use sqlite:///path.db or neo4j://user:pass@host:7687"
+    )
+
+
+def open_store(url: str, *, migrate: bool = True, dim: int = 384):
+    """Open (and by default migrate) the store a URL names."""
+    u = parse_store_url(url)
+    if u.scheme == "sqlite":
+        from .sqlite import SQLiteStore
+
+        store = SQLiteStore(u.path, dim=dim)  # type: ignore[arg-type]
+    else:
+        from .neo4j import Neo4jStore
+
+        store = Neo4jStore(u, dim=dim)
+    if migrate:
+        store.migrate()
+    return store

@@ -1,0 +1,201 @@
+"""Bitemporal rules as pure functions. No store, no I/O.
+
+Every fact version has two closed-open intervals, ``None`` meaning open:
+
+* valid time ``[valid_from, valid_to)``: when it was true in the world;
+* transaction time ``[created_at, expired_at)``: when we believed it.
+
+Stores persist what :func:`decide` returns and filter with the same predicate as
+:func:`visible`; the contract suite checks that both stores agree with it.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from datetime import datetime
+
+from .models import FactVersion, new_id
+
+
+def starts_before_or_at(start: datetime | None, t: datetime) -> bool:
+    return start is None or start <= t
+
+
+def ends_after(end: datetime | None, t: datetime) -> bool:
+    return end is None or end > t
+
+
+def contains(start: datetime | None, end: datetime | None, t: datetime) -> bool:
+    """``t`` lies in ``[start, end)``."""
+    return starts_before_or_at(start, t) and ends_after(end, t)
+
+
+def overlaps(
+    a_start: datetime | None, a_end: datetime | None, b_start: datetime | None, b_end: datetime | None
+) -> bool:
+    """Closed-open intervals overlap when each starts before the other ends."""
+    a_before_b_end = a_start is None or b_end is None or a_start < b_end
+    b_before_a_end = b_start is None or a_end is None or b_start < a_end
+    return a_before_b_end and b_before_a_end
+
+
+def is_empty(start: datetime | None, end: datetime | None) -> bool:
+    return start is not None and end is not None and end <= start
+
+
+def believed_at(v: FactVersion, known_at: datetime) -> bool:
+    """Transaction time: ``created_at <= known_at < expired_at``."""
+    return v.created_at <= known_at and ends_after(v.expired_at, known_at)
+
+
+def valid_at(v: FactVersion, as_of: datetime) -> bool:
+    return contains(v.valid_from, v.valid_to, as_of)
+
+
+def visible(v: FactVersion, as_of: datetime, known_at: datetime) -> bool:
+    """The as-of filter every store implements: true at ``as_of``, believed at ``known_at``."""
+    return believed_at(v, known_at) and valid_at(v, as_of)
+
+
+def min_dt(a: datetime | None, b: datetime | None) -> datetime | None:
+    """Minimum where ``None`` is +infinity (an open end)."""
+    if a is None:
+        return b
+    if b is None:
+        return a
+    return min(a, b)
+
+
+@dataclass(frozen=True)
+class Candidate:
+    """A fact the extractor proposes, with its entities already resolved to ids."""
+
+    group_id: str
+    subject_id: str
+    subject: str
+    predicate: str
+    object_id: str
+    object: str
+    statement: str
+    valid_from: datetime
+    valid_to: datetime | None
+    episode_id: str
+    ending: bool = False  # "I quit my job at X": closes the value, adds nothing
+    dated: bool = False  # the valid time came from the text, not from when it was said
+    extractor: str = "rules"
+    prompt_version: str | None = None
+    confidence: float = 1.0
+    any_object: bool = False  # an ending that names no value ("I quit my job")
+
+
+@dataclass
+class Expiry:
+    version_id: str
+    expired_at: datetime
+    expired_by: str
+
+
+@dataclass
+class Decision:
+    """What to persist: new versions, and versions whose transaction time closes."""
+
+    kind: str  # add | supersede | reinforce | end | late | noop
+    inserts: list[FactVersion] = field(default_factory=list)
+    expiries: list[Expiry] = field(default_factory=list)
+
+    @property
+    def facts_added(self) -> int:
+        return 1 if self.kind in ("add", "supersede", "late") else 0
+
+    @property
+    def facts_invalidated(self) -> int:
+        return len(self.expiries) if self.kind in ("supersede", "end") else 0
+
+
+def _successor(v: FactVersion, now: datetime, **changes: object) -> FactVersion:
+    return v.replace(id=new_id("fv"), created_at=now, expired_at=None, expired_by=None, **changes)
+
+
+def decide(c: Candidate, current: list[FactVersion], single_valued: bool, now: datetime) -> Decision:
+    """Decide how a candidate changes the believed facts of its (subject, predicate).
+
+    ``current`` holds the versions of that subject and predicate believed now
+    (``expired_at`` is None), whatever their valid time. Nothing is edited: a
+    change closes a version's transaction time and writes a successor version.
+    """
+    same = [v for v in current if v.object_id == c.object_id]
+    if c.ending:
+        return _decide_ending(c, current if (c.any_object and single_valued) else same, now)
+
+    # Restating a value we already hold for that time reinforces it.
+    for v in same:
+        touches = overlaps(v.valid_from, v.valid_to, c.valid_from, c.valid_to) or v.valid_to == c.valid_from
+        if touches and (ends_after(v.valid_to, c.valid_from) or not c.dated):
+            new_from = v.valid_from
+            if c.dated and (v.valid_from is None or c.valid_from < v.valid_from):
+                new_from = c.valid_from
+            succ = _successor(
+                v, now, valid_from=new_from,
+                reinforcement_count=v.reinforcement_count + 1,
+                episode_ids=tuple(dict.fromkeys((*v.episode_ids, c.episode_id))),
+            )
+            return Decision("reinforce", [succ], [Expiry(v.id, now, succ.id)])
+
+    new = FactVersion(
+        group_id=c.group_id, subject_id=c.subject_id, subject=c.subject, predicate=c.predicate,
+        object_id=c.object_id, object=c.object, statement=c.statement,
+        valid_from=c.valid_from, valid_to=c.valid_to, created_at=now,
+        episode_ids=(c.episode_id,), extractor=c.extractor, prompt_version=c.prompt_version,
+        confidence=c.confidence,
+    )
+    if not single_valued:
+        return Decision("add", [new])
+
+    t = c.valid_from
+    new_to = c.valid_to
+    inserts: list[FactVersion] = []
+    expiries: list[Expiry] = []
+    late = False
+    for v in current:
+        if v.object_id == c.object_id:
+            continue
+        if v.valid_to is not None and v.valid_to <= t:
+            continue  # ended before the new value starts
+        if new_to is not None and v.valid_from is not None and v.valid_from >= new_to:
+            continue  # starts after the new value ends
+        if v.valid_from is not None and v.valid_from > t:
+            # A newer value is already known: the late, older fact ends where it starts.
+            new_to = min_dt(new_to, v.valid_from)
+            late = True
+            continue
+        # v holds at t: close it at t, keeping any tail after a bounded new value.
+        expiries.append(Expiry(v.id, now, new.id))
+        if not is_empty(v.valid_from, t):
+            inserts.append(_successor(v, now, valid_to=t))
+        if new_to is not None and ends_after(v.valid_to, new_to):
+            inserts.append(_successor(v, now, valid_from=new_to))
+    new = new.replace(valid_to=new_to)
+    if is_empty(new.valid_from, new.valid_to):
+        return Decision("noop")
+    kind = "supersede" if expiries else ("late" if late else "add")
+    return Decision(kind, [new, *inserts], expiries)
+
+
+def _decide_ending(c: Candidate, targets: list[FactVersion], now: datetime) -> Decision:
+    end = c.valid_from
+    inserts: list[FactVersion] = []
+    expiries: list[Expiry] = []
+    for v in targets:
+        if not contains(v.valid_from, v.valid_to, end) and not (v.valid_to is None and v.valid_from and v.valid_from > end):
+            continue
+        succ = None
+        if not is_empty(v.valid_from, end):
+            succ = _successor(
+                v, now, valid_to=end,
+                episode_ids=tuple(dict.fromkeys((*v.episode_ids, c.episode_id))),
+            )
+            inserts.append(succ)
+        expiries.append(Expiry(v.id, now, succ.id if succ else c.episode_id))
+    if not expiries:
+        return Decision("noop")
+    return Decision("end", inserts, expiries)
