@@ -37,6 +37,7 @@ public final class Neo4jLauncher {
                 .setConfig(BoltConnector.advertised_address, new SocketAddress("127.0.0.1", port))
                 .setConfig(GraphDatabaseSettings.auth_enabled, true)
                 .setConfig(GraphDatabaseSettings.transaction_timeout, Duration.ofMinutes(10))
+                .setConfig(GraphDatabaseSettings.pagecache_memory, Long.getLong("kgmem.pagecache", 1L << 30))
                 .build();
 
         CountDownLatch stopped = new CountDownLatch(1);

