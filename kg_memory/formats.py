@@ -11,6 +11,7 @@ the same episodes and adds nothing.
 
 from __future__ import annotations
 
+import hashlib
 import json
 import os
 from collections.abc import Iterator
@@ -31,6 +32,11 @@ ROLES = ("user", "assistant", "system", "tool")
 class Parsed:
     episodes: list[Episode] = field(default_factory=list)
     problems: list[str] = field(default_factory=list)
+
+
+def scoped_id(group_id: str, source_id: str) -> str:
+    """A stable episode id for an id given in the input, unique across groups."""
+    return "ep_" + hashlib.sha256(f"{group_id}\x1f{source_id}".encode()).hexdigest()[:32]
 
 
 def _mtime(path: Path) -> datetime:
@@ -134,10 +140,13 @@ def _record(p: Path, line: int, item: Any, group: str | None, created: datetime,
         out.problems.append(f"{where}: 'metadata' must be an object")
         return
     kwargs: dict[str, Any] = {}
+    gid = group or str(item.get("group_id") or "default")
     if item.get("id"):
-        kwargs["id"] = str(item["id"])
+        # The file's id names the episode within its group; ours is derived from both.
+        meta = {**meta, "source_id": str(item["id"])}
+        kwargs["id"] = scoped_id(gid, str(item["id"]))
     out.episodes.append(Episode(
-        group_id=group or str(item.get("group_id") or "default"), role=role,
+        group_id=gid, role=role,
         speaker=item.get("speaker") or item.get("name"), content=content, occurred_at=occurred,
         created_at=created, session_id=str(item["session_id"]) if item.get("session_id") else default_session,
         source=str(p), metadata=meta, **kwargs,

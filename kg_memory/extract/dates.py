@@ -174,11 +174,13 @@ def _build(name: str, m: re.Match[str], t: datetime) -> DateSpan | None:
             return DateSpan(datetime(t.year + 1, 1, 1, tzinfo=UTC), None, "year", phrase)
         if name == "this_season":
             month = _SEASONS[g[0].lower()]
-            year = t.year
-            if phrase.lower().startswith("last") or (month > t.month and month != 12):
-                year -= 1 if phrase.lower().startswith("last") or month > t.month else 0
-            start = _month_start(year, month)
-            return DateSpan(start if start <= t else _month_start(year - 1, month), None, "month", phrase)
+            if phrase.lower().startswith("last"):
+                # the latest season of that name that has already ended
+                year = t.year if add_months(_month_start(t.year, month), 3) <= t else t.year - 1
+            else:
+                # this season: the one of the current year (winter straddles the new year)
+                year = t.year - 1 if month == 12 and t.month < 3 else t.year
+            return DateSpan(_month_start(year, month), None, "month", phrase)
         if name == "in_month":
             month = _month(g[0])
             year = t.year if month <= t.month else t.year - 1

@@ -1,0 +1,6 @@
+// Close a version's transaction time. The only change ever made to a version.
+UNWIND $rows AS r
+MATCH ()-[f:FACT {id: r.id}]->()
+WHERE f.group_id = r.group_id AND f.expired_at IS NULL
+SET f.expired_at = r.expired_at, f.expired_by = r.expired_by
+RETURN count(f) AS expired

@@ -1,0 +1,368 @@
+"""The Neo4j store. Queries live in ``cypher/`` (see :mod:`kg_memory.cypher`);
+this module only binds parameters and converts results. The bitemporal
+decisions come from the same pure functions as on SQLite."""
+
+from __future__ import annotations
+
+import json
+import re
+import uuid
+from datetime import datetime
+from typing import Any
+
+import numpy as np
+
+from ..cypher import migration_names, query, script
+from ..errors import SchemaError, StoreError
+from ..models import Entity, Episode, FactVersion
+from ..timeutil import ensure_utc
+from .base import Store, TimeFilter, WriteBatch
+from .sqlite import query_terms
+from .url import StoreURL
+
+EXACT_SCAN_LIMIT = 2000  # up to this many visible rows: exact cosine after the pre-filter, else the index
+_LUCENE_SPECIAL = re.compile(r'([+\-&|!(){}\[\]^"~*?:\\/])')
+
+
+def _dt(v: Any) -> datetime | None:
+    if v is None:
+        return None
+    if hasattr(v, "to_native"):
+        v = v.to_native()
+    return ensure_utc(v)
+
+
+def lucene_query(text: str) -> str | None:
+    terms = query_terms(text)
+    if not terms:
+        return None
+    return " OR ".join(_LUCENE_SPECIAL.sub(r"\\\1", t) for t in terms)
+
+
+def _vec(v: np.ndarray | None) -> list[float] | None:
+    return None if v is None else [float(x) for x in np.asarray(v, dtype=np.float32)]
+
+
+class Neo4jStore(Store):
+    kind = "neo4j"
+
+    def __init__(self, url: StoreURL, dim: int = 384):
+        import neo4j
+
+        self.dim = dim
+        self.exact_scan_limit = EXACT_SCAN_LIMIT
+        self.database = url.database
+        uri = f"{url.scheme}://{url.host}:{url.port}"
+        self._display = f"{url.scheme}://{url.user}@{url.host}:{url.port}" + (f"/{url.database}" if url.database else "")
+        try:
+            self.driver = neo4j.GraphDatabase.driver(
+                uri, auth=(url.user or "neo4j", url.password or ""), notifications_min_severity="OFF")
+            self.driver.verify_connectivity()
+        except neo4j.exceptions.AuthError:
+            raise StoreError(f"Neo4j at {self._display} refused the credentials; check user and password") from None
+        except (neo4j.exceptions.ServiceUnavailable, OSError) as exc:
+            raise StoreError(f"Neo4j at {self._display} is not reachable ({exc}); is the server running? "
+                             "(`make neo4j-up` starts one)") from None
+
+    # -- plumbing ----------------------------------------------------------
+    def _session(self):  # noqa: ANN202
+        return self.driver.session(database=self.database) if self.database else self.driver.session()
+
+    def _read(self, name: str, **params: Any) -> list[Any]:
+        def work(tx: Any) -> list[Any]:
+            return list(tx.run(query(name), params))
+
+        with self._session() as s:
+            return s.execute_read(work)
+
+    def close(self) -> None:
+        self.driver.close()
+
+    # -- lifecycle ---------------------------------------------------------
+    def applied_migrations(self) -> list[str]:
+        rows = self._read("schema_get")
+        return list(rows[0]["migrations"] or []) if rows else []
+
+    def migrate(self) -> list[str]:
+        rows = self._read("schema_get")
+        done = list(rows[0]["migrations"] or []) if rows else []
+        if rows and rows[0]["embedding_dim"] is not None and int(rows[0]["embedding_dim"]) != self.dim:
+            raise SchemaError(
+                f"Neo4j store holds {rows[0]['embedding_dim']}-dimensional vectors but the embedder gives "
+                f"{self.dim}; use the same embedder or another database"
+            )
+        unknown = set(done) - set(migration_names())
+        if unknown:
+            raise SchemaError(f"Neo4j schema has migrations {sorted(unknown)} unknown to this kgmem; upgrade kgmem")
+        applied = []
+        for name in migration_names():
+            if name in done:
+                continue
+            statements = script(name)
+
+            def ddl(tx: Any, statements: list[str] = statements) -> None:
+                for st in statements:
+                    tx.run(st, {"dim": self.dim})
+
+            with self._session() as s:
+                # Schema commands cannot share a transaction with data writes: the
+                # migration's DDL commits in one transaction, its record in the next.
+                s.execute_write(ddl)
+                s.execute_write(lambda tx, n=name: tx.run(query("schema_record"), {"name": n, "dim": self.dim}).consume())
+            applied.append(name)
+        if applied:
+            with self._session() as s:
+                s.run("CALL db.awaitIndexes(300)").consume()
+        return applied
+
+    def info(self) -> dict[str, Any]:
+        comp = self._read("server_components")
+        idx = self._read("show_indexes")
+        return {
+            "kind": self.kind, "url": self._display,
+            "server_version": comp[0]["version"] if comp else None,
+            "edition": comp[0]["edition"] if comp else None,
+            "schema_version": len(self.applied_migrations()), "migrations": self.applied_migrations(),
+            "indexes": [f"{r['name']} ({r['type']}, {r['state']})" for r in idx],
+            "counts": self.counts(),
+        }
+
+    # -- conversions ---------------------------------------------------------
+    @staticmethod
+    def _episode(n: Any) -> Episode:
+        d = dict(n)
+        return Episode(
+            id=d["id"], group_id=d["group_id"], role=d["role"], speaker=d.get("speaker"), content=d["content"],
+            occurred_at=_dt(d["occurred_at"]), created_at=_dt(d["created_at"]), session_id=d.get("session_id"),
+            source=d.get("source"), content_sha256=d["content_sha256"], metadata=json.loads(d.get("metadata") or "{}"),
+            status=d.get("status", "pending"), status_reason=d.get("status_reason"),
+        )
+
+    @staticmethod
+    def _fact(rel: Any, subject_id: str, object_id: str) -> FactVersion:
+        d = dict(rel)
+        return FactVersion(
+            id=d["id"], fact_id=d["fact_id"], group_id=d["group_id"], subject_id=subject_id,
+            subject=d["subject"], predicate=d["predicate"], object_id=object_id, object=d["object"],
+            statement=d["statement"], valid_from=_dt(d.get("valid_from")), valid_to=_dt(d.get("valid_to")),
+            created_at=_dt(d["created_at"]), expired_at=_dt(d.get("expired_at")), expired_by=d.get("expired_by"),
+            episode_ids=tuple(d.get("episode_ids") or ()), extractor=d["extractor"],
+            prompt_version=d.get("prompt_version"), confidence=d.get("confidence", 1.0),
+            reinforcement_count=d.get("reinforcement_count", 1),
+        )
+
+    def _facts(self, rows: list[Any]) -> list[FactVersion]:
+        return [self._fact(r["f"], r["subject_id"], r["object_id"]) for r in rows]
+
+    # -- episodes ----------------------------------------------------------
+    def add_episodes(self, episodes: list[Episode]) -> tuple[list[Episode], int]:
+        rows = []
+        seen: set[str] = set()
+        for e in episodes:
+            if e.id in seen:
+                continue
+            seen.add(e.id)
+            props = {
+                "id": e.id, "group_id": e.group_id, "role": e.role, "speaker": e.speaker, "content": e.content,
+                "index_text": e.index_text(), "occurred_at": e.occurred_at, "created_at": e.created_at,
+                "session_id": e.session_id, "source": e.source, "content_sha256": e.content_sha256,
+                "metadata": json.dumps(e.metadata, ensure_ascii=False), "status": e.status,
+                "status_reason": e.status_reason,
+            }
+            key = f"{e.group_id}\x1f{e.role}\x1f{e.content_sha256}\x1f{e.occurred_at.isoformat()}"
+            rows.append({"dedupe_key": key, "props": {k: v for k, v in props.items() if v is not None}})
+        created: set[str] = set()
+        token = uuid.uuid4().hex
+
+        def work(tx: Any) -> None:
+            created.clear()
+            for i in range(0, len(rows), 1000):
+                for r in tx.run(query("episodes_add"), {"rows": rows[i : i + 1000], "token": token}):
+                    if r["created"]:
+                        created.add(r["id"])
+
+        with self._session() as s:
+            s.execute_write(work)
+        added = [e for e in episodes if e.id in created]
+        return added, len(episodes) - len(added)
+
+    def pending_episodes(self, group_id: str | None, limit: int, include_failed: bool = False) -> list[Episode]:
+        statuses = ["pending", "failed"] if include_failed else ["pending"]
+        return [self._episode(r["e"]) for r in self._read("episodes_pending", statuses=statuses,
+                                                           group_id=group_id, limit=limit)]
+
+    def get_episodes(self, group_id: str, ids: list[str]) -> list[Episode]:
+        if not ids:
+            return []
+        found = {r["e"]["id"]: self._episode(r["e"]) for r in self._read("episodes_get", group_id=group_id, ids=ids)}
+        return [found[i] for i in ids if i in found]
+
+    def previous_turns(self, group_id: str, session_id: str | None, before: datetime, n: int) -> list[Episode]:
+        if session_id is None:
+            return []
+        rows = self._read("episodes_previous", group_id=group_id, session_id=session_id, before=before, n=n)
+        return [self._episode(r["e"]) for r in reversed(rows)]
+
+    def neighbours(self, group_id: str, episode_ids: list[str], tf: TimeFilter) -> dict[str, list[Episode]]:
+        out: dict[str, list[Episode]] = {}
+        if not episode_ids:
+            return out
+        for r in self._read("episodes_neighbours", ids=episode_ids, group_id=group_id, as_of=tf.as_of,
+                            known_at=tf.known_at):
+            out.setdefault(r["id"], []).append(self._episode(r["n"]))
+        for v in out.values():
+            v.sort(key=lambda e: e.occurred_at)
+        return out
+
+    # -- entities ----------------------------------------------------------
+    def find_entities(self, group_id: str, keys: list[str]) -> dict[str, Entity]:
+        if not keys:
+            return {}
+        out = {}
+        for r in self._read("entities_find", group_id=group_id, keys=list(dict.fromkeys(keys))):
+            d = dict(r["n"])
+            out[d["key"]] = Entity(id=d["id"], group_id=d["group_id"], name=d["name"], kind=d.get("kind", "entity"),
+                                   aliases=tuple(d.get("aliases") or ()), created_at=_dt(d["created_at"]))
+        return out
+
+    def mentions(self, group_id: str, episode_ids: list[str]) -> dict[str, list[str]]:
+        if not episode_ids:
+            return {}
+        return {r["episode_id"]: list(r["entity_ids"])
+                for r in self._read("mentions_get", group_id=group_id, ids=episode_ids)}
+
+    # -- facts -------------------------------------------------------------
+    def current_facts(self, group_id: str, pairs: list[tuple[str, str]] | None = None,
+                      object_ids: list[str] | None = None) -> list[FactVersion]:
+        out: dict[str, FactVersion] = {}
+        if pairs:
+            rows = self._read("facts_current_pairs", group_id=group_id,
+                              pairs=[{"subject_id": s, "predicate": p} for s, p in pairs])
+            out.update({f.id: f for f in self._facts(rows)})
+        if object_ids:
+            rows = self._read("facts_current_objects", group_id=group_id, ids=object_ids)
+            out.update({f.id: f for f in self._facts(rows)})
+        return list(out.values())
+
+    def write(self, batch: WriteBatch) -> None:
+        if batch.is_empty():
+            return
+        ents = [{"id": e.id, "group_id": e.group_id, "name": e.name, "key": e.key, "kind": e.kind,
+                 "aliases": list(e.aliases), "created_at": e.created_at,
+                 **({"embedding": _vec(batch.entity_vectors[e.id])} if e.id in batch.entity_vectors else {})}
+                for e in batch.entities]
+        groups = {e.id: e.group_id for e in batch.entities}
+        ep_vecs = [{"id": k, "group_id": None, "embedding": _vec(v)} for k, v in batch.episode_vectors.items()]
+        ep_groups = {eid: g for g, eid, _, _ in batch.statuses}
+        for row in ep_vecs:
+            row["group_id"] = ep_groups.get(row["id"])
+        mentions = [{"group_id": g, "episode_id": ep, "entity_id": en} for g, ep, en in batch.mentions]
+        facts = []
+        for f in batch.inserts:
+            props = {
+                "id": f.id, "fact_id": f.fact_id, "group_id": f.group_id, "subject": f.subject,
+                "predicate": f.predicate, "object": f.object, "statement": f.statement,
+                "search_text": f"{f.statement} {f.subject} {f.predicate.replace('_', ' ')} {f.object}",
+                "valid_from": f.valid_from, "valid_to": f.valid_to, "created_at": f.created_at,
+                "expired_at": f.expired_at, "expired_by": f.expired_by, "episode_ids": list(f.episode_ids),
+                "extractor": f.extractor, "prompt_version": f.prompt_version, "confidence": f.confidence,
+                "reinforcement_count": f.reinforcement_count, "embedding": _vec(batch.fact_vectors.get(f.id)),
+            }
+            facts.append({"subject_id": f.subject_id, "object_id": f.object_id,
+                          "props": {k: v for k, v in props.items() if v is not None}})
+        expiries = [{"group_id": g, "id": x.version_id, "expired_at": x.expired_at, "expired_by": x.expired_by}
+                    for g, x in batch.expiries]
+        statuses = [{"group_id": g, "id": e, "status": s, "reason": why} for g, e, s, why in batch.statuses]
+        del groups
+
+        def work(tx: Any) -> None:
+            if ents:
+                tx.run(query("write_entities"), {"rows": ents}).consume()
+            if ep_vecs:
+                tx.run(query("write_episode_vectors"), {"rows": ep_vecs}).consume()
+            if mentions:
+                tx.run(query("write_mentions"), {"rows": mentions}).consume()
+            if facts:
+                written = tx.run(query("write_facts"), {"rows": facts}).single()["written"]
+                if written != len(facts):
+                    raise StoreError(f"wrote {written} of {len(facts)} fact versions; entities missing")
+            if expiries:
+                n = tx.run(query("write_expiries"), {"rows": expiries}).single()["expired"]
+                if n != len(expiries):
+                    raise StoreError("a fact version to expire is not current; refusing to expire it twice")
+            if statuses:
+                tx.run(query("write_statuses"), {"rows": statuses}).consume()
+
+        with self._session() as s:
+            s.execute_write(work)  # retried by the driver on transient errors
+
+    def history(self, group_id: str, entity_id: str, predicate: str | None = None) -> list[FactVersion]:
+        return self._facts(self._read("facts_history", group_id=group_id, entity_id=entity_id,
+                                      predicate=predicate))
+
+    def facts_for_entities(self, group_id: str, entity_ids: list[str], tf: TimeFilter, limit: int
+                           ) -> list[FactVersion]:
+        if not entity_ids:
+            return []
+        return self._facts(self._read("facts_for_entities", group_id=group_id, ids=list(dict.fromkeys(entity_ids)),
+                                      as_of=tf.as_of, known_at=tf.known_at, limit=limit * 2))
+
+    # -- search --------------------------------------------------------------
+    def _widening(self, name: str, k: int, base: dict[str, Any], total_cap: int) -> list[Any]:
+        """Run an index query with a post-filter, widening the candidate count
+        until k rows survive or the index has nothing more to give."""
+        fetch = max(4 * k, 50)
+        while True:
+            rows = self._read(name, k=k, fetch=fetch, **base)
+            if len(rows) >= k or fetch >= total_cap:
+                return rows
+            fetch = min(fetch * 4, total_cap)
+
+    def episode_text_search(self, group_id: str, query_text: str, k: int, tf: TimeFilter) -> list[tuple[str, float]]:
+        q = lucene_query(query_text)
+        if q is None:
+            return []
+        rows = self._widening("episode_fulltext", k, {"query": q, "group_id": group_id, "as_of": tf.as_of,
+                                                      "known_at": tf.known_at}, 100_000)
+        return [(r["id"], float(r["score"])) for r in rows]
+
+    def fact_text_search(self, group_id: str, query_text: str, k: int, tf: TimeFilter
+                         ) -> list[tuple[FactVersion, float]]:
+        q = lucene_query(query_text)
+        if q is None:
+            return []
+        rows = self._widening("fact_fulltext", k, {"query": q, "group_id": group_id, "as_of": tf.as_of,
+                                                   "known_at": tf.known_at}, 100_000)
+        return [(self._fact(r["f"], r["subject_id"], r["object_id"]), float(r["score"])) for r in rows]
+
+    def episode_vector_search(self, group_id: str, vector: np.ndarray, k: int, tf: TimeFilter
+                              ) -> list[tuple[str, float]]:
+        params = {"group_id": group_id, "as_of": tf.as_of, "known_at": tf.known_at}
+        n = self._read("episode_visible_count", cap=self.exact_scan_limit + 1, **params)[0]["n"]
+        if n == 0:
+            return []
+        vec = _vec(vector)
+        if n <= self.exact_scan_limit:
+            rows = self._read("episode_vector_exact", vector=vec, k=k, **params)
+        else:
+            rows = self._widening("episode_vector_index", k, {"vector": vec, **params}, 10_000)
+        # Neo4j reports cosine as (1 + cos) / 2; give back the plain cosine like SQLite.
+        return [(r["id"], 2.0 * float(r["score"]) - 1.0) for r in rows]
+
+    def fact_vector_search(self, group_id: str, vector: np.ndarray, k: int, tf: TimeFilter
+                           ) -> list[tuple[FactVersion, float]]:
+        params = {"group_id": group_id, "as_of": tf.as_of, "known_at": tf.known_at}
+        n = self._read("fact_visible_count", cap=self.exact_scan_limit + 1, **params)[0]["n"]
+        if n == 0:
+            return []
+        vec = _vec(vector)
+        if n <= self.exact_scan_limit:
+            rows = self._read("fact_vector_exact", vector=vec, k=k, **params)
+        else:
+            rows = self._widening("fact_vector_index", k, {"vector": vec, **params}, 10_000)
+        return [(self._fact(r["f"], r["subject_id"], r["object_id"]), 2.0 * float(r["score"]) - 1.0) for r in rows]
+
+    def counts(self, group_id: str | None = None) -> dict[str, int]:
+        r = self._read("counts", group_id=group_id)[0]
+        return {"episodes": r["episodes"], "entities": r["entities"], "facts": r["facts"],
+                "facts_current": r["current"], "episodes_pending": r["pending"], "episodes_failed": r["failed"]}

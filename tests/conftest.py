@@ -1,0 +1,110 @@
+"""Shared fixtures. Real SQLite, a real Neo4j (started by scripts/run-tests.sh) and
+the real MiniLM model; nothing is mocked.
+
+The Neo4j URL comes from KGMEM_TEST_NEO4J_URL (set by `make test`) or from the
+.neo4j/url file that `make neo4j-up` writes. If neither leads to a live server,
+every Neo4j test fails with the reason: it is never skipped."""
+
+from __future__ import annotations
+
+import os
+import uuid
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from kg_memory.embed.base import CachedEmbedder
+from kg_memory.embed.minilm import MiniLMEmbedder
+from kg_memory.memory import Memory
+from kg_memory.settings import Settings
+from kg_memory.store.base import Store
+from kg_memory.store.url import open_store
+from kg_memory.timeutil import Clock
+
+ROOT = Path(__file__).resolve().parents[1]
+SHARED = ROOT.parent / "shared"
+CONTRADICTIONS = SHARED / "data" / "contradictions-dev.json"
+SAMPLE = ROOT / "examples" / "sample_conversation.jsonl"
+STORES = ["sqlite", "neo4j"]
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    for item in items:
+        parts = Path(str(item.fspath)).parts
+        for marker in ("unit", "contract", "e2e"):
+            if marker in parts:
+                item.add_marker(getattr(pytest.mark, marker))
+
+
+def neo4j_url() -> str:
+    url = os.environ.get("KGMEM_TEST_NEO4J_URL")
+    if not url:
+        f = ROOT / ".neo4j" / "url"
+        url = f.read_text().strip() if f.exists() else ""
+    if not url:
+        pytest.fail("no Neo4j for the contract tests: run `make test` (it starts one) or `make neo4j-up` first",
+                    pytrace=False)
+    return url
+
+
+@pytest.fixture(autouse=True)
+def _kgmem_home(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    home = tmp_path / "kgmem-home"
+    monkeypatch.setenv("KGMEM_HOME", str(home))
+    for var in ("KGMEM_STORE", "KGMEM_GROUP", "KGMEM_EXTRACTOR", "KGMEM_EMBEDDER", "KGMEM_CONFIG"):
+        monkeypatch.delenv(var, raising=False)
+    return home
+
+
+@pytest.fixture(scope="session")
+def embedder() -> CachedEmbedder:
+    return CachedEmbedder(MiniLMEmbedder.load())
+
+
+@pytest.fixture(scope="session")
+def neo4j_store_session() -> Iterator[Store]:
+    from kg_memory.errors import StoreError
+
+    try:
+        st = open_store(neo4j_url(), dim=384)
+    except StoreError as exc:
+        pytest.fail(f"Neo4j is not usable: {exc}", pytrace=False)
+    yield st
+    st.close()
+
+
+@pytest.fixture
+def sqlite_store(tmp_path: Path) -> Iterator[Store]:
+    st = open_store(f"sqlite:///{tmp_path / 'kg.db'}", dim=384)
+    yield st
+    st.close()
+
+
+@pytest.fixture(params=STORES)
+def store(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[Store]:
+    if request.param == "sqlite":
+        st = open_store(f"sqlite:///{tmp_path / 'kg.db'}", dim=384)
+        yield st
+        st.close()
+    else:
+        yield request.getfixturevalue("neo4j_store_session")
+
+
+@pytest.fixture
+def group() -> str:
+    """A fresh group per test keeps tests on the shared Neo4j independent."""
+    return f"t-{uuid.uuid4().hex[:12]}"
+
+
+class _KeepStore(Memory):
+    def close(self) -> None:  # the fixture owns the store
+        pass
+
+
+@pytest.fixture
+def make_memory(store: Store, embedder: CachedEmbedder):
+    def make(clock: Clock | None = None, **settings: object) -> Memory:
+        return _KeepStore(store, settings=Settings(**settings), embedder=embedder, clock=clock)
+
+    return make

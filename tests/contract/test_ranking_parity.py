@@ -1,0 +1,43 @@
+"""The same fixed corpus ranks the same on both stores.
+
+Tolerance: the top 3 facts are the same set on both stores, and the top 5
+episodes share at least 4. (BM25 comes from FTS5 on SQLite and Lucene on
+Neo4j; both are min-max normalised before blending, so only near-ties can swap.)"""
+
+from __future__ import annotations
+
+import uuid
+
+from kg_memory.memory import Memory
+from kg_memory.settings import Settings
+
+from ..conftest import SAMPLE
+
+QUERIES = [
+    ("Where do I live?", None),
+    ("Where did I work?", "2024-06-01T00:00:00Z"),
+    ("What instruments do I play?", None),
+    ("What am I allergic to?", None),
+    ("Where does Ines live?", "2024-12-01T00:00:00Z"),
+    ("What is my diet?", None),
+]
+
+
+class _Keep(Memory):
+    def close(self) -> None:
+        pass
+
+
+def test_sqlite_and_neo4j_rank_alike(sqlite_store, neo4j_store_session, embedder):
+    group = f"parity-{uuid.uuid4().hex[:8]}"
+    mems = [_Keep(s, settings=Settings(), embedder=embedder) for s in (sqlite_store, neo4j_store_session)]
+    for m in mems:
+        m.ingest_files([SAMPLE], group=group)
+    for query, as_of in QUERIES:
+        a, b = (m.recall(query, group=group, as_of=as_of, k=10) for m in mems)
+        fa = {(f.fact.subject, f.fact.predicate, f.fact.object) for f in a.facts[:3]}
+        fb = {(f.fact.subject, f.fact.predicate, f.fact.object) for f in b.facts[:3]}
+        assert fa == fb, (query, fa, fb)
+        ea = {e.episode.content for e in a.episodes[:5]}
+        eb = {e.episode.content for e in b.episodes[:5]}
+        assert len(ea & eb) >= 4, (query, ea ^ eb)

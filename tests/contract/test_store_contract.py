@@ -1,0 +1,97 @@
+"""Store-level contract: migrations and time-filtered vector search without dilution."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime, timedelta
+from pathlib import Path
+
+import numpy as np
+
+from kg_memory.idents import safe_identifier
+from kg_memory.models import Episode
+from kg_memory.store.base import TimeFilter, WriteBatch
+from kg_memory.store.sqlite import SQLiteStore
+from kg_memory.store.sqlite_migrations import MIGRATIONS
+from kg_memory.cypher import migration_names
+
+
+def test_migrating_a_blank_store_builds_the_schema(store, tmp_path: Path):
+    if store.kind == "sqlite":
+        blank = SQLiteStore(tmp_path / "blank.db")
+        assert blank.applied_migrations() == []
+        assert blank.migrate() == [name for name, _ in MIGRATIONS]
+        objects = set(blank.info()["objects"])
+        assert {"episodes", "entities", "facts", "mentions", "episodes_fts", "facts_fts", "meta",
+                "facts_current", "episodes_group_time"} <= objects
+        assert blank.info()["journal_mode"] == "wal"
+        assert blank.migrate() == []  # idempotent
+        blank.close()
+        return
+    # Neo4j: remove kgmem's schema (data stays), then migrate from nothing.
+    with store.driver.session() as s:
+        for r in list(s.run("SHOW CONSTRAINTS YIELD name WHERE name STARTS WITH 'kgmem_' RETURN name")):
+            s.run(f"DROP CONSTRAINT {safe_identifier(r['name'])} IF EXISTS").consume()
+        for r in list(s.run("SHOW INDEXES YIELD name WHERE name STARTS WITH 'kgmem_' RETURN name")):
+            s.run(f"DROP INDEX {safe_identifier(r['name'])} IF EXISTS").consume()
+        s.run("MATCH (n:KgmemSchema) DELETE n").consume()
+    assert store.applied_migrations() == []
+    assert store.migrate() == migration_names()
+    info = store.info()
+    assert info["schema_version"] == len(migration_names())
+    idx = " ".join(info["indexes"])
+    for name in ("kgmem_episode_embedding (VECTOR, ONLINE)", "kgmem_fact_embedding (VECTOR, ONLINE)",
+                 "kgmem_episode_text (FULLTEXT, ONLINE)", "kgmem_fact_text (FULLTEXT, ONLINE)",
+                 "kgmem_episode_group_time (RANGE, ONLINE)", "kgmem_fact_valid_from (RANGE, ONLINE)",
+                 "kgmem_episode_id (RANGE, ONLINE)"):
+        assert name in idx
+    assert info["server_version"].startswith(("5.", "202"))
+    assert store.migrate() == []
+
+
+def test_time_filtered_vector_search_is_not_diluted(store, group):
+    """The seed paper's failure: ANN over-fetch, then a time post-filter, drops the
+    old answers. Plant it: 400 recent near-duplicates of the query outrank 5 old
+    targets. As of 2021, all 5 targets must come back."""
+    rng = np.random.default_rng(7)
+    dim = 384
+    q = np.zeros(dim, dtype=np.float32)
+    q[0] = 1.0
+
+    def near(cos: float) -> np.ndarray:
+        noise = rng.normal(size=dim).astype(np.float32)
+        noise[0] = 0.0
+        noise /= np.linalg.norm(noise)
+        return (cos * q + np.sqrt(1 - cos * cos) * noise).astype(np.float32)
+
+    old_t = datetime(2020, 1, 1, tzinfo=UTC)
+    new_t = datetime(2025, 1, 1, tzinfo=UTC)
+    eps, vecs = [], {}
+    for i in range(5):
+        e = Episode(group_id=group, content=f"target {i}", occurred_at=old_t + timedelta(days=i), created_at=old_t)
+        eps.append(e)
+        vecs[e.id] = near(0.80)
+    for i in range(400):
+        e = Episode(group_id=group, content=f"distractor {i}", occurred_at=new_t + timedelta(minutes=i),
+                    created_at=new_t)
+        eps.append(e)
+        vecs[e.id] = near(0.95)
+    store.add_episodes(eps)
+    store.write(WriteBatch(episode_vectors=vecs,
+                           statuses=[(group, e.id, "done", None) for e in eps]))
+    if store.kind == "neo4j":
+        store.exact_scan_limit = 2  # force the vector-index path with widening
+    try:
+        tf = TimeFilter(as_of=datetime(2021, 1, 1, tzinfo=UTC), known_at=datetime(2030, 1, 1, tzinfo=UTC))
+        hits = store.episode_vector_search(group, q, 5, tf)
+    finally:
+        if store.kind == "neo4j":
+            store.exact_scan_limit = 2000
+    targets = {e.id for e in eps[:5]}
+    assert {h for h, _ in hits} == targets
+    assert all(abs(s - 0.80) < 0.02 for _, s in hits)  # plain cosine on both stores
+
+    # What the naive approach returns: top 50 overall, then filter by time.
+    ids = list(vecs)
+    sims = np.array([float(vecs[i] @ q) for i in ids])
+    naive = [ids[j] for j in np.argsort(-sims)[:50] if ids[j] in targets]
+    assert len(naive) < 5  # the planted failure is real

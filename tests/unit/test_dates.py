@@ -1,0 +1,41 @@
+from datetime import UTC, datetime
+
+import pytest
+
+from kg_memory.extract.dates import duration, period_end, resolve
+
+T = datetime(2025, 6, 18, 15, 0, tzinfo=UTC)  # a Wednesday
+
+
+@pytest.mark.parametrize("text,start,end", [
+    ("I moved to Austin in March 2025.", datetime(2025, 3, 1, tzinfo=UTC), None),
+    ("I went vegan last month.", datetime(2025, 5, 1, tzinfo=UTC), None),
+    ("I quit yesterday.", datetime(2025, 6, 17, tzinfo=UTC), None),
+    ("We married last Saturday.", datetime(2025, 6, 14, tzinfo=UTC), None),
+    ("adopted a cat last weekend", datetime(2025, 6, 14, tzinfo=UTC), None),
+    ("I switched last week", datetime(2025, 6, 11, tzinfo=UTC), None),
+    ("from 2015 to 2018", datetime(2015, 1, 1, tzinfo=UTC), datetime(2019, 1, 1, tzinfo=UTC)),
+    ("back in 2019", datetime(2019, 1, 1, tzinfo=UTC), None),
+    ("3 weeks ago", datetime(2025, 5, 28, tzinfo=UTC), None),
+    ("on 4 July 2024", datetime(2024, 7, 4, tzinfo=UTC), None),
+    ("on July 4, 2024", datetime(2024, 7, 4, tzinfo=UTC), None),
+    ("in September", datetime(2024, 9, 1, tzinfo=UTC), None),  # later in the year: last year's
+    ("in May", datetime(2025, 5, 1, tzinfo=UTC), None),
+    ("this fall", datetime(2025, 9, 1, tzinfo=UTC), None),  # said in June: the coming fall
+    ("last summer", datetime(2024, 6, 1, tzinfo=UTC), None),  # this summer has not ended yet
+])
+def test_resolve(text: str, start: datetime, end: datetime | None):
+    span = resolve(text, T)
+    assert span is not None, text
+    assert (span.start, span.end) == (start, end)
+
+
+def test_no_date():
+    assert resolve("I like tea", T) is None
+
+
+def test_period_and_duration():
+    span = resolve("back in 2019", T)
+    assert span is not None and period_end(span) == datetime(2020, 1, 1, tzinfo=UTC)
+    assert duration("for a year", datetime(2019, 1, 1, tzinfo=UTC)) == datetime(2020, 1, 1, tzinfo=UTC)
+    assert duration("for 3 months", datetime(2019, 1, 1, tzinfo=UTC)) == datetime(2019, 4, 1, tzinfo=UTC)

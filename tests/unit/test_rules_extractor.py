@@ -1,0 +1,64 @@
+from datetime import UTC, datetime
+
+import pytest
+
+from kg_memory.extract.rules import RulesExtractor
+from kg_memory.models import Episode
+
+T = datetime(2025, 6, 18, 15, 0, tzinfo=UTC)
+
+
+def facts(text: str, role: str = "user", speaker: str | None = None, t: datetime = T):
+    ep = Episode(group_id="g", role=role, speaker=speaker, content=text, occurred_at=t, created_at=t)  # type: ignore[arg-type]
+    return [(f.subject, f.predicate, f.object, f.ending) for f in RulesExtractor().extract(ep).facts]
+
+
+@pytest.mark.parametrize("text,expected", [
+    ("I live in San Francisco and work as a kernel developer.",
+     {("User", "lives_in", "San Francisco", False), ("User", "job_title", "kernel developer", False)}),
+    ("I work at Stripe on the payments team.", {("User", "works_at", "Stripe", False)}),
+    ("I'm vegetarian, so no meat for me please.", {("User", "diet", "vegetarian", False)}),
+    ("I play the violin in a community orchestra.", {("User", "plays", "violin", False)}),
+    ("We adopted a cat called Miso last weekend.", {("User", "has_pet", "Miso", False)}),
+    ("I'm a junior data analyst at Northwind.",
+     {("User", "job_title", "junior data analyst", False), ("User", "works_at", "Northwind", False)}),
+    ("My sister Maya lives in Lisbon.",
+     {("User", "has_sibling", "Maya", False), ("Maya", "lives_in", "Lisbon", False)}),
+    ("My brother Alex adopted a golden retriever.",
+     {("User", "has_sibling", "Alex", False), ("Alex", "has_pet", "golden retriever", False)}),
+    ("Sam and I got married last Saturday.",
+     {("User", "relationship_status", "married", False), ("User", "partner", "Sam", False)}),
+    ("I speak Spanish, French and German.",
+     {("User", "speaks", "spanish", False), ("User", "speaks", "french", False),
+      ("User", "speaks", "german", False)}),
+    ("I quit my job at Acme Corp yesterday.", {("User", "works_at", "Acme Corp", True)}),
+    ("I gave up the piano.", {("User", "plays", "piano", True)}),
+    ("Maya just moved to Porto.", {("Maya", "lives_in", "Porto", False)}),
+])
+def test_patterns(text: str, expected: set):
+    assert set(facts(text)) == expected
+
+
+def test_quit_without_employer_ends_any_value():
+    ep = Episode(group_id="g", content="I quit my job.", occurred_at=T, created_at=T)
+    (f,) = RulesExtractor().extract(ep).facts
+    assert f.ending and f.any_object and f.predicate == "works_at"
+
+
+def test_dates_in_text_set_valid_time():
+    ep = Episode(group_id="g", content="Back in 2019 I lived in Boston for a year.", occurred_at=T, created_at=T)
+    (f,) = RulesExtractor().extract(ep).facts
+    assert (f.valid_from, f.valid_to) == (datetime(2019, 1, 1, tzinfo=UTC), datetime(2020, 1, 1, tzinfo=UTC))
+    ep = Episode(group_id="g", content="I moved to Austin in March 2025.", occurred_at=T, created_at=T)
+    (f,) = RulesExtractor().extract(ep).facts
+    assert f.valid_from == datetime(2025, 3, 1, tzinfo=UTC) and f.dated
+
+
+def test_speaker_is_the_subject_and_assistant_turns_are_not_about_the_user():
+    assert facts("I live in Leeds.", speaker="Caroline") == [("Caroline", "lives_in", "Leeds", False)]
+    assert facts("I live in Leeds.", role="assistant") == []
+
+
+def test_chit_chat_gives_nothing():
+    assert facts("Hey Mel! Good to see you! I'm swamped with the kids & work.") == []
+    assert facts("I live in a small town.") == []  # not a named place

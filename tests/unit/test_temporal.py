@@ -1,0 +1,111 @@
+from datetime import UTC, datetime
+
+from kg_memory.models import FactVersion
+from kg_memory.temporal import Candidate, contains, decide, is_empty, overlaps, visible
+
+
+def d(y: int, m: int = 1, day: int = 1) -> datetime:
+    return datetime(y, m, day, tzinfo=UTC)
+
+
+NOW = d(2026, 1, 1)
+
+
+def version(obj: str, vf: datetime | None, vt: datetime | None = None, created: datetime = d(2020),
+            expired: datetime | None = None) -> FactVersion:
+    return FactVersion(group_id="g", subject_id="u", subject="User", predicate="lives_in", object_id=obj,
+                       object=obj, statement=f"User lives in {obj}", valid_from=vf, valid_to=vt,
+                       created_at=created, expired_at=expired)
+
+
+def cand(obj: str, vf: datetime, vt: datetime | None = None, **kw: object) -> Candidate:
+    return Candidate(group_id="g", subject_id="u", subject="User", predicate="lives_in", object_id=obj,
+                     object=obj, statement=f"User lives in {obj}", valid_from=vf, valid_to=vt, episode_id="ep",
+                     **kw)  # type: ignore[arg-type]
+
+
+def test_closed_open_intervals():
+    assert contains(d(2020), d(2021), d(2020))
+    assert not contains(d(2020), d(2021), d(2021))  # the end is open
+    assert contains(None, None, d(1900))  # NULL means open on both sides
+    assert overlaps(d(2020), d(2021), d(2020, 6), None)
+    assert not overlaps(d(2020), d(2021), d(2021), d(2022))  # touching is not overlapping
+    assert is_empty(d(2021), d(2021)) and not is_empty(d(2021), None)
+
+
+def test_visible_needs_both_times():
+    v = version("A", d(2020), d(2022), created=d(2021), expired=d(2023))
+    assert visible(v, as_of=d(2021), known_at=d(2022))
+    assert not visible(v, as_of=d(2022), known_at=d(2022))  # no longer valid
+    assert not visible(v, as_of=d(2021), known_at=d(2020))  # not yet believed
+    assert not visible(v, as_of=d(2021), known_at=d(2023))  # retired from belief
+
+
+def test_supersede_closes_old_version_and_writes_successor():
+    old = version("A", d(2020))
+    dec = decide(cand("B", d(2024)), [old], single_valued=True, now=NOW)
+    assert dec.kind == "supersede"
+    new, successor = dec.inserts
+    assert (new.object_id, new.valid_from, new.valid_to) == ("B", d(2024), None)
+    assert successor.fact_id == old.fact_id and successor.id != old.id
+    assert (successor.valid_from, successor.valid_to) == (d(2020), d(2024))
+    assert len(dec.expiries) == 1
+    assert dec.expiries[0].version_id == old.id and dec.expiries[0].expired_by == new.id
+    assert dec.expiries[0].expired_at == NOW
+    # the old version itself is untouched (never edited)
+    assert old.valid_to is None and old.expired_at is None
+
+
+def test_late_arriving_older_fact_does_not_retire_newer():
+    newer = version("Denver", d(2026, 3, 2))
+    dec = decide(cand("Boston", d(2019), d(2020)), [newer], single_valued=True, now=NOW)
+    assert dec.expiries == []
+    assert dec.inserts[0].valid_to == d(2020)
+    open_late = decide(cand("Boston", d(2019)), [newer], single_valued=True, now=NOW)
+    assert open_late.kind == "late" and open_late.inserts[0].valid_to == d(2026, 3, 2)
+    assert open_late.expiries == []
+
+
+def test_bounded_value_inside_open_one_keeps_the_tail():
+    old = version("A", d(2018))
+    dec = decide(cand("B", d(2019), d(2020)), [old], single_valued=True, now=NOW)
+    spans = sorted((v.object_id, v.valid_from, v.valid_to) for v in dec.inserts)
+    assert spans == [("A", d(2018), d(2019)), ("A", d(2020), None), ("B", d(2019), d(2020))]
+
+
+def test_restatement_reinforces_without_new_fact():
+    old = version("A", d(2020))
+    dec = decide(cand("A", d(2024)), [old], single_valued=True, now=NOW)
+    assert dec.kind == "reinforce"
+    (succ,) = dec.inserts
+    assert succ.fact_id == old.fact_id and succ.reinforcement_count == 2
+    assert "ep" in succ.episode_ids and succ.valid_from == d(2020)
+    assert dec.facts_added == 0
+
+
+def test_multi_valued_accumulates_and_ending_closes_one_value():
+    violin = version("violin", d(2025))
+    add = decide(cand("cello", d(2025, 4)), [violin], single_valued=False, now=NOW)
+    assert add.kind == "add" and add.expiries == []
+    end = decide(cand("violin", d(2025, 9), ending=True), [violin, add.inserts[0]], single_valued=False, now=NOW)
+    assert end.kind == "end"
+    assert [x.version_id for x in end.expiries] == [violin.id]
+    assert end.inserts[0].valid_to == d(2025, 9) and end.inserts[0].object_id == "violin"
+
+
+def test_ending_without_named_value_ends_current_single_value():
+    job = version("Acme", d(2025))
+    dec = decide(cand("", d(2025, 8), ending=True, any_object=True), [job], single_valued=True, now=NOW)
+    assert dec.kind == "end" and dec.inserts[0].valid_to == d(2025, 8)
+
+
+def test_ending_of_unknown_value_is_noop():
+    job = version("Acme", d(2025))
+    assert decide(cand("Other", d(2025, 8), ending=True), [job], single_valued=True, now=NOW).kind == "noop"
+
+
+def test_same_start_replaces_without_empty_version():
+    old = version("A", d(2024))
+    dec = decide(cand("B", d(2024)), [old], single_valued=True, now=NOW)
+    assert [v.object_id for v in dec.inserts] == ["B"]
+    assert dec.expiries[0].version_id == old.id
