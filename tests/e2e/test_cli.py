@@ -1,0 +1,95 @@
+"""The CLI as a user runs it: a subprocess, real stores, real model."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from ..conftest import CONTRADICTIONS, SAMPLE, neo4j_url
+
+
+def kgmem(*args: str, home: Path, check: bool = True) -> subprocess.CompletedProcess[str]:
+    env = {**os.environ, "KGMEM_HOME": str(home)}
+    env.pop("KGMEM_STORE", None)
+    proc = subprocess.run([sys.executable, "-m", "kg_memory", *args], capture_output=True, text=True, env=env,
+                          timeout=600)
+    if check and proc.returncode != 0:
+        raise AssertionError(f"kgmem {' '.join(args)} exited {proc.returncode}\n{proc.stdout}\n{proc.stderr}")
+    return proc
+
+
+@pytest.fixture
+def home(tmp_path: Path) -> Path:
+    return tmp_path / "home"
+
+
+def test_ingest_recall_history_roundtrip(home: Path):
+    out = json.loads(kgmem("ingest", str(SAMPLE), "--group", "demo", "--json", home=home).stdout)
+    assert out["episodes_added"] == 30 and out["facts_added"] > 10 and out["facts_invalidated"] >= 3
+    assert set(out) >= {"episodes_added", "episodes_skipped", "facts_added", "facts_invalidated",
+                        "entities_added", "errors"}
+    again = json.loads(kgmem("ingest", str(SAMPLE), "--group", "demo", "--json", home=home).stdout)
+    assert (again["episodes_added"], again["episodes_skipped"], again["facts_added"]) == (0, 30, 0)
+
+    now = json.loads(kgmem("recall", "Where do I live?", "--group", "demo", "--json", home=home).stdout)
+    assert now["facts"][0]["object"] == "Manchester"
+    assert set(now["facts"][0]) >= {"id", "subject", "predicate", "object", "statement", "valid_from", "valid_to",
+                                    "created_at", "expired_at", "expired_by", "score", "episode_ids"}
+    assert set(now["episodes"][0]) >= {"id", "content", "role", "speaker", "occurred_at", "score"}
+    then = json.loads(kgmem("recall", "Where do I live?", "--group", "demo", "--as-of", "2024-06-01",
+                            "--json", home=home).stdout)
+    assert then["facts"][0]["object"] == "Leeds"
+    assert all(f["object"] != "Manchester" for f in then["facts"])
+
+    text = kgmem("recall", "Where do I live?", "--group", "demo", "--explain", home=home).stdout
+    assert "- User lives_in Manchester (since 2024-10-01)" in text and "direct=" in text
+
+    hist = kgmem("history", "User", "--predicate", "lives_in", "--group", "demo", home=home).stdout
+    assert "retired" in hist and "Leeds" in hist and "Glasgow" in hist
+    hj = json.loads(kgmem("history", "User", "--group", "demo", "--json", home=home).stdout)
+    ids = {v["id"] for v in hj["versions"]}
+    assert all(v["expired_by"] in ids for v in hj["versions"] if v["expired_by"] and v["expired_by"].startswith("fv_"))
+
+
+def test_bad_input_is_a_clean_error(home: Path, tmp_path: Path):
+    bad = tmp_path / "bad.jsonl"
+    bad.write_text('{"content": "fine"}\n{"content": 42}\nnot json\n')
+    proc = kgmem("ingest", str(bad), home=home, check=False)
+    assert proc.returncode != 0
+    assert f"Error: {bad}:2: 'content' must be a string" in proc.stderr
+    assert f"Error: {bad}:3: malformed JSON" in proc.stderr
+    assert "Traceback" not in proc.stderr
+    skipped = json.loads(kgmem("ingest", str(bad), "--on-error", "skip", "--json", home=home).stdout)
+    assert skipped["episodes_added"] == 1 and len(skipped["errors"]) == 2
+    missing = kgmem("recall", "x", "--store", "mysql://nope", home=home, check=False)
+    assert missing.returncode != 0 and missing.stderr.startswith("Error: store URL")
+    nobody = kgmem("history", "Nobody", home=home, check=False)
+    assert nobody.returncode != 0 and "Error: no entity named 'Nobody'" in nobody.stderr
+
+
+def test_doctor_and_contradiction_bench(home: Path):
+    doc = json.loads(kgmem("doctor", "--json", home=home).stdout)
+    assert doc["ok"] and doc["model"]["installed"] and doc["store"]["schema_version"] >= 4
+    res = json.loads(kgmem("bench", "contradictions", str(CONTRADICTIONS), "--json", home=home).stdout)
+    assert res["pass_rate"] == 1.0 and res["checks"] == 22 and res["failures"] == []
+    assert set(res) >= {"cases", "checks", "passed", "pass_rate", "failures"}
+
+
+def test_cli_on_neo4j(home: Path):
+    url = neo4j_url()
+    doc = json.loads(kgmem("doctor", "--store", url, "--json", home=home).stdout)
+    assert doc["ok"] and doc["store"]["server_version"].startswith(("5.", "202"))
+    assert "password" not in json.dumps(doc) and url.split("@")[0].split(":")[-1] not in json.dumps(doc)
+    res = json.loads(kgmem("bench", "contradictions", str(CONTRADICTIONS), "--store", url, "--json",
+                           home=home).stdout)
+    assert res["pass_rate"] == 1.0 and res["checks"] == 22
+    group = f"e2e-{os.getpid()}"
+    kgmem("ingest", str(SAMPLE), "--group", group, "--store", url, home=home)
+    then = json.loads(kgmem("recall", "Where do I live?", "--group", group, "--store", url, "--as-of", "2024-06-01",
+                            "--json", home=home).stdout)
+    assert then["facts"][0]["object"] == "Leeds"
