@@ -1,7 +1,12 @@
-// Pre-filter on group and time, then rank every survivor exactly.
+// Pre-filter on group and time, then rank every survivor exactly. Counts the survivors
+// up to $cap + 1: n > $cap means "too many for a scan" and the caller uses the index.
 MATCH (e:Episode)
 WHERE e.group_id = $group_id AND e.occurred_at <= $as_of AND e.created_at <= $known_at AND e.embedding IS NOT NULL
-WITH e, vector.similarity.cosine(e.embedding, $vector) AS score
+WITH e LIMIT $cap + 1
+WITH collect(e) AS cands
+WITH size(cands) AS n, cands
+UNWIND CASE WHEN n > 0 AND n <= $cap THEN cands ELSE [null] END AS c
+WITH n, c, CASE WHEN c IS NULL THEN -2.0 ELSE vector.similarity.cosine(c.embedding, $vector) END AS score
 ORDER BY score DESC
 LIMIT $k
-RETURN e.id AS id, score
+RETURN n, c.id AS id, score

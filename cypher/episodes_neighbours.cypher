@@ -13,4 +13,5 @@ CALL (e) {
     AND q.occurred_at <= $as_of AND q.created_at <= $known_at
   RETURN q AS n ORDER BY q.occurred_at ASC LIMIT 1
 }
-RETURN id, n
+RETURN id, n {.id, .group_id, .role, .speaker, .content, occurred_at: toString(n.occurred_at), created_at: toString(n.created_at), .session_id, .source,
+  .content_sha256, .metadata, .status, .status_reason} AS n

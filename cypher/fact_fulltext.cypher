@@ -1,9 +1,11 @@
+// BM25 (Lucene) over fact versions; see episode_fulltext for the shape of the answer.
 CALL db.index.fulltext.queryRelationships('kgmem_fact_text', $query, {limit: $fetch}) YIELD relationship, score
-WITH relationship AS f, score
-WHERE f.group_id = $group_id
-  AND f.created_at <= $known_at AND (f.expired_at IS NULL OR f.expired_at > $known_at)
-  AND (f.valid_from IS NULL OR f.valid_from <= $as_of) AND (f.valid_to IS NULL OR f.valid_to > $as_of)
-MATCH (s:Entity)-[f]->(o:Entity)
-RETURN f, s.id AS subject_id, o.id AS object_id, score
-ORDER BY score DESC
-LIMIT $k
+WITH collect({f: relationship, score: score}) AS hits
+WITH size(hits) AS raw, [h IN hits WHERE h.f.group_id = $group_id
+     AND h.f.created_at <= $known_at AND (h.f.expired_at IS NULL OR h.f.expired_at > $known_at)
+     AND (h.f.valid_from IS NULL OR h.f.valid_from <= $as_of) AND (h.f.valid_to IS NULL OR h.f.valid_to > $as_of)
+     ][0..$k] AS kept
+UNWIND CASE WHEN kept = [] THEN [null] ELSE kept END AS h
+WITH raw, h.f AS f, h.score AS score
+RETURN raw, collect(CASE WHEN f IS NULL THEN null ELSE {f: f {.id, .fact_id, .group_id, .subject, .predicate, .object, .statement, valid_from: toString(f.valid_from), valid_to: toString(f.valid_to), created_at: toString(f.created_at), expired_at: toString(f.expired_at), .expired_by, .episode_ids, .extractor, .prompt_version, .confidence, .reinforcement_count},
+  subject_id: startNode(f).id, object_id: endNode(f).id, score: score} END) AS rows

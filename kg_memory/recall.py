@@ -73,8 +73,9 @@ class Recaller:
         if qvec is None and self.embedder is not None:
             qvec = self.embedder.embed([query])[0]
         pool = max(50, 3 * k)
-        episodes = self._episodes(query, group_id, tf, k, pool, qvec)
-        facts = self._facts(query, group_id, tf, k, pool, qvec, episodes)
+        with self.store.read_scope():
+            episodes = self._episodes(query, group_id, tf, k, pool, qvec)
+            facts = self._facts(query, group_id, tf, k, pool, qvec, episodes)
         return RecallResult(query=query, group_id=group_id, as_of=as_of, known_at=known_at,
                             facts=facts, episodes=episodes[:k])
 
@@ -142,19 +143,26 @@ class Recaller:
             for s in top_eps:
                 for ent in ment.get(s.episode.id, []):
                     ent_score[ent] = max(ent_score.get(ent, 0.0), s.score / best)
-            for f in self.store.facts_for_entities(group_id, list(ent_score), tf, pool):
+            for f in self.store.facts_for_entities(group_id, list(ent_score), tf, 3 * k):
                 cands[f.id] = f
                 graph[f.id] = max(ent_score.get(f.subject_id, 0.0), ent_score.get(f.object_id, 0.0))
 
-        # Entities named in the query ("Maya", "my" -> the user), one hop and a second hop.
+        # Predicate words in the query ("live" -> lives_in).
+        wanted: set[str] = set()
+        for w in query_terms(query):
+            wanted |= self.keywords.get(w, set())
+        preds = sorted(wanted) if wanted else None
+
+        # Entities named in the query ("Maya"; "my" -> the user): their facts, and a
+        # second hop through the entities those facts reach ("my brother" -> Alex -> pet).
         entity: dict[str, float] = {}
         words = _TOKEN.findall(query)
         keys = {normalize_name(g) for g in _ngrams(words)} - {""}
         if _FIRST_PERSON.search(query):
             keys.update(self.self_names)
         named = self.store.find_entities(group_id, sorted(keys))
-        hop1 = self.store.facts_for_entities(group_id, [e.id for e in named.values()], tf, pool)
         named_ids = {e.id for e in named.values()}
+        hop1 = self.store.facts_for_entities(group_id, sorted(named_ids), tf, pool if preds else 2 * k, preds)
         next_ids = set()
         for f in hop1:
             cands[f.id] = f
@@ -163,14 +171,10 @@ class Recaller:
                 if other not in named_ids:
                     next_ids.add(other)
         if next_ids:
-            for f in self.store.facts_for_entities(group_id, sorted(next_ids), tf, pool):
+            for f in self.store.facts_for_entities(group_id, sorted(next_ids), tf, 2 * k, preds):
                 cands[f.id] = f
                 entity[f.id] = max(entity.get(f.id, 0.0), 0.5)
 
-        # Predicate words in the query ("live" -> lives_in).
-        wanted: set[str] = set()
-        for w in query_terms(query):
-            wanted |= self.keywords.get(w, set())
         qterms = set(query_terms(query))
 
         out = []

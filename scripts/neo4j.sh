@@ -31,7 +31,7 @@ provision() {
     command -v mvn >/dev/null || die "mvn not found; it fetches Neo4j from Maven Central"
     echo "neo4j.sh: fetching Neo4j Community jars from Maven Central (cached in $DIR/lib)" >&2
     rm -rf "$DIR/lib" "$DIR/classes"
-    mvn -q -B -f "$POM" dependency:copy-dependencies -DoutputDirectory="$PWD/$DIR/lib" >&2 \
+    mvn -q -B -Dstyle.color=never -f "$POM" dependency:copy-dependencies -DoutputDirectory="$PWD/$DIR/lib" >&2 \
       || die "maven could not fetch the Neo4j artifacts (see output above)"
     mkdir -p "$DIR/classes"
     javac -d "$DIR/classes" -cp "$DIR/lib/*" "$SRC" >&2 || die "could not compile the launcher"
@@ -57,7 +57,7 @@ up() {
     > "$DIR/neo4j.log" 2>&1 &
   echo $! > "$DIR/pid"
   local waited=0
-  until grep -q "kgmem-neo4j: ready" "$DIR/neo4j.log" 2>/dev/null && bolt_open; do
+  until grep -q "kgmem-neo4j: Neo4j .* ready" "$DIR/neo4j.log" 2>/dev/null && bolt_open; do
     if ! running; then
       tail -n 40 "$DIR/neo4j.log" >&2 || true
       die "Neo4j exited during start-up (log above, full log in $DIR/neo4j.log)"
@@ -67,7 +67,7 @@ up() {
   done
   printf 'neo4j://neo4j:%s@127.0.0.1:%s' "$(cat "$DIR/password")" "$PORT" > "$DIR/url"
   chmod 600 "$DIR/url"
-  echo "neo4j.sh: Neo4j $(grep -o 'Neo4j [0-9.]*' "$DIR/neo4j.log" | head -1) up after ${waited}s (pid $(cat "$DIR/pid"))" >&2
+  echo "neo4j.sh: $(grep -o "Neo4j [0-9][0-9.]*" "$DIR/neo4j.log" | head -1) up after ${waited}s on 127.0.0.1:$PORT (pid $(cat "$DIR/pid"))" >&2
   cat "$DIR/url"; echo
 }
 

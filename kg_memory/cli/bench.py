@@ -51,3 +51,43 @@ def contradictions(
                        f"missing={f['missing']} rejected={f['rejected_present']} got={f['got']}")
     if res["passed"] != res["checks"]:
         raise typer.Exit(1)
+
+
+@bench_app.command("scale")
+@handle_errors
+def scale(
+    episodes: str = typer.Option("10000,100000", "--episodes", help="Comma-separated sizes."),
+    store: list[str] = typer.Option(["sqlite"], "--store", help="'sqlite' (a temp file) or a neo4j:// URL; repeat."),
+    queries: int = typer.Option(200, "--queries", help="Recall queries per size and store."),
+    e2e_episodes: int = typer.Option(2000, "--e2e-episodes", help="Episodes for the end-to-end run."),
+    vector_backends: bool = typer.Option(False, "--vector-backends", help="Also compare numpy and sqlite-vec."),
+    json_out: bool = JsonOpt,
+) -> None:
+    """Ingest throughput and recall latency at scale on each store, in one run."""
+    from ..bench.scale import run_scale
+    from ..bench.scale import vector_backends as vb
+    from ..embed.base import make_embedder
+    from ..errors import ConfigError
+
+    try:
+        sizes = [int(x) for x in episodes.split(",") if x.strip()]
+    except ValueError:
+        raise ConfigError(f"--episodes {episodes!r}: give whole numbers such as 10000,100000") from None
+    emb = make_embedder(load_settings())
+    if emb is None:
+        raise ConfigError("bench scale needs an embedder (KGMEM_EMBEDDER=minilm)")
+    log = (lambda m: typer.echo(m, err=True))
+    res = run_scale(sizes, store, emb, queries=queries, e2e_episodes=e2e_episodes, log=log)
+    if vector_backends:
+        res["vector_backends"] = vb(sizes)
+    if json_out:
+        emit_json(res)
+    else:
+        for name, rows in res["stores"].items():
+            for r in rows:
+                typer.echo(f"{name} {r['episodes']:>7}: store-only {r['store_only_eps_per_s']:>8} ep/s, "
+                           f"index+extract {r['index_extract_eps_per_s']:>7} ep/s, recall p50 "
+                           f"{r['recall_now']['p50_ms']} ms p95 {r['recall_now']['p95_ms']} ms, as-of p50 "
+                           f"{r['recall_as_of']['p50_ms']} ms p95 {r['recall_as_of']['p95_ms']} ms")
+        for name, r in res["e2e"].items():
+            typer.echo(f"{name} end-to-end: {r['eps_per_s']} ep/s over {r['episodes']} episodes")

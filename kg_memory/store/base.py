@@ -5,6 +5,8 @@ search is pre-filtered on group and time before it ranks."""
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
@@ -112,9 +114,15 @@ class Store(ABC):
         """Every version (expired too) with the entity as subject or object."""
 
     @abstractmethod
-    def facts_for_entities(self, group_id: str, entity_ids: list[str], tf: TimeFilter, limit: int
-                           ) -> list[FactVersion]:
-        """Visible versions with any of the entities as subject or object."""
+    def facts_for_entities(self, group_id: str, entity_ids: list[str], tf: TimeFilter, limit: int,
+                           predicates: list[str] | None = None) -> list[FactVersion]:
+        """Visible versions with any of the entities as subject or object
+        (only the given predicates, when given)."""
+
+    @contextmanager
+    def read_scope(self) -> Iterator[None]:
+        """Run a group of reads (one recall) against one consistent snapshot."""
+        yield
 
     # -- search (pre-filtered on group and time, then ranked exactly) -------
     @abstractmethod

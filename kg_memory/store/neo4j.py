@@ -4,10 +4,14 @@ decisions come from the same pure functions as on SQLite."""
 
 from __future__ import annotations
 
+import hashlib
 import json
+import threading
 import re
 import uuid
 from datetime import datetime
+from collections.abc import Iterator
+from contextlib import contextmanager
 from typing import Any
 
 import numpy as np
@@ -20,23 +24,33 @@ from .base import Store, TimeFilter, WriteBatch
 from .sqlite import query_terms
 from .url import StoreURL
 
-EXACT_SCAN_LIMIT = 2000  # up to this many visible rows: exact cosine after the pre-filter, else the index
+EXACT_SCAN_LIMIT = 300  # up to this many visible rows: exact cosine after the pre-filter, else the index
 _LUCENE_SPECIAL = re.compile(r'([+\-&|!(){}\[\]^"~*?:\\/])')
 
 
 def _dt(v: Any) -> datetime | None:
+    """Times come back as ISO text (toString in the projections): hydrating native
+    DateTime values costs the Python driver far more than parsing the text."""
     if v is None:
         return None
+    if isinstance(v, str):
+        return ensure_utc(datetime.fromisoformat(v.split("[", 1)[0]))
     if hasattr(v, "to_native"):
         v = v.to_native()
     return ensure_utc(v)
 
 
-def lucene_query(text: str) -> str | None:
+def group_key(group_id: str) -> str:
+    """One Lucene token per group, so full-text search filters by tenant inside the index."""
+    return "g" + hashlib.sha256(group_id.encode("utf-8")).hexdigest()[:24]
+
+
+def lucene_query(group_id: str, field: str, text: str) -> str | None:
     terms = query_terms(text)
     if not terms:
         return None
-    return " OR ".join(_LUCENE_SPECIAL.sub(r"\\\1", t) for t in terms)
+    body = " OR ".join(_LUCENE_SPECIAL.sub(r"\\\1", t) for t in terms)
+    return f"group_key:{group_key(group_id)} AND {field}:({body})"
 
 
 def _vec(v: np.ndarray | None) -> list[float] | None:
@@ -49,6 +63,7 @@ class Neo4jStore(Store):
     def __init__(self, url: StoreURL, dim: int = 384):
         import neo4j
 
+        self._local = threading.local()
         self.dim = dim
         self.exact_scan_limit = EXACT_SCAN_LIMIT
         self.database = url.database
@@ -65,15 +80,39 @@ class Neo4jStore(Store):
                              "(`make neo4j-up` starts one)") from None
 
     # -- plumbing ----------------------------------------------------------
-    def _session(self):  # noqa: ANN202
-        return self.driver.session(database=self.database) if self.database else self.driver.session()
+    def _session(self, read: bool = False):  # noqa: ANN202
+        import neo4j
+
+        kwargs: dict[str, Any] = {"database": self.database} if self.database else {}
+        if read:
+            kwargs["default_access_mode"] = neo4j.READ_ACCESS
+        return self.driver.session(**kwargs)
 
     def _read(self, name: str, **params: Any) -> list[Any]:
+        tx = self._local.__dict__.get("tx")
+        if tx is not None:
+            return list(tx.run(query(name), params))
+
         def work(tx: Any) -> list[Any]:
             return list(tx.run(query(name), params))
 
         with self._session() as s:
             return s.execute_read(work)
+
+    @contextmanager
+    def read_scope(self) -> Iterator[None]:
+        """All reads inside share one read transaction (one snapshot, one round of set-up)."""
+        if self._local.__dict__.get("tx") is not None:
+            yield
+            return
+        with self._session(read=True) as s:
+            tx = s.begin_transaction()
+            self._local.tx = tx
+            try:
+                yield
+            finally:
+                self._local.tx = None
+                tx.close()
 
     def close(self) -> None:
         self.driver.close()
@@ -131,7 +170,7 @@ class Neo4jStore(Store):
     @staticmethod
     def _episode(n: Any) -> Episode:
         d = dict(n)
-        return Episode(
+        return Episode.model_construct(  # trusted row: skip re-validation
             id=d["id"], group_id=d["group_id"], role=d["role"], speaker=d.get("speaker"), content=d["content"],
             occurred_at=_dt(d["occurred_at"]), created_at=_dt(d["created_at"]), session_id=d.get("session_id"),
             source=d.get("source"), content_sha256=d["content_sha256"], metadata=json.loads(d.get("metadata") or "{}"),
@@ -141,7 +180,7 @@ class Neo4jStore(Store):
     @staticmethod
     def _fact(rel: Any, subject_id: str, object_id: str) -> FactVersion:
         d = dict(rel)
-        return FactVersion(
+        return FactVersion.model_construct(  # trusted row: skip re-validation
             id=d["id"], fact_id=d["fact_id"], group_id=d["group_id"], subject_id=subject_id,
             subject=d["subject"], predicate=d["predicate"], object_id=object_id, object=d["object"],
             statement=d["statement"], valid_from=_dt(d.get("valid_from")), valid_to=_dt(d.get("valid_to")),
@@ -164,7 +203,7 @@ class Neo4jStore(Store):
             seen.add(e.id)
             props = {
                 "id": e.id, "group_id": e.group_id, "role": e.role, "speaker": e.speaker, "content": e.content,
-                "index_text": e.index_text(), "occurred_at": e.occurred_at, "created_at": e.created_at,
+                "index_text": e.index_text(), "group_key": group_key(e.group_id), "occurred_at": e.occurred_at, "created_at": e.created_at,
                 "session_id": e.session_id, "source": e.source, "content_sha256": e.content_sha256,
                 "metadata": json.dumps(e.metadata, ensure_ascii=False), "status": e.status,
                 "status_reason": e.status_reason,
@@ -263,6 +302,7 @@ class Neo4jStore(Store):
                 "id": f.id, "fact_id": f.fact_id, "group_id": f.group_id, "subject": f.subject,
                 "predicate": f.predicate, "object": f.object, "statement": f.statement,
                 "search_text": f"{f.statement} {f.subject} {f.predicate.replace('_', ' ')} {f.object}",
+                "group_key": group_key(f.group_id),
                 "valid_from": f.valid_from, "valid_to": f.valid_to, "created_at": f.created_at,
                 "expired_at": f.expired_at, "expired_by": f.expired_by, "episode_ids": list(f.episode_ids),
                 "extractor": f.extractor, "prompt_version": f.prompt_version, "confidence": f.confidence,
@@ -300,67 +340,59 @@ class Neo4jStore(Store):
         return self._facts(self._read("facts_history", group_id=group_id, entity_id=entity_id,
                                       predicate=predicate))
 
-    def facts_for_entities(self, group_id: str, entity_ids: list[str], tf: TimeFilter, limit: int
-                           ) -> list[FactVersion]:
+    def facts_for_entities(self, group_id: str, entity_ids: list[str], tf: TimeFilter, limit: int,
+                           predicates: list[str] | None = None) -> list[FactVersion]:
         if not entity_ids:
             return []
         return self._facts(self._read("facts_for_entities", group_id=group_id, ids=list(dict.fromkeys(entity_ids)),
-                                      as_of=tf.as_of, known_at=tf.known_at, limit=limit * 2))
+                                      as_of=tf.as_of, known_at=tf.known_at, limit=limit, predicates=predicates))
 
     # -- search --------------------------------------------------------------
-    def _widening(self, name: str, k: int, base: dict[str, Any], total_cap: int) -> list[Any]:
-        """Run an index query with a post-filter, widening the candidate count
-        until k rows survive or the index has nothing more to give."""
+    def _widening(self, name: str, k: int, base: dict[str, Any]) -> list[dict[str, Any]]:
+        """Run an index query whose filter applies to its ``fetch`` best hits,
+        widening ``fetch`` until k rows survive or the index has no more hits."""
         fetch = max(4 * k, 50)
         while True:
-            rows = self._read(name, k=k, fetch=fetch, **base)
-            if len(rows) >= k or fetch >= total_cap:
+            row = self._read(name, k=k, fetch=fetch, **base)[0]
+            rows = list(row["rows"])
+            if len(rows) >= k or row["raw"] < fetch or fetch >= 100_000:
                 return rows
-            fetch = min(fetch * 4, total_cap)
+            fetch *= 4
 
     def episode_text_search(self, group_id: str, query_text: str, k: int, tf: TimeFilter) -> list[tuple[str, float]]:
-        q = lucene_query(query_text)
+        q = lucene_query(group_id, "index_text", query_text)
         if q is None:
             return []
         rows = self._widening("episode_fulltext", k, {"query": q, "group_id": group_id, "as_of": tf.as_of,
-                                                      "known_at": tf.known_at}, 100_000)
+                                                      "known_at": tf.known_at})
         return [(r["id"], float(r["score"])) for r in rows]
 
     def fact_text_search(self, group_id: str, query_text: str, k: int, tf: TimeFilter
                          ) -> list[tuple[FactVersion, float]]:
-        q = lucene_query(query_text)
+        q = lucene_query(group_id, "search_text", query_text)
         if q is None:
             return []
         rows = self._widening("fact_fulltext", k, {"query": q, "group_id": group_id, "as_of": tf.as_of,
-                                                   "known_at": tf.known_at}, 100_000)
+                                                   "known_at": tf.known_at})
         return [(self._fact(r["f"], r["subject_id"], r["object_id"]), float(r["score"])) for r in rows]
 
     def episode_vector_search(self, group_id: str, vector: np.ndarray, k: int, tf: TimeFilter
                               ) -> list[tuple[str, float]]:
-        params = {"group_id": group_id, "as_of": tf.as_of, "known_at": tf.known_at}
-        n = self._read("episode_visible_count", cap=self.exact_scan_limit + 1, **params)[0]["n"]
-        if n == 0:
-            return []
-        vec = _vec(vector)
-        if n <= self.exact_scan_limit:
-            rows = self._read("episode_vector_exact", vector=vec, k=k, **params)
-        else:
-            rows = self._widening("episode_vector_index", k, {"vector": vec, **params}, 10_000)
+        params = {"group_id": group_id, "as_of": tf.as_of, "known_at": tf.known_at, "vector": _vec(vector)}
+        rows = self._read("episode_vector_exact", cap=self.exact_scan_limit, k=k, **params)
+        if rows and rows[0]["n"] > self.exact_scan_limit:
+            rows = self._widening("episode_vector_index", k, params)
         # Neo4j reports cosine as (1 + cos) / 2; give back the plain cosine like SQLite.
-        return [(r["id"], 2.0 * float(r["score"]) - 1.0) for r in rows]
+        return [(r["id"], 2.0 * float(r["score"]) - 1.0) for r in rows if r["id"] is not None]
 
     def fact_vector_search(self, group_id: str, vector: np.ndarray, k: int, tf: TimeFilter
                            ) -> list[tuple[FactVersion, float]]:
-        params = {"group_id": group_id, "as_of": tf.as_of, "known_at": tf.known_at}
-        n = self._read("fact_visible_count", cap=self.exact_scan_limit + 1, **params)[0]["n"]
-        if n == 0:
-            return []
-        vec = _vec(vector)
-        if n <= self.exact_scan_limit:
-            rows = self._read("fact_vector_exact", vector=vec, k=k, **params)
-        else:
-            rows = self._widening("fact_vector_index", k, {"vector": vec, **params}, 10_000)
-        return [(self._fact(r["f"], r["subject_id"], r["object_id"]), 2.0 * float(r["score"]) - 1.0) for r in rows]
+        params = {"group_id": group_id, "as_of": tf.as_of, "known_at": tf.known_at, "vector": _vec(vector)}
+        rows = self._read("fact_vector_exact", cap=self.exact_scan_limit, k=k, **params)
+        if rows and rows[0]["n"] > self.exact_scan_limit:
+            rows = self._widening("fact_vector_index", k, params)
+        return [(self._fact(r["f"], r["subject_id"], r["object_id"]), 2.0 * float(r["score"]) - 1.0)
+                for r in rows if r["f"] is not None]
 
     def counts(self, group_id: str | None = None) -> dict[str, int]:
         r = self._read("counts", group_id=group_id)[0]

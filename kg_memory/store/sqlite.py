@@ -165,7 +165,7 @@ class SQLiteStore(Store):
     # -- rows ----------------------------------------------------------------
     @staticmethod
     def _episode(r: sqlite3.Row) -> Episode:
-        return Episode(
+        return Episode.model_construct(  # trusted row: skip re-validation
             id=r["id"], group_id=r["group_id"], role=r["role"], speaker=r["speaker"], content=r["content"],
             occurred_at=from_iso(r["occurred_at"]), created_at=from_iso(r["created_at"]),
             session_id=r["session_id"], source=r["source"], content_sha256=r["content_sha256"],
@@ -174,7 +174,7 @@ class SQLiteStore(Store):
 
     @staticmethod
     def _fact(r: sqlite3.Row) -> FactVersion:
-        return FactVersion(
+        return FactVersion.model_construct(  # trusted row: skip re-validation
             id=r["id"], fact_id=r["fact_id"], group_id=r["group_id"], subject_id=r["subject_id"],
             subject=r["subject"], predicate=r["predicate"], object_id=r["object_id"], object=r["object"],
             statement=r["statement"], valid_from=from_iso(r["valid_from"]), valid_to=from_iso(r["valid_to"]),
@@ -339,21 +339,39 @@ class SQLiteStore(Store):
         with self._lock:
             return [self._fact(r) for r in self.conn.execute(sql, args)]
 
-    def facts_for_entities(self, group_id: str, entity_ids: list[str], tf: TimeFilter, limit: int
-                           ) -> list[FactVersion]:
+    def facts_for_entities(self, group_id: str, entity_ids: list[str], tf: TimeFilter, limit: int,
+                           predicates: list[str] | None = None) -> list[FactVersion]:
         if not entity_ids:
             return []
         out: dict[str, FactVersion] = {}
         asof, known = to_iso(tf.as_of), to_iso(tf.known_at)
+        pred_sql, pred_args = "", ()
+        if predicates is not None:
+            pred_sql = f" AND predicate IN ({','.join('?' * len(predicates))})"
+            pred_args = tuple(predicates)
         with self._lock:
             for chunk in _chunks(list(dict.fromkeys(entity_ids)), 400):
                 marks = ",".join("?" * len(chunk))
                 for col in ("subject_id", "object_id"):
                     for r in self.conn.execute(
-                        f"SELECT {_FACT_COLS} FROM facts WHERE group_id = ? AND {col} IN ({marks}) "
-                        f"AND {_VISIBLE} LIMIT ?", (group_id, *chunk, known, known, asof, asof, limit)):
+                        f"SELECT {_FACT_COLS} FROM facts WHERE group_id = ? AND {col} IN ({marks}){pred_sql} "
+                        f"AND {_VISIBLE} LIMIT ?", (group_id, *chunk, *pred_args, known, known, asof, asof, limit)):
                         out[r["id"]] = self._fact(r)
-        return list(out.values())[: limit * 2]
+                    if len(out) >= limit:
+                        return list(out.values())[:limit]
+        return list(out.values())[:limit]
+
+    @contextmanager
+    def read_scope(self) -> Iterator[None]:
+        with self._lock:
+            if self.conn.in_transaction:
+                yield
+                return
+            self.conn.execute("BEGIN")
+            try:
+                yield
+            finally:
+                self.conn.execute("COMMIT")
 
     # -- search --------------------------------------------------------------
     def episode_text_search(self, group_id: str, query: str, k: int, tf: TimeFilter) -> list[tuple[str, float]]:

@@ -53,7 +53,10 @@ public final class Neo4jLauncher {
                 "ALTER USER neo4j SET PASSWORD $pw CHANGE NOT REQUIRED",
                 Map.of("pw", password));
 
-        System.out.println("kgmem-neo4j: ready on bolt://127.0.0.1:" + port);
+        String version = dbms.database("system").executeTransactionally(
+                "CALL dbms.components() YIELD versions RETURN versions[0] AS v", Map.of(),
+                r -> r.hasNext() ? String.valueOf(r.next().get("v")) : "?");
+        System.out.println("kgmem-neo4j: Neo4j " + version + " ready on bolt://127.0.0.1:" + port);
         System.out.flush();
         stopped.await();
     }
