@@ -233,7 +233,7 @@ def _parse_locomo(p: Path, text: str, obj: Any, group: str | None, created: date
                     pos = text.find(f'"session_{n}"')
                     out.problems.append(f"{p}:{_line_of(text, max(pos, 0))}: session_{n} turn {ti}: missing 'text'")
                     continue
-                meta = {k: turn[k] for k in ("dia_id", "blip_caption", "img_url") if k in turn}
+                meta: dict[str, Any] = {k: turn[k] for k in ("dia_id", "blip_caption", "img_url") if k in turn}
                 speaker = turn.get("speaker")
                 out.episodes.append(Episode(
                     group_id=gid, role="user" if speaker in (a, b, None) else "user", speaker=speaker,

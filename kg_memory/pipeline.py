@@ -164,11 +164,11 @@ class Pipeline:
         pending: dict[str, FactVersion] = {}
 
         for e in eps:
-            x = extractions.get(e.id)
-            if x is None:
+            found = extractions.get(e.id)
+            if found is None:
                 continue
             mentioned = set()
-            for f in x.facts:
+            for f in found.facts:
                 subj = known.get(normalize_name(f.subject))
                 obj = known.get(normalize_name(f.object)) if f.object else None
                 if subj is None or (obj is None and not (f.ending and f.any_object)):
@@ -183,10 +183,10 @@ class Pipeline:
                     dated=f.dated, extractor=self.extractor.name, prompt_version=self.extractor.version,
                     confidence=f.confidence, any_object=f.any_object,
                 )
-                key = (subj.id, f.predicate)
-                decision = decide(cand, list(state[key].values()), self.vocab.is_single(f.predicate), now)
+                pair = (subj.id, f.predicate)
+                decision = decide(cand, list(state[pair].values()), self.vocab.is_single(f.predicate), now)
                 for exp in decision.expiries:
-                    state[key].pop(exp.version_id, None)
+                    state[pair].pop(exp.version_id, None)
                     if exp.version_id in pending:
                         pending[exp.version_id] = pending[exp.version_id].replace(
                             expired_at=exp.expired_at, expired_by=exp.expired_by)
@@ -194,14 +194,14 @@ class Pipeline:
                         batch.expiries.append((group_id, exp))
                 for v in decision.inserts:
                     pending[v.id] = v
-                    state[key][v.id] = v
+                    state[pair][v.id] = v
                 stats.facts_added += decision.facts_added
                 stats.facts_invalidated += decision.facts_invalidated
                 stats.facts_reinforced += 1 if decision.kind == "reinforce" else 0
-            for m in x.mentions:
-                ent = known.get(normalize_name(m))
-                if ent:
-                    mentioned.add(ent.id)
+            for m in found.mentions:
+                named = known.get(normalize_name(m))
+                if named:
+                    mentioned.add(named.id)
             batch.mentions.extend((group_id, e.id, ent_id) for ent_id in sorted(mentioned))
             batch.statuses.append((group_id, e.id, "done", None))
             stats.episodes_extracted += 1

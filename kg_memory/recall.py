@@ -14,7 +14,7 @@ from datetime import datetime
 import numpy as np
 
 from .embed.base import Embedder
-from .models import Episode, FactVersion, RecallResult, ScoredEpisode, ScoredFact, normalize_name
+from .models import FactVersion, RecallResult, ScoredEpisode, ScoredFact, normalize_name
 from .settings import RecallWeights
 from .store.base import Store, TimeFilter
 from .store.sqlite import query_terms
@@ -123,12 +123,12 @@ class Recaller:
         fvec: dict[str, float] = {}
         fbm: dict[str, float] = {}
         if qvec is not None:
-            for f, s in self.store.fact_vector_search(group_id, qvec, pool, tf):
+            for f, sim in self.store.fact_vector_search(group_id, qvec, pool, tf):
                 cands[f.id] = f
-                fvec[f.id] = s
-        for f, s in self.store.fact_text_search(group_id, query, pool, tf):
+                fvec[f.id] = sim
+        for f, bm in self.store.fact_text_search(group_id, query, pool, tf):
             cands[f.id] = f
-            fbm[f.id] = s
+            fbm[f.id] = bm
         direct = {i: 0.6 * v for i, v in minmax(fvec).items()}
         for i, v in minmax(fbm).items():
             direct[i] = direct.get(i, 0.0) + 0.4 * v

@@ -186,7 +186,8 @@ def _decide_ending(c: Candidate, targets: list[FactVersion], now: datetime) -> D
     inserts: list[FactVersion] = []
     expiries: list[Expiry] = []
     for v in targets:
-        if not contains(v.valid_from, v.valid_to, end) and not (v.valid_to is None and v.valid_from and v.valid_from > end):
+        starts_later = v.valid_to is None and v.valid_from is not None and v.valid_from > end
+        if not contains(v.valid_from, v.valid_to, end) and not starts_later:
             continue
         succ = None
         if not is_empty(v.valid_from, end):

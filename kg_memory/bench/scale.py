@@ -26,7 +26,6 @@ import numpy as np
 
 from ..embed.base import Embedder
 from ..extract.rules import RulesExtractor
-from ..models import Episode
 from ..pipeline import Pipeline
 from ..recall import Recaller
 from ..settings import RecallWeights
@@ -101,11 +100,25 @@ def _open(url: str, tmp: Path, dim: int) -> tuple[Store, Callable[[], int]]:
     return st, (lambda: _dir_size(Path(data_dir)) if data_dir else -1)
 
 
+def embedder_throughput(embedder: Embedder, n: int = 1000, seed: int = 11) -> dict[str, Any]:
+    """Sentences per second for short conversational turns (uncached)."""
+    inner = getattr(embedder, "inner", embedder)
+    texts = [f"{e.content}" for e in generate(n, seed=seed)]
+    inner.embed(texts[:32])  # warm up
+    runs = []
+    for _ in range(3):
+        t0 = time.perf_counter()
+        inner.embed(texts)
+        runs.append(n / (time.perf_counter() - t0))
+    return {"sentences": n, "sentences_per_s": round(float(np.median(runs)), 1)}
+
+
 def run_scale(sizes: Sequence[int], stores: Sequence[str], embedder: Embedder, seed: int = 42,
               queries: int = 200, e2e_episodes: int = 2000, cache_dir: Path | None = None,
               log: Callable[[str], None] = print) -> dict[str, Any]:
     cache_dir = cache_dir or Path(".bench-cache")
-    results: dict[str, Any] = {"sizes": list(sizes), "seed": seed, "stores": {}, "e2e": {}}
+    results: dict[str, Any] = {"sizes": list(sizes), "seed": seed, "stores": {}, "e2e": {},
+                               "embedder": embedder_throughput(embedder)}
     rng = random.Random(seed)
     with tempfile.TemporaryDirectory() as tmpdir:
         tmp = Path(tmpdir)
@@ -210,9 +223,12 @@ def vector_backends(sizes: Sequence[int], dim: int = 384, queries: int = 200, se
         idx = VectorIndex(dim, ("t",))
         idx.upsert((i, m[i].tobytes(), (int(times[i]),)) for i in range(n))
         lat = []
+        def before_cut(t: dict[str, np.ndarray], cut: int = cut) -> np.ndarray:
+            return t["t"] <= cut
+
         for q in qs:
             t0 = time.perf_counter()
-            idx.search(q, 50, lambda t: t["t"] <= cut)
+            idx.search(q, 50, before_cut)
             lat.append(time.perf_counter() - t0)
         out.setdefault("numpy", []).append({"n": n, **percentiles(lat)})
         if apsw is None:

@@ -76,7 +76,9 @@ def scale(
     emb = make_embedder(load_settings())
     if emb is None:
         raise ConfigError("bench scale needs an embedder (KGMEM_EMBEDDER=minilm)")
-    log = (lambda m: typer.echo(m, err=True))
+    def log(m: str) -> None:
+        typer.echo(m, err=True)
+
     res = run_scale(sizes, store, emb, queries=queries, e2e_episodes=e2e_episodes, log=log)
     if vector_backends:
         res["vector_backends"] = vb(sizes)

@@ -41,7 +41,7 @@ class OpenAIEmbedder:
 
         kwargs = {"dimensions": self.dimensions} if self.dimensions else {}
         try:
-            resp = self.client.embeddings.create(model=self.model, input=texts, **kwargs)
+            resp = self.client.embeddings.create(model=self.model, input=texts, **kwargs)  # type: ignore[arg-type]
         except openai.OpenAIError as exc:
             raise KgMemError(f"embedding request failed: {type(exc).__name__}: {exc}") from None
         return [d.embedding for d in sorted(resp.data, key=lambda d: d.index)]

@@ -127,7 +127,7 @@ class RulesExtractor:
             rf"(?P<animal>(?i:{animals}))\b(?!\s*,?\s+(?:named|called))",
         )
         self._pet_gone_rx = re.compile(
-            rf"(?:\bmy\s+(?:(?i:{animals}))\s+)?(?P<name>{_NAME})\s+(?:passed away|died|ran away)", 
+            rf"(?:\bmy\s+(?:(?i:{animals}))\s+)?(?P<name>{_NAME})\s+(?:passed away|died|ran away)",
         )
         self._married_rx = re.compile(
             rf"(?P<p>{_NAME})\s+and\s+I\s+(?:(?:{_ADVERBS})\s+)*(?:got|are|are now|just got)\s+"

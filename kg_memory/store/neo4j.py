@@ -6,12 +6,12 @@ from __future__ import annotations
 
 import hashlib
 import json
-import threading
 import re
+import threading
 import uuid
-from datetime import datetime
 from collections.abc import Iterator
 from contextlib import contextmanager
+from datetime import datetime
 from typing import Any
 
 import numpy as np
@@ -45,6 +45,12 @@ def group_key(group_id: str) -> str:
     return "g" + hashlib.sha256(group_id.encode("utf-8")).hexdigest()[:24]
 
 
+def _dt_required(v: Any) -> datetime:
+    dt = _dt(v)
+    assert dt is not None
+    return dt
+
+
 def lucene_query(group_id: str, field: str, text: str) -> str | None:
     terms = query_terms(text)
     if not terms:
@@ -68,7 +74,9 @@ class Neo4jStore(Store):
         self.exact_scan_limit = EXACT_SCAN_LIMIT
         self.database = url.database
         uri = f"{url.scheme}://{url.host}:{url.port}"
-        self._display = f"{url.scheme}://{url.user}@{url.host}:{url.port}" + (f"/{url.database}" if url.database else "")
+        self._display = f"{url.scheme}://{url.user}@{url.host}:{url.port}"
+        if url.database:
+            self._display += f"/{url.database}"
         try:
             self.driver = neo4j.GraphDatabase.driver(
                 uri, auth=(url.user or "neo4j", url.password or ""), notifications_min_severity="OFF")
@@ -147,7 +155,8 @@ class Neo4jStore(Store):
                 # Schema commands cannot share a transaction with data writes: the
                 # migration's DDL commits in one transaction, its record in the next.
                 s.execute_write(ddl)
-                s.execute_write(lambda tx, n=name: tx.run(query("schema_record"), {"name": n, "dim": self.dim}).consume())
+                s.execute_write(
+                    lambda tx, n=name: tx.run(query("schema_record"), {"name": n, "dim": self.dim}).consume())
             applied.append(name)
         if applied:
             with self._session() as s:
@@ -203,7 +212,8 @@ class Neo4jStore(Store):
             seen.add(e.id)
             props = {
                 "id": e.id, "group_id": e.group_id, "role": e.role, "speaker": e.speaker, "content": e.content,
-                "index_text": e.index_text(), "group_key": group_key(e.group_id), "occurred_at": e.occurred_at, "created_at": e.created_at,
+                "index_text": e.index_text(), "group_key": group_key(e.group_id),
+                "occurred_at": e.occurred_at, "created_at": e.created_at,
                 "session_id": e.session_id, "source": e.source, "content_sha256": e.content_sha256,
                 "metadata": json.dumps(e.metadata, ensure_ascii=False), "status": e.status,
                 "status_reason": e.status_reason,
@@ -261,7 +271,7 @@ class Neo4jStore(Store):
         for r in self._read("entities_find", group_id=group_id, keys=list(dict.fromkeys(keys))):
             d = dict(r["n"])
             out[d["key"]] = Entity(id=d["id"], group_id=d["group_id"], name=d["name"], kind=d.get("kind", "entity"),
-                                   aliases=tuple(d.get("aliases") or ()), created_at=_dt(d["created_at"]))
+                                   aliases=tuple(d.get("aliases") or ()), created_at=_dt_required(d["created_at"]))
         return out
 
     def mentions(self, group_id: str, episode_ids: list[str]) -> dict[str, list[str]]:
@@ -291,7 +301,8 @@ class Neo4jStore(Store):
                  **({"embedding": _vec(batch.entity_vectors[e.id])} if e.id in batch.entity_vectors else {})}
                 for e in batch.entities]
         groups = {e.id: e.group_id for e in batch.entities}
-        ep_vecs = [{"id": k, "group_id": None, "embedding": _vec(v)} for k, v in batch.episode_vectors.items()]
+        ep_vecs: list[dict[str, Any]] = [{"id": k, "group_id": None, "embedding": _vec(v)}
+                                         for k, v in batch.episode_vectors.items()]
         ep_groups = {eid: g for g, eid, _, _ in batch.statuses}
         for row in ep_vecs:
             row["group_id"] = ep_groups.get(row["id"])

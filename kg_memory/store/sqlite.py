@@ -11,7 +11,7 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from datetime import datetime
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 import numpy as np
 
@@ -217,8 +217,9 @@ class SQLiteStore(Store):
         with self._lock:
             for chunk in _chunks(ids, 500):
                 marks = ",".join("?" * len(chunk))
+                # "+group_id" keeps the planner on the unique id index; the group still filters.
                 for r in self.conn.execute(
-                    f"SELECT {_EP_COLS} FROM episodes WHERE group_id = ? AND id IN ({marks})", (group_id, *chunk)
+                    f"SELECT {_EP_COLS} FROM episodes WHERE id IN ({marks}) AND +group_id = ?", (*chunk, group_id)
                 ):
                     out[r["id"]] = self._episode(r)
         return [out[i] for i in ids if i in out]
@@ -237,8 +238,8 @@ class SQLiteStore(Store):
         with self._lock:
             for eid in episode_ids:
                 row = self.conn.execute(
-                    "SELECT session_id, occurred_at, rowid FROM episodes WHERE group_id = ? AND id = ?",
-                    (group_id, eid)).fetchone()
+                    "SELECT session_id, occurred_at, rowid FROM episodes WHERE id = ? AND +group_id = ?",
+                    (eid, group_id)).fetchone()
                 if row is None or row["session_id"] is None:
                     continue
                 found = []
@@ -266,7 +267,7 @@ class SQLiteStore(Store):
                     f"WHERE group_id = ? AND key IN ({marks})", (group_id, *chunk)):
                     out[r["key"]] = Entity(id=r["id"], group_id=r["group_id"], name=r["name"], kind=r["kind"],
                                            aliases=tuple(json.loads(r["aliases"])),
-                                           created_at=from_iso(r["created_at"]))
+                                           created_at=_required_time(r["created_at"]))
         return out
 
     def mentions(self, group_id: str, episode_ids: list[str]) -> dict[str, list[str]]:
@@ -345,7 +346,7 @@ class SQLiteStore(Store):
             return []
         out: dict[str, FactVersion] = {}
         asof, known = to_iso(tf.as_of), to_iso(tf.known_at)
-        pred_sql, pred_args = "", ()
+        pred_sql, pred_args = "", cast(tuple[str, ...], ())
         if predicates is not None:
             pred_sql = f" AND predicate IN ({','.join('?' * len(predicates))})"
             pred_args = tuple(predicates)
@@ -430,12 +431,12 @@ class SQLiteStore(Store):
         if not hits:
             return []
         with self._lock:
-            ids = {}
+            ids: dict[int, str] = {}
             for chunk in _chunks([h[0] for h in hits], 500):
                 marks = ",".join("?" * len(chunk))
                 ids.update(self.conn.execute(
                     f"SELECT rowid, id FROM episodes WHERE rowid IN ({marks})", chunk).fetchall())
-        return [(ids[r], s) for r, s in hits]
+        return [(ids[cast(int, r)], s) for r, s in hits]
 
     def _facts_index(self, group_id: str) -> VectorIndex:
         with self._lock:
@@ -495,6 +496,12 @@ _VISIBLE = ("created_at <= ? AND (expired_at IS NULL OR expired_at > ?) "
             "AND (valid_from IS NULL OR valid_from <= ?) AND (valid_to IS NULL OR valid_to > ?)")
 _VISIBLE_F = ("f.created_at <= ? AND (f.expired_at IS NULL OR f.expired_at > ?) "
               "AND (f.valid_from IS NULL OR f.valid_from <= ?) AND (f.valid_to IS NULL OR f.valid_to > ?)")
+
+
+def _required_time(value: str) -> datetime:
+    dt = from_iso(value)
+    assert dt is not None
+    return dt
 
 
 def _blob(vec: np.ndarray | None) -> bytes | None:

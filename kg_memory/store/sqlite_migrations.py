@@ -83,4 +83,8 @@ MIGRATIONS: list[tuple[str, list[str]]] = [
     ("0004_meta", [
         "CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL)",
     ]),
+    ("0005_fact_predicate_indexes", [
+        "CREATE INDEX facts_subject_predicate ON facts (group_id, subject_id, predicate, valid_from)",
+        "CREATE INDEX facts_object_predicate ON facts (group_id, object_id, predicate, valid_from)",
+    ]),
 ]

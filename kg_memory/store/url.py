@@ -8,6 +8,7 @@ from pathlib import Path
 from urllib.parse import unquote, urlsplit
 
 from ..errors import ConfigError
+from .base import Store
 
 _DB_NAME = re.compile(r"^[A-Za-z][A-Za-z0-9.\-]{0,62}$")
 
@@ -53,9 +54,10 @@ def parse_store_url(url: str) -> StoreURL:
     )
 
 
-def open_store(url: str, *, migrate: bool = True, dim: int = 384):
+def open_store(url: str, *, migrate: bool = True, dim: int = 384) -> Store:
     """Open (and by default migrate) the store a URL names."""
     u = parse_store_url(url)
+    store: Store
     if u.scheme == "sqlite":
         from .sqlite import SQLiteStore
 

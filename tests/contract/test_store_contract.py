@@ -7,12 +7,12 @@ from pathlib import Path
 
 import numpy as np
 
+from kg_memory.cypher import migration_names
 from kg_memory.idents import safe_identifier
 from kg_memory.models import Episode
 from kg_memory.store.base import TimeFilter, WriteBatch
 from kg_memory.store.sqlite import SQLiteStore
 from kg_memory.store.sqlite_migrations import MIGRATIONS
-from kg_memory.cypher import migration_names
 
 
 def test_migrating_a_blank_store_builds_the_schema(store, tmp_path: Path):
