@@ -1,5 +1,6 @@
 // As episode_vector_exact, over the fact versions visible at ($as_of, $known_at).
 MATCH ()-[f:FACT]->()
+USING INDEX f:FACT(group_id)
 WHERE f.group_id = $group_id AND f.embedding IS NOT NULL
   AND f.created_at <= $known_at AND (f.expired_at IS NULL OR f.expired_at > $known_at)
   AND (f.valid_from IS NULL OR f.valid_from <= $as_of) AND (f.valid_to IS NULL OR f.valid_to > $as_of)

@@ -7,5 +7,5 @@ CREATE VECTOR INDEX kgmem_fact_embedding IF NOT EXISTS FOR ()-[f:FACT]-() ON (f.
   OPTIONS {indexConfig: {`vector.dimensions`: $dim, `vector.similarity_function`: 'cosine', `vector.quantization.enabled`: false}};
 CREATE FULLTEXT INDEX kgmem_episode_text IF NOT EXISTS FOR (e:Episode) ON EACH [e.index_text, e.group_key]
   OPTIONS {indexConfig: {`fulltext.analyzer`: 'english'}};
-CREATE FULLTEXT INDEX kgmem_fact_text IF NOT EXISTS FOR ()-[f:FACT]-() ON EACH [f.search_text, f.group_key]
+CREATE FULLTEXT INDEX kgmem_fact_text IF NOT EXISTS FOR ()-[f:FACT]-() ON EACH [f.search_text, f.group_key, f.belief_key]
   OPTIONS {indexConfig: {`fulltext.analyzer`: 'english'}}

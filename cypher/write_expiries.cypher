@@ -2,5 +2,5 @@
 UNWIND $rows AS r
 MATCH ()-[f:FACT {id: r.id}]->()
 WHERE f.group_id = r.group_id AND f.expired_at IS NULL
-SET f.expired_at = r.expired_at, f.expired_by = r.expired_by
+SET f.expired_at = r.expired_at, f.expired_by = r.expired_by, f.belief_key = 'retired'
 RETURN count(f) AS expired

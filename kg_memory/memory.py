@@ -57,8 +57,9 @@ class Memory:
              embedder: Embedder | None = None) -> Memory:
         settings = settings or load_settings()
         url = store_url or settings.store or default_store_url()
-        if isinstance(extractor, str):
-            extractor = make_extractor(extractor, settings)
+        # Configuration errors surface before anything is opened or written.
+        if extractor is None or isinstance(extractor, str):
+            extractor = make_extractor(extractor or settings.extractor, settings)
         emb = embedder if embedder is not None else make_embedder(settings)
         store = open_store(url, dim=emb.dim if emb is not None else 384)
         return cls(store, settings=settings, embedder=emb, extractor=extractor, clock=clock,

@@ -11,7 +11,8 @@ from __future__ import annotations
 import logging
 from collections import defaultdict
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass, field, replace
 from datetime import datetime
 
 from .embed.base import Embedder
@@ -98,6 +99,20 @@ class Pipeline:
         self.store.write(batch)
         return stats
 
+    def _try_extract(self, e: Episode) -> tuple[Extraction | None, str | None]:
+        """Extract one episode; a failure is returned, never raised, so the
+        episode stays stored and is marked failed with the reason."""
+        try:
+            x = self._extract(e)
+            for f in x.facts:
+                check_predicate(f.predicate)
+            return x, None
+        except KgMemError as exc:
+            return None, str(exc)
+        except Exception as exc:  # an extractor bug must not lose the episode
+            log.exception("extractor failed on episode %s", e.id)
+            return None, f"{type(exc).__name__}: {exc}"
+
     def _extract(self, e: Episode) -> Extraction:
         ctx = ExtractContext()
         if self.context_turns and getattr(self.extractor, "wants_context", False):
@@ -108,28 +123,23 @@ class Pipeline:
     def _group(self, group_id: str, eps: list[Episode], batch: WriteBatch, stats: IngestStats) -> None:
         eps = sorted(eps, key=lambda e: e.occurred_at)
         extractions: dict[str, Extraction] = {}
-        for e in eps:
-            try:
-                extractions[e.id] = self._extract(e)
-                for f in extractions[e.id].facts:
-                    check_predicate(f.predicate)
-            except KgMemError as exc:
-                extractions.pop(e.id, None)
-                batch.statuses.append((group_id, e.id, "failed", str(exc)[:500]))
+        workers = int(getattr(self.extractor, "concurrency", 1) or 1)
+        if workers > 1 and len(eps) > 1:
+            # Model calls run in parallel; the client's process-wide limit bounds them.
+            with ThreadPoolExecutor(max_workers=workers) as pool:
+                results = list(pool.map(self._try_extract, eps))
+        else:
+            results = [self._try_extract(e) for e in eps]
+        for e, (result, error) in zip(eps, results, strict=True):
+            if result is not None:
+                extractions[e.id] = result
+                stats.llm_calls += result.llm_calls
+                stats.prompt_tokens += result.prompt_tokens
+                stats.completion_tokens += result.completion_tokens
+            else:
+                batch.statuses.append((group_id, e.id, "failed", (error or "unknown error")[:500]))
                 stats.episodes_failed += 1
-                stats.errors.append(f"episode {e.id}: {exc}")
-            except Exception as exc:  # an extractor bug must not lose the episode
-                extractions.pop(e.id, None)
-                log.exception("extractor failed on episode %s", e.id)
-                batch.statuses.append((group_id, e.id, "failed", f"{type(exc).__name__}: {exc}"[:500]))
-                stats.episodes_failed += 1
-                stats.errors.append(f"episode {e.id}: {type(exc).__name__}: {exc}")
-            usage = getattr(self.extractor, "pop_usage", None)
-            if usage:
-                calls, pt, ct = usage()
-                stats.llm_calls += calls
-                stats.prompt_tokens += pt
-                stats.completion_tokens += ct
+                stats.errors.append(f"episode {e.id}: {error}")
 
         # Resolve every name to an entity (existing, or new in this batch).
         kinds: dict[str, tuple[str, str]] = {}
@@ -184,7 +194,10 @@ class Pipeline:
                     confidence=f.confidence, any_object=f.any_object,
                 )
                 pair = (subj.id, f.predicate)
-                decision = decide(cand, list(state[pair].values()), self.vocab.is_single(f.predicate), now)
+                current = list(state[pair].values())
+                single = self.vocab.is_single(f.predicate)
+                cand, current, single = self._judged(cand, current, single, e, stats)
+                decision = decide(cand, current, single, now)
                 for exp in decision.expiries:
                     state[pair].pop(exp.version_id, None)
                     if exp.version_id in pending:
@@ -206,3 +219,31 @@ class Pipeline:
             batch.statuses.append((group_id, e.id, "done", None))
             stats.episodes_extracted += 1
         batch.inserts.extend(pending.values())
+
+    def _judged(self, cand: Candidate, current: list[FactVersion], single: bool, e: Episode,
+                stats: IngestStats) -> tuple[Candidate, list[FactVersion], bool]:
+        """The slow path: a multi-valued or unknown predicate whose subject already
+        holds other values may be adding or replacing. Single-valued predicates
+        never reach it. At most one judge call per ambiguous fact."""
+        judge = getattr(self.extractor, "judge", None)
+        if judge is None or single or cand.ending:
+            return cand, current, single
+        others = [v for v in current if v.object_id != cand.object_id]
+        if not others or len(others) < len(current):
+            return cand, current, single  # nothing to replace, or a restatement
+        try:
+            verdict, usage = judge(cand.subject, cand.statement, cand.predicate, cand.object, others,
+                                   e.occurred_at)
+        except KgMemError as exc:
+            stats.errors.append(f"episode {e.id}: judge failed ({exc}); kept the fact as an addition")
+            return cand, current, False
+        stats.llm_calls += usage.calls
+        stats.prompt_tokens += usage.prompt_tokens
+        stats.completion_tokens += usage.completion_tokens
+        if verdict.decision == "REPLACE":
+            chosen = [v for v in others if v.id in set(verdict.replaces)] or others
+            return cand, chosen, True
+        if verdict.decision == "DUPLICATE":
+            dup = next((v for v in others if v.id == verdict.duplicate_of), others[0])
+            return replace(cand, object_id=dup.object_id, object=dup.object), [dup], single
+        return cand, current, False

@@ -65,6 +65,7 @@ class Recaller:
         self.vocab = vocab or load_vocabulary()
         self.keywords = self.vocab.keyword_index()
         self.self_names = self_names
+        self.relation_predicates = set(self.vocab.relations.values())
 
     def recall(self, query: str, group_id: str, as_of: datetime, known_at: datetime, k: int = 10,
                query_vector: np.ndarray | None = None) -> RecallResult:
@@ -72,7 +73,7 @@ class Recaller:
         qvec = query_vector
         if qvec is None and self.embedder is not None:
             qvec = self.embedder.embed([query])[0]
-        pool = max(50, 3 * k)
+        pool = max(30, 3 * k)
         with self.store.read_scope():
             episodes = self._episodes(query, group_id, tf, k, pool, qvec)
             facts = self._facts(query, group_id, tf, k, pool, qvec, episodes)
@@ -167,9 +168,8 @@ class Recaller:
         for f in hop1:
             cands[f.id] = f
             entity[f.id] = 1.0
-            for other in (f.subject_id, f.object_id):
-                if other not in named_ids:
-                    next_ids.add(other)
+            if f.predicate in self.relation_predicates:  # people one step away: "my brother" -> Alex
+                next_ids.update({f.subject_id, f.object_id} - named_ids)
         if next_ids:
             for f in self.store.facts_for_entities(group_id, sorted(next_ids), tf, 2 * k, preds):
                 cands[f.id] = f

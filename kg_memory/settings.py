@@ -53,6 +53,8 @@ class Settings(BaseModel):
     llm_model: str = "gpt-4o-mini"
     llm_timeout: float = 60.0
     llm_concurrency: int = 4
+    llm_max_retries: int = 5
+    llm_retry_base: float = 1.0
     batch_size: int = 256
     recall_k: int = 10
     weights: RecallWeights = Field(default_factory=RecallWeights)
@@ -78,6 +80,8 @@ _ENV_MAP = {
     "KGMEM_LLM_MODEL": "llm_model",
     "KGMEM_LLM_TIMEOUT": "llm_timeout",
     "KGMEM_LLM_CONCURRENCY": "llm_concurrency",
+    "KGMEM_LLM_MAX_RETRIES": "llm_max_retries",
+    "KGMEM_LLM_RETRY_BASE": "llm_retry_base",
 }
 
 

@@ -30,6 +30,9 @@ class ExtractedFact:
 class Extraction:
     facts: list[ExtractedFact] = field(default_factory=list)
     mentions: list[str] = field(default_factory=list)  # entity names the episode mentions
+    llm_calls: int = 0
+    prompt_tokens: int = 0
+    completion_tokens: int = 0
 
 
 @dataclass(frozen=True)

@@ -19,7 +19,7 @@ import numpy as np
 from ..cypher import migration_names, query, script
 from ..errors import SchemaError, StoreError
 from ..models import Entity, Episode, FactVersion
-from ..timeutil import ensure_utc
+from ..timeutil import ensure_utc, utcnow
 from .base import Store, TimeFilter, WriteBatch
 from .sqlite import query_terms
 from .url import StoreURL
@@ -51,12 +51,15 @@ def _dt_required(v: Any) -> datetime:
     return dt
 
 
-def lucene_query(group_id: str, field: str, text: str) -> str | None:
+def lucene_query(group_id: str, field: str, text: str, current_only: bool = False) -> str | None:
+    """Terms OR-ed in ``field``, restricted to the group (and to versions not yet
+    retired, when the caller asks about the present) inside the index."""
     terms = query_terms(text)
     if not terms:
         return None
     body = " OR ".join(_LUCENE_SPECIAL.sub(r"\\\1", t) for t in terms)
-    return f"group_key:{group_key(group_id)} AND {field}:({body})"
+    belief = " AND belief_key:current" if current_only else ""
+    return f"group_key:{group_key(group_id)}{belief} AND {field}:({body})"
 
 
 def _vec(v: np.ndarray | None) -> list[float] | None:
@@ -314,6 +317,7 @@ class Neo4jStore(Store):
                 "predicate": f.predicate, "object": f.object, "statement": f.statement,
                 "search_text": f"{f.statement} {f.subject} {f.predicate.replace('_', ' ')} {f.object}",
                 "group_key": group_key(f.group_id),
+                "belief_key": "current" if f.expired_at is None else "retired",
                 "valid_from": f.valid_from, "valid_to": f.valid_to, "created_at": f.created_at,
                 "expired_at": f.expired_at, "expired_by": f.expired_by, "episode_ids": list(f.episode_ids),
                 "extractor": f.extractor, "prompt_version": f.prompt_version, "confidence": f.confidence,
@@ -362,7 +366,7 @@ class Neo4jStore(Store):
     def _widening(self, name: str, k: int, base: dict[str, Any]) -> list[dict[str, Any]]:
         """Run an index query whose filter applies to its ``fetch`` best hits,
         widening ``fetch`` until k rows survive or the index has no more hits."""
-        fetch = max(4 * k, 50)
+        fetch = max(2 * k, 40)
         while True:
             row = self._read(name, k=k, fetch=fetch, **base)[0]
             rows = list(row["rows"])
@@ -380,7 +384,9 @@ class Neo4jStore(Store):
 
     def fact_text_search(self, group_id: str, query_text: str, k: int, tf: TimeFilter
                          ) -> list[tuple[FactVersion, float]]:
-        q = lucene_query(group_id, "search_text", query_text)
+        # Asking about what we believe now: retired versions cannot be visible, so
+        # Lucene drops them before the time filter (no dilution by history).
+        q = lucene_query(group_id, "search_text", query_text, current_only=tf.known_at >= utcnow())
         if q is None:
             return []
         rows = self._widening("fact_fulltext", k, {"query": q, "group_id": group_id, "as_of": tf.as_of,
