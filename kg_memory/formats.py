@@ -206,6 +206,11 @@ def iter_locomo_samples(obj: Any) -> Iterator[dict[str, Any]]:
             yield s
 
 
+def locomo_group(sample: dict[str, Any], path: Path, index: int) -> str:
+    """The group a LoCoMo conversation goes into: its sample_id, else the file's name."""
+    return str(sample.get("sample_id") or f"locomo-{path.stem}" + (f"-{index}" if index else ""))
+
+
 def locomo_sessions(conv: dict[str, Any]) -> list[tuple[int, str, list[dict[str, Any]]]]:
     out = []
     for key, val in conv.items():
@@ -219,7 +224,7 @@ def _parse_locomo(p: Path, text: str, obj: Any, group: str | None, created: date
     out = Parsed()
     for si, sample in enumerate(iter_locomo_samples(obj)):
         conv = sample.get("conversation", sample)
-        gid = group or str(sample.get("sample_id") or f"locomo-{p.stem}" + (f"-{si}" if si else ""))
+        gid = group or locomo_group(sample, p, si)
         a, b = conv.get("speaker_a"), conv.get("speaker_b")
         for n, when, turns in locomo_sessions(conv):
             try:

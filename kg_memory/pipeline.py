@@ -65,15 +65,13 @@ class Pipeline:
     def run(self, group_id: str | None = None, batch_size: int = 256, retry_failed: bool = False,
             progress: Callable[[int], None] | None = None) -> IngestStats:
         stats = IngestStats()
-        retried: set[str] = set()
+        if retry_failed:
+            self.store.requeue_failed(group_id)
         while True:
-            eps = self.store.pending_episodes(group_id, batch_size, include_failed=retry_failed)
-            eps = [e for e in eps if e.id not in retried]
+            eps = self.store.pending_episodes(group_id, batch_size)
             if not eps:
                 break
             stats.merge(self.process(eps))
-            if retry_failed:
-                retried.update(e.id for e in eps)
             if progress:
                 progress(len(eps))
         return stats

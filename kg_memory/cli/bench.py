@@ -93,3 +93,75 @@ def scale(
                            f"{r['recall_as_of']['p50_ms']} ms p95 {r['recall_as_of']['p95_ms']} ms")
         for name, r in res["e2e"].items():
             typer.echo(f"{name} end-to-end: {r['eps_per_s']} ep/s over {r['episodes']} episodes")
+
+
+def _ks(text: str) -> list[int]:
+    from ..errors import ConfigError
+
+    try:
+        ks = sorted({int(x) for x in text.split(",") if x.strip()})
+    except ValueError:
+        raise ConfigError(f"--k {text!r}: give whole numbers such as 1,5,10,20") from None
+    if not ks or ks[0] < 1:
+        raise ConfigError("--k needs positive numbers")
+    return ks
+
+
+@bench_app.command("locomo")
+@handle_errors
+def locomo(
+    paths: list[Path] = typer.Argument(..., help="LoCoMo JSON files (one or more conversations each)."),
+    store: str | None = typer.Option(None, "--store", help="Store URL (default: a temporary SQLite file)."),
+    k: str = typer.Option("1,5,10,20", "--k", help="Cut-offs for recall@k and hit@k."),
+    json_out: bool = JsonOpt,
+) -> None:
+    """Evidence recall@k and hit@k on LoCoMo for kgmem and the baselines, in one run."""
+    from ..bench.locomo import run_locomo
+    from ..embed.base import make_embedder
+    from ..errors import ConfigError
+
+    settings = load_settings()
+    emb = make_embedder(settings)
+    if emb is None:
+        raise ConfigError("bench locomo needs an embedder (KGMEM_EMBEDDER=minilm)")
+
+    def log(m: str) -> None:
+        if not json_out:
+            typer.echo(m, err=True)
+
+    res = run_locomo(paths, emb, _ks(k), store_url=store, settings=settings, log=log)
+    if json_out:
+        emit_json(res)
+        return
+    typer.echo(f"{res['questions']} questions (categories 1-4); {res['adversarial_excluded']} adversarial excluded; "
+               f"{len(res['dropped_evidence'])} malformed evidence ids dropped")
+    cols = [f"recall@{x}" for x in res["ks"]] + [f"hit@{x}" for x in res["ks"]]
+    typer.echo(f"{'method':<12} " + " ".join(f"{c:>10}" for c in cols))
+    for name, m in res["methods"].items():
+        typer.echo(f"{name:<12} " + " ".join(f"{m['overall'].get(c, 0):>10.1f}" for c in cols))
+
+
+@bench_app.command("longmemeval")
+@handle_errors
+def longmemeval(
+    path: Path = typer.Argument(..., help="A LongMemEval JSON file."),
+    store: str | None = typer.Option(None, "--store", help="Store URL (default: a temporary SQLite file)."),
+    k: str = typer.Option("1,5,10", "--k", help="Cut-offs."),
+    json_out: bool = JsonOpt,
+) -> None:
+    """Evidence turn and session recall@k per question type, with the time-travel baseline."""
+    from ..bench.longmemeval import run_longmemeval
+    from ..embed.base import make_embedder
+    from ..errors import ConfigError
+
+    settings = load_settings()
+    emb = make_embedder(settings)
+    if emb is None:
+        raise ConfigError("bench longmemeval needs an embedder (KGMEM_EMBEDDER=minilm)")
+    res = run_longmemeval(path, emb, _ks(k), store_url=store, settings=settings)
+    if json_out:
+        emit_json(res)
+        return
+    typer.echo(f"{res['questions']} questions")
+    for name, m in res["methods"].items():
+        typer.echo(f"{name:<12} " + "  ".join(f"{key}={val:.1f}" for key, val in m["overall"].items()))

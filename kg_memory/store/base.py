@@ -74,8 +74,12 @@ class Store(ABC):
         hash and occurred_at). Commits. Returns (added, skipped)."""
 
     @abstractmethod
-    def pending_episodes(self, group_id: str | None, limit: int, include_failed: bool = False) -> list[Episode]:
+    def pending_episodes(self, group_id: str | None, limit: int) -> list[Episode]:
         """Episodes not yet extracted, oldest first (``group_id`` None: every group)."""
+
+    @abstractmethod
+    def requeue_failed(self, group_id: str | None) -> int:
+        """Mark failed episodes pending again (``--retry-failed``); return how many."""
 
     @abstractmethod
     def get_episodes(self, group_id: str, ids: list[str]) -> list[Episode]: ...

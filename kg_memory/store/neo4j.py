@@ -238,10 +238,13 @@ class Neo4jStore(Store):
         added = [e for e in episodes if e.id in created]
         return added, len(episodes) - len(added)
 
-    def pending_episodes(self, group_id: str | None, limit: int, include_failed: bool = False) -> list[Episode]:
-        statuses = ["pending", "failed"] if include_failed else ["pending"]
-        return [self._episode(r["e"]) for r in self._read("episodes_pending", statuses=statuses,
-                                                           group_id=group_id, limit=limit)]
+    def pending_episodes(self, group_id: str | None, limit: int) -> list[Episode]:
+        return [self._episode(r["e"]) for r in self._read("episodes_pending", group_id=group_id, limit=limit)]
+
+    def requeue_failed(self, group_id: str | None) -> int:
+        with self._session() as s:
+            return int(s.execute_write(lambda tx: tx.run(query("episodes_requeue_failed"),
+                                                         {"group_id": group_id}).single()["requeued"]))
 
     def get_episodes(self, group_id: str, ids: list[str]) -> list[Episode]:
         if not ids:

@@ -201,14 +201,22 @@ class SQLiteStore(Store):
                     added.append(e)
         return added, len(episodes) - len(added)
 
-    def pending_episodes(self, group_id: str | None, limit: int, include_failed: bool = False) -> list[Episode]:
-        statuses = ("pending", "failed") if include_failed else ("pending", "pending")
-        sql = (f"SELECT {_EP_COLS} FROM episodes WHERE status IN (?, ?)"
+    def pending_episodes(self, group_id: str | None, limit: int) -> list[Episode]:
+        sql = (f"SELECT {_EP_COLS} FROM episodes WHERE status = 'pending'"
                + (" AND group_id = ?" if group_id is not None else "")
                + " ORDER BY occurred_at, rowid LIMIT ?")
-        args: tuple[Any, ...] = statuses + ((group_id,) if group_id is not None else ()) + (limit,)
+        args: tuple[Any, ...] = ((group_id,) if group_id is not None else ()) + (limit,)
         with self._lock:
             return [self._episode(r) for r in self.conn.execute(sql, args)]
+
+    def requeue_failed(self, group_id: str | None) -> int:
+        with self._tx() as c:
+            if group_id is None:
+                cur = c.execute("UPDATE episodes SET status = 'pending', status_reason = NULL WHERE status = 'failed'")
+            else:
+                cur = c.execute("UPDATE episodes SET status = 'pending', status_reason = NULL "
+                                "WHERE status = 'failed' AND group_id = ?", (group_id,))
+            return cur.rowcount
 
     def get_episodes(self, group_id: str, ids: list[str]) -> list[Episode]:
         if not ids:

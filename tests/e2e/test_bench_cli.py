@@ -1,0 +1,87 @@
+"""The evaluation harnesses on small fixtures (no timing assertions)."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from .test_cli import kgmem
+
+
+def locomo_fixture(tmp_path: Path) -> Path:
+    conv = {
+        "speaker_a": "Ana", "speaker_b": "Ben",
+        "session_1_date_time": "10:00 am on 3 March, 2024",
+        "session_1": [
+            {"speaker": "Ana", "dia_id": "D1:1", "text": "I adopted a kitten named Pixel yesterday!"},
+            {"speaker": "Ben", "dia_id": "D1:2", "text": "Cute! What colour is she?"},
+            {"speaker": "Ana", "dia_id": "D1:3", "text": "Grey with white paws.",
+             "blip_caption": "a photo of a grey kitten on a sofa"},
+        ],
+        "session_2_date_time": "4:30 pm on 20 July, 2024",
+        "session_2": [
+            {"speaker": "Ben", "dia_id": "D2:1", "text": "I finally moved to Lisbon for the new job."},
+            {"speaker": "Ana", "dia_id": "D2:2", "text": "Lisbon is wonderful, enjoy the tiles and the trams."},
+            {"speaker": "Ben", "dia_id": "D2:3", "text": "I also signed up for a pottery class on Thursdays."},
+        ],
+        "qa": [
+            {"question": "What is the name of Ana's kitten?", "answer": "Pixel", "evidence": ["D1:1"], "category": 4},
+            {"question": "Where did Ben move?", "answer": "Lisbon", "evidence": ["D2:1; D2:2"], "category": 4},
+            {"question": "When did Ana adopt the kitten?", "answer": "2 March 2024", "evidence": ["D1:1", "D:1:9"],
+             "category": 2},
+            {"question": "What class does Ben take?", "answer": "pottery", "evidence": ["D2:3"], "category": 1},
+            {"question": "What is Ben's dog called?", "adversarial_answer": "Rex", "evidence": [], "category": 5},
+        ],
+    }
+    p = tmp_path / "mini-locomo.json"
+    p.write_text(json.dumps(conv))
+    return p
+
+
+def test_bench_locomo_reports_every_method(tmp_path: Path):
+    res = json.loads(kgmem("bench", "locomo", str(locomo_fixture(tmp_path)), "--k", "1,5", "--json",
+                           home=tmp_path / "h").stdout)
+    assert res["questions"] == 4 and res["adversarial_excluded"] == 1
+    assert res["dropped_evidence"] == ["D:1:9"]
+    assert set(res["methods"]) == {"bm25", "dense", "paper", "memor", "memor-dated", "ours"}
+    for m in res["methods"].values():
+        assert set(m["overall"]) == {"recall@1", "recall@5", "hit@1", "hit@5"}
+        assert all(0.0 <= v <= 100.0 for v in m["overall"].values())
+        assert set(m["by_category"]) == {"single-hop", "temporal", "multi-hop"}
+    # six turns, k=5: every method must find the one-turn evidence of the easy questions
+    assert res["methods"]["ours"]["overall"]["hit@5"] == 100.0
+    assert res["methods"]["bm25"]["by_category"]["single-hop"]["questions"] == 2
+
+
+def test_bench_longmemeval_with_time_travel(tmp_path: Path):
+    data = [{
+        "question_id": "q-move", "question_type": "knowledge-update", "question": "Which city do I live in?",
+        "answer": "Porto", "question_date": "2023/06/01 (Thu) 10:00", "answer_session_ids": ["s2"],
+        "haystack_session_ids": ["s1", "s2", "s3"],
+        "haystack_dates": ["2023/01/10 (Tue) 09:00", "2023/05/02 (Tue) 18:00", "2023/08/01 (Tue) 12:00"],
+        "haystack_sessions": [
+            [{"role": "user", "content": "I live in Lisbon and love it."},
+             {"role": "assistant", "content": "Lisbon is a lovely city."}],
+            [{"role": "user", "content": "I moved to Porto last week, which city should I explore next?",
+              "has_answer": True}, {"role": "assistant", "content": "Try Braga."}],
+            [{"role": "user", "content": "Which city do I live in now? I moved to Faro, the city by the sea."},
+             {"role": "assistant", "content": "Faro, then."}],
+        ],
+    }]
+    p = tmp_path / "lme.json"
+    p.write_text(json.dumps(data))
+    res = json.loads(kgmem("bench", "longmemeval", str(p), "--k", "1,3", "--json", home=tmp_path / "h").stdout)
+    assert res["questions"] == 1
+    assert set(res["methods"]) == {"bm25", "dense", "time-travel", "ours"}
+    ours = res["methods"]["ours"]["overall"]
+    assert ours["session_recall@3"] == 100.0
+    # the session after the question date is never returned by ours (pre-filter) nor by time-travel (post-filter)
+    assert "knowledge-update" in res["methods"]["time-travel"]["by_type"]
+
+
+def test_bench_contradictions_has_a_per_kind_breakdown(tmp_path: Path):
+    from ..conftest import CONTRADICTIONS
+
+    res = json.loads(kgmem("bench", "contradictions", str(CONTRADICTIONS), "--json", home=tmp_path / "h").stdout)
+    assert res["by_kind"]["single-valued update"]["checks"] >= 8
+    assert sum(v["passed"] for v in res["by_kind"].values()) == res["passed"]
