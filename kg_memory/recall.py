@@ -34,6 +34,17 @@ def token_overlap(query_terms_: set[str], text: str) -> float:
     return len(query_terms_ & doc) / len(doc)
 
 
+def scale_by_max(scores: dict[str, float]) -> dict[str, float]:
+    """Divide by the best score (negatives count as 0). Unlike min-max over a
+    candidate pool, the weakest candidate keeps the credit it earned."""
+    if not scores:
+        return {}
+    hi = max(scores.values())
+    if hi <= 1e-12:
+        return {k: 0.0 for k in scores}
+    return {k: max(v, 0.0) / hi for k, v in scores.items()}
+
+
 def minmax(scores: dict[str, float]) -> dict[str, float]:
     if not scores:
         return {}
@@ -73,12 +84,40 @@ class Recaller:
         qvec = query_vector
         if qvec is None and self.embedder is not None:
             qvec = self.embedder.embed([query])[0]
-        pool = max(30, 3 * k)
+        pool = max(self.w.candidates, 3 * k)
         with self.store.read_scope():
             episodes = self._episodes(query, group_id, tf, k, pool, qvec)
             facts = self._facts(query, group_id, tf, k, pool, qvec, episodes)
+            episodes = self._provenance(group_id, tf, episodes, facts)
         return RecallResult(query=query, group_id=group_id, as_of=as_of, known_at=known_at,
                             facts=facts, episodes=episodes[:k])
+
+    def _provenance(self, group_id: str, tf: TimeFilter, episodes: list[ScoredEpisode],
+                    facts: list[ScoredFact]) -> list[ScoredEpisode]:
+        """Facts count through the episodes they came from: each provenance episode
+        of a top fact gains ``provenance`` x the fact's score relative to the best."""
+        if self.w.provenance <= 0 or not facts or facts[0].score <= 0:
+            return episodes
+        best = facts[0].score
+        boost: dict[str, float] = {}
+        for sf in facts:
+            for eid in sf.fact.episode_ids:
+                boost[eid] = max(boost.get(eid, 0.0), sf.score / best)
+        top = episodes[0].score if episodes else 1.0
+        scored = {s.episode.id: s for s in episodes}
+        missing = [eid for eid in boost if eid not in scored]
+        for e in self.store.get_episodes(group_id, missing):
+            if e.occurred_at <= tf.as_of and e.created_at <= tf.known_at:
+                scored[e.id] = ScoredEpisode(episode=e, score=0.0,
+                                             components={"decay": decay(self.w, tf.as_of, e.occurred_at)})
+        for eid, b in boost.items():
+            se = scored.get(eid)
+            if se is None:
+                continue
+            extra = self.w.provenance * b * top * se.components.get("decay", 1.0)
+            se.components["provenance"] = round(b, 6)
+            se.score += extra
+        return sorted(scored.values(), key=lambda s: (-s.score, s.episode.id))
 
     # -- episodes ----------------------------------------------------------
     def _episodes(self, query: str, group_id: str, tf: TimeFilter, k: int, pool: int,
@@ -91,7 +130,8 @@ class Recaller:
         eps = {e.id: e for e in self.store.get_episodes(group_id, ids)}
         qterms = set(query_terms(query))
         overlap = {i: token_overlap(qterms, eps[i].index_text()) for i in ids if i in eps}
-        nv, nb, no = minmax(vec), minmax(bm), minmax(overlap)
+        norm = scale_by_max if self.w.normalise == "max" else minmax
+        nv, nb, no = norm(vec), norm(bm), norm(overlap)
         scored: dict[str, ScoredEpisode] = {}
         for i in ids:
             e = eps.get(i)

@@ -33,11 +33,14 @@ class RecallWeights(BaseModel):
     episode_vector: float = 0.4
     episode_bm25: float = 0.4
     episode_overlap: float = 0.2
-    neighbour: float = 0.35
+    neighbour: float = 0.6
     fact_direct: float = 0.5
     fact_graph: float = 0.3
     fact_entity: float = 0.35
-    decay_lambda: float = 0.0005  # per day; age measured from as_of
+    decay_lambda: float = 0.0  # per day, age measured from as_of; 0 = off (see docs/benchmarks.md)
+    normalise: str = "minmax"  # how episode scores are put on one scale: minmax | max
+    provenance: float = 0.3  # boost for the episodes a top fact came from
+    candidates: int = 100  # episodes taken from each retriever before blending (at least 3 x k)
 
 
 class Settings(BaseModel):

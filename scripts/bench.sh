@@ -18,5 +18,6 @@ KGMEM_HOME="$home" "$BIN/kgmem" bench contradictions ../shared/data/contradictio
   > .bench/contradictions-sqlite.json
 KGMEM_HOME="$home" "$BIN/kgmem" bench contradictions ../shared/data/contradictions-dev.json --store "$url" --json \
   > .bench/contradictions-neo4j.json
+KGMEM_HOME="$home" "$BIN/kgmem" bench locomo ../shared/data/locomo-dev/*.json --json > .bench/locomo.json
 "$BIN/python" -m kg_memory.bench.report .bench docs/benchmarks.md
 echo "wrote docs/benchmarks.md"

@@ -58,25 +58,9 @@ def _mean(rows: list[dict[str, float]]) -> dict[str, float]:
 
 
 def ours_ranking(res: Any, dia_of: dict[str, str]) -> list[str]:
-    """Episodes in rank order, each followed by the provenance turns of the fact
-    at the same rank (facts count through the episodes they came from)."""
-    ranked: list[str] = []
-    facts = res.facts
-    for i, se in enumerate(res.episodes):
-        d = dia_of.get(se.episode.id)
-        if d and d not in ranked:
-            ranked.append(d)
-        if i < len(facts):
-            for eid in facts[i].fact.episode_ids:
-                d = dia_of.get(eid)
-                if d and d not in ranked:
-                    ranked.append(d)
-    for sf in facts[len(res.episodes):]:
-        for eid in sf.fact.episode_ids:
-            d = dia_of.get(eid)
-            if d and d not in ranked:
-                ranked.append(d)
-    return ranked
+    """kgmem's episodes in rank order. Facts count through their provenance:
+    recall already lifts the episodes that the top facts came from."""
+    return list(dict.fromkeys(d for d in (dia_of.get(s.episode.id) for s in res.episodes) if d))
 
 
 def run_locomo(paths: Sequence[str | Path], embedder: Embedder, ks: Sequence[int] = (1, 5, 10, 20),
@@ -111,8 +95,9 @@ def run_locomo(paths: Sequence[str | Path], embedder: Embedder, ks: Sequence[int
                     dia_of = {e.id: e.metadata.get("dia_id") for e in eps}
                     turns = [e for e in eps if e.metadata.get("dia_id")]
                     dia = [e.metadata["dia_id"] for e in turns]
-                    plain = [e.content + (f" [image: {e.metadata['blip_caption']}]" if e.metadata.get("blip_caption")
-                                          else "") for e in turns]
+                    # Every method sees the same turn text: the speaker, what was said, any image caption.
+                    plain = [f"{e.speaker}: {e.content}" + (f" [image: {e.metadata['blip_caption']}]"
+                                                            if e.metadata.get("blip_caption") else "") for e in turns]
                     dated = [f"{t} ({e.occurred_at:%d %B %Y})" for t, e in zip(plain, turns, strict=True)]
                     v_plain = embedder.embed(plain)
                     v_dated = embedder.embed(dated)

@@ -102,6 +102,27 @@ def render(bench_dir: Path, extra: str = "") -> str:
             out += ["", "Decision: the numpy scan. It is exact, it pre-filters by construction, it was faster here, "
                     "and it needs no SQLite extension: this machine's Python (pyenv 3.11), like many users', is "
                     "built without `enable_load_extension`, so sqlite-vec would force apsw on everyone."]
+    loco = _load(bench_dir / "locomo.json")
+    if loco:
+        ks = loco["ks"]
+        out += ["", "## LoCoMo (development conversations)", "",
+                f"`kgmem bench locomo ../shared/data/locomo-dev/*.json`: {loco['questions']} questions of categories "
+                f"1-4 ({loco['adversarial_excluded']} adversarial excluded; malformed evidence ids dropped: "
+                f"{', '.join(loco['dropped_evidence']) or 'none'}). Evidence recall@k and hit@k over dialogue turns, "
+                "in percent. Every method sees the same turns (speaker, text, image caption).", "",
+                "| method | " + " | ".join(f"recall@{k}" for k in ks) + " | " + " | ".join(f"hit@{k}" for k in ks) + " |",
+                "| --- |" + " ---: |" * (2 * len(ks))]
+        for name, m in loco["methods"].items():
+            o = m["overall"]
+            out.append(f"| {name} | " + " | ".join(f"{o[f'recall@{k}']:.1f}" for k in ks) + " | "
+                       + " | ".join(f"{o[f'hit@{k}']:.1f}" for k in ks) + " |")
+        cats = sorted(next(iter(loco["methods"].values()))["by_category"])
+        out += ["", "recall@10 by category:", "", "| method | " + " | ".join(cats) + " |",
+                "| --- |" + " ---: |" * len(cats)]
+        for name, m in loco["methods"].items():
+            out.append(f"| {name} | " + " | ".join(
+                f"{m['by_category'][c].get('recall@10', 0):.1f} ({m['by_category'][c]['questions']})" for c in cats)
+                + " |")
     if any(contra.values()):
         out += ["", "## Planted contradictions", "",
                 "`kgmem bench contradictions ../shared/data/contradictions-dev.json` with the rules extractor.", "",

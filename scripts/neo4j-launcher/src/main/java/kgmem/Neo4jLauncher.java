@@ -11,6 +11,7 @@ import org.neo4j.configuration.connectors.BoltConnector;
 import org.neo4j.configuration.helpers.SocketAddress;
 import org.neo4j.dbms.api.DatabaseManagementService;
 import org.neo4j.dbms.api.DatabaseManagementServiceBuilder;
+import org.neo4j.graphdb.QueryExecutionException;
 
 /**
  * Runs Neo4j Community as an embedded DatabaseManagementService with the Bolt
@@ -47,12 +48,22 @@ public final class Neo4jLauncher {
             stopped.countDown();
         }));
 
-        // Set the password of the built-in 'neo4j' user so that clients log in
-        // with the credentials written to .neo4j/url.
-        dbms.database("system").executeTransactionally(
-                "ALTER USER neo4j SET PASSWORD $pw CHANGE NOT REQUIRED",
-                Map.of("pw", password));
-
+        try {
+            // Set the password of the built-in 'neo4j' user so that clients log in
+            // with the credentials written to .neo4j/url. On a restart it is already set.
+            try {
+                dbms.database("system").executeTransactionally(
+                        "ALTER USER neo4j SET PASSWORD $pw CHANGE NOT REQUIRED", Map.of("pw", password));
+            } catch (QueryExecutionException e) {
+                if (e.getMessage() == null || !e.getMessage().contains("Old password and new password cannot be the same")) {
+                    throw e;
+                }
+            }
+        } catch (RuntimeException e) {
+            System.err.println("kgmem-neo4j: start-up failed: " + e.getMessage());
+            dbms.shutdown();
+            System.exit(1);
+        }
         String version = dbms.database("system").executeTransactionally(
                 "CALL dbms.components() YIELD versions RETURN versions[0] AS v", Map.of(),
                 r -> r.hasNext() ? String.valueOf(r.next().get("v")) : "?");
