@@ -40,13 +40,32 @@ class IngestStats:
     prompt_tokens: int = 0
     completion_tokens: int = 0
     errors: list[str] = field(default_factory=list)
+    # episode id -> [calls, prompt tokens, completion tokens], for episodes that cost model calls
+    llm_usage_by_episode: dict[str, list[int]] = field(default_factory=dict)
 
     def merge(self, other: IngestStats) -> None:
         for k, v in other.__dict__.items():
             if isinstance(v, int):
                 setattr(self, k, getattr(self, k) + v)
+            elif isinstance(v, dict):
+                for key, usage in v.items():
+                    mine = getattr(self, k).setdefault(key, [0, 0, 0])
+                    for i, n in enumerate(usage):
+                        mine[i] += n
             else:
                 getattr(self, k).extend(v)
+
+    def charge(self, episode_id: str, calls: int, prompt_tokens: int, completion_tokens: int) -> None:
+        """Count model usage for the run and for the episode it was spent on."""
+        if not calls:
+            return
+        self.llm_calls += calls
+        self.prompt_tokens += prompt_tokens
+        self.completion_tokens += completion_tokens
+        mine = self.llm_usage_by_episode.setdefault(episode_id, [0, 0, 0])
+        mine[0] += calls
+        mine[1] += prompt_tokens
+        mine[2] += completion_tokens
 
     def to_json(self) -> dict[str, object]:
         return dict(self.__dict__)
@@ -131,9 +150,7 @@ class Pipeline:
         for e, (result, error) in zip(eps, results, strict=True):
             if result is not None:
                 extractions[e.id] = result
-                stats.llm_calls += result.llm_calls
-                stats.prompt_tokens += result.prompt_tokens
-                stats.completion_tokens += result.completion_tokens
+                stats.charge(e.id, result.llm_calls, result.prompt_tokens, result.completion_tokens)
             else:
                 batch.statuses.append((group_id, e.id, "failed", (error or "unknown error")[:500]))
                 stats.episodes_failed += 1
@@ -235,9 +252,7 @@ class Pipeline:
         except KgMemError as exc:
             stats.errors.append(f"episode {e.id}: judge failed ({exc}); kept the fact as an addition")
             return cand, current, False
-        stats.llm_calls += usage.calls
-        stats.prompt_tokens += usage.prompt_tokens
-        stats.completion_tokens += usage.completion_tokens
+        stats.charge(e.id, usage.calls, usage.prompt_tokens, usage.completion_tokens)
         if verdict.decision == "REPLACE":
             chosen = [v for v in others if v.id in set(verdict.replaces)] or others
             return cand, chosen, True

@@ -22,6 +22,7 @@ from .temporal import visible
 from .timeutil import days_between
 from .vocab import Vocabulary, load_vocabulary
 
+PROVENANCE_PER_FACT = 3
 _FIRST_PERSON = re.compile(r"\b(i|me|my|mine|myself|we|us|our)\b", re.I)
 _TOKEN = re.compile(r"[\w']+")
 
@@ -101,7 +102,7 @@ class Recaller:
         best = facts[0].score
         boost: dict[str, float] = {}
         for sf in facts:
-            for eid in sf.fact.episode_ids:
+            for eid in sf.fact.episode_ids[-PROVENANCE_PER_FACT:]:  # the most recent evidence
                 boost[eid] = max(boost.get(eid, 0.0), sf.score / best)
         top = episodes[0].score if episodes else 1.0
         scored = {s.episode.id: s for s in episodes}

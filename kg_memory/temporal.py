@@ -112,6 +112,16 @@ class Decision:
         return len(self.expiries) if self.kind in ("supersede", "end") else 0
 
 
+MAX_PROVENANCE = 50  # episode ids kept per version; reinforcement_count keeps the total
+
+
+def _provenance(ids: tuple[str, ...], new: str) -> tuple[str, ...]:
+    """Append the new evidence, keeping the most recent MAX_PROVENANCE ids, so a
+    fact restated a thousand times does not copy a thousand ids into each version."""
+    merged = tuple(dict.fromkeys((*ids, new)))
+    return merged[-MAX_PROVENANCE:]
+
+
 def _successor(v: FactVersion, now: datetime, **changes: object) -> FactVersion:
     return v.replace(id=new_id("fv"), created_at=now, expired_at=None, expired_by=None, **changes)
 
@@ -137,7 +147,7 @@ def decide(c: Candidate, current: list[FactVersion], single_valued: bool, now: d
             succ = _successor(
                 v, now, valid_from=new_from,
                 reinforcement_count=v.reinforcement_count + 1,
-                episode_ids=tuple(dict.fromkeys((*v.episode_ids, c.episode_id))),
+                episode_ids=_provenance(v.episode_ids, c.episode_id),
             )
             return Decision("reinforce", [succ], [Expiry(v.id, now, succ.id)])
 
@@ -191,10 +201,7 @@ def _decide_ending(c: Candidate, targets: list[FactVersion], now: datetime) -> D
             continue
         succ = None
         if not is_empty(v.valid_from, end):
-            succ = _successor(
-                v, now, valid_to=end,
-                episode_ids=tuple(dict.fromkeys((*v.episode_ids, c.episode_id))),
-            )
+            succ = _successor(v, now, valid_to=end, episode_ids=_provenance(v.episode_ids, c.episode_id))
             inserts.append(succ)
         expiries.append(Expiry(v.id, now, succ.id if succ else c.episode_id))
     if not expiries:

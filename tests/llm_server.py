@@ -31,6 +31,8 @@ class ReplayServer:
         self.requests: list[dict[str, Any]] = []
         self.refuse_json_schema = refuse_json_schema
         self.fail_after: int | None = None  # answer this many chat calls, then refuse connections
+        self.in_flight = 0
+        self.max_in_flight = 0
         self._lock = threading.Lock()
         server = self
 
@@ -77,6 +79,16 @@ class ReplayServer:
         h.wfile.write(data)
 
     def _handle(self, h: BaseHTTPRequestHandler, body: dict[str, Any]) -> None:
+        with self._lock:
+            self.in_flight += 1
+            self.max_in_flight = max(self.max_in_flight, self.in_flight)
+        try:
+            self._answer(h, body)
+        finally:
+            with self._lock:
+                self.in_flight -= 1
+
+    def _answer(self, h: BaseHTTPRequestHandler, body: dict[str, Any]) -> None:
         with self._lock:
             self.requests.append(body)
             action = self.script.popleft() if self.script else None

@@ -92,7 +92,7 @@ def run_locomo(paths: Sequence[str | Path], embedder: Embedder, ks: Sequence[int
                            if e.group_id == source_group]
                     log(f"{path}: {len(eps)} turns")
                     mem.add_episodes(eps)
-                    dia_of = {e.id: e.metadata.get("dia_id") for e in eps}
+                    dia_of = {e.id: str(e.metadata["dia_id"]) for e in eps if e.metadata.get("dia_id")}
                     turns = [e for e in eps if e.metadata.get("dia_id")]
                     dia = [e.metadata["dia_id"] for e in turns]
                     # Every method sees the same turn text: the speaker, what was said, any image caption.

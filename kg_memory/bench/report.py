@@ -110,7 +110,8 @@ def render(bench_dir: Path, extra: str = "") -> str:
                 f"1-4 ({loco['adversarial_excluded']} adversarial excluded; malformed evidence ids dropped: "
                 f"{', '.join(loco['dropped_evidence']) or 'none'}). Evidence recall@k and hit@k over dialogue turns, "
                 "in percent. Every method sees the same turns (speaker, text, image caption).", "",
-                "| method | " + " | ".join(f"recall@{k}" for k in ks) + " | " + " | ".join(f"hit@{k}" for k in ks) + " |",
+                "| method | " + " | ".join(f"recall@{k}" for k in ks) + " | "
+                + " | ".join(f"hit@{k}" for k in ks) + " |",
                 "| --- |" + " ---: |" * (2 * len(ks))]
         for name, m in loco["methods"].items():
             o = m["overall"]

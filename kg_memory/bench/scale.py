@@ -212,7 +212,7 @@ def vector_backends(sizes: Sequence[int], dim: int = 384, queries: int = 200, se
         import sqlite_vec  # type: ignore[import-not-found]
     except ImportError as exc:
         out["sqlite_vec_error"] = f"not installed: {exc}"
-        apsw = sqlite_vec = None
+        apsw = sqlite_vec = None  # type: ignore[assignment]
     for n in sizes:
         m = rng.normal(size=(n, dim)).astype(np.float32)
         m /= np.linalg.norm(m, axis=1, keepdims=True)

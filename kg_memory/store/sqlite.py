@@ -7,7 +7,7 @@ import json
 import re
 import sqlite3
 import threading
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from datetime import datetime
 from pathlib import Path
@@ -90,6 +90,8 @@ class SQLiteStore(Store):
         self.conn.execute("PRAGMA busy_timeout=30000")
         self.conn.execute("PRAGMA temp_store=MEMORY")
         self._writes = 0
+        self._entity_codes: dict[str, int] = {}
+        self._predicate_codes: dict[str, int] = {}
         self._ep_index: dict[str, VectorIndex] = {}
         self._fact_index: dict[str, VectorIndex] = {}
 
@@ -348,28 +350,6 @@ class SQLiteStore(Store):
         with self._lock:
             return [self._fact(r) for r in self.conn.execute(sql, args)]
 
-    def facts_for_entities(self, group_id: str, entity_ids: list[str], tf: TimeFilter, limit: int,
-                           predicates: list[str] | None = None) -> list[FactVersion]:
-        if not entity_ids:
-            return []
-        out: dict[str, FactVersion] = {}
-        asof, known = to_iso(tf.as_of), to_iso(tf.known_at)
-        pred_sql, pred_args = "", cast(tuple[str, ...], ())
-        if predicates is not None:
-            pred_sql = f" AND predicate IN ({','.join('?' * len(predicates))})"
-            pred_args = tuple(predicates)
-        with self._lock:
-            for chunk in _chunks(list(dict.fromkeys(entity_ids)), 400):
-                marks = ",".join("?" * len(chunk))
-                for col in ("subject_id", "object_id"):
-                    for r in self.conn.execute(
-                        f"SELECT {_FACT_COLS} FROM facts WHERE group_id = ? AND {col} IN ({marks}){pred_sql} "
-                        f"AND {_VISIBLE} LIMIT ?", (group_id, *chunk, *pred_args, known, known, asof, asof, limit)):
-                        out[r["id"]] = self._fact(r)
-                    if len(out) >= limit:
-                        return list(out.values())[:limit]
-        return list(out.values())[:limit]
-
     @contextmanager
     def read_scope(self) -> Iterator[None]:
         with self._lock:
@@ -409,25 +389,40 @@ class SQLiteStore(Store):
                 (q, group_id, known, known, asof, asof, k)).fetchall()
         return [(self._fact(r), float(r["s"])) for r in rows]
 
+    def _episode_ids(self, rowids: list[int]) -> dict[int, str]:
+        ids: dict[int, str] = {}
+        with self._lock:
+            for chunk in _chunks(rowids, 500):
+                marks = ",".join("?" * len(chunk))
+                ids.update(self.conn.execute(f"SELECT rowid, id FROM episodes WHERE rowid IN ({marks})", chunk))
+        return ids
+
     def _stamp(self) -> tuple[int, int]:
         """Changes whenever this connection or another one commits."""
         return (self._writes, self.conn.execute("PRAGMA data_version").fetchone()[0])
 
     def _episode_index(self, group_id: str) -> VectorIndex:
+        """Every episode of the group in memory: times, whether it has a vector
+        yet, and the vector. Vector and text search filter through it."""
         with self._lock:
             idx = self._ep_index.get(group_id)
             if idx is None:
-                idx = self._ep_index[group_id] = VectorIndex(self.dim, ("occurred", "created"))
+                idx = self._ep_index[group_id] = VectorIndex(self.dim, ("occurred", "created", "hasvec"))
             stamp = self._stamp()
             if stamp != idx.stamp:
-                new = [r[0] for r in self.conn.execute(
-                    "SELECT rowid FROM episodes WHERE group_id = ? AND embedding IS NOT NULL", (group_id,))
-                    if r[0] not in idx.pos]
-                for chunk in _chunks(new, 500):
+                rows = self.conn.execute(
+                    "SELECT rowid, occurred_at, created_at, embedding IS NOT NULL FROM episodes WHERE group_id = ?",
+                    (group_id,)).fetchall()
+                hasvec = idx.times["hasvec"]
+                need = [r[0] for r in rows if r[3] and (r[0] not in idx.pos or not hasvec[idx.pos[r[0]]])]
+                blobs: dict[int, bytes] = {}
+                for chunk in _chunks(need, 500):
                     marks = ",".join("?" * len(chunk))
-                    idx.upsert((r[0], r[1], (_micros(r[2], 0), _micros(r[3], 0))) for r in self.conn.execute(
-                        f"SELECT rowid, embedding, occurred_at, created_at FROM episodes WHERE rowid IN ({marks})",
-                        chunk))
+                    blobs.update(self.conn.execute(
+                        f"SELECT rowid, embedding FROM episodes WHERE rowid IN ({marks})", chunk).fetchall())
+                zero = bytes(4 * self.dim)
+                idx.upsert((r[0], blobs[r[0]] if r[0] in blobs else (None if r[0] in idx.pos else zero),
+                            (_micros(r[1], 0), _micros(r[2], 0), int(r[3]))) for r in rows)
                 idx.stamp = stamp
             return idx
 
@@ -435,52 +430,84 @@ class SQLiteStore(Store):
                               ) -> list[tuple[str, float]]:
         idx = self._episode_index(group_id)
         a, kn = _micros_dt(tf.as_of), _micros_dt(tf.known_at)
-        hits = idx.search(vector, k, lambda t: (t["occurred"] <= a) & (t["created"] <= kn))
-        if not hits:
-            return []
-        with self._lock:
-            ids: dict[int, str] = {}
-            for chunk in _chunks([h[0] for h in hits], 500):
-                marks = ",".join("?" * len(chunk))
-                ids.update(self.conn.execute(
-                    f"SELECT rowid, id FROM episodes WHERE rowid IN ({marks})", chunk).fetchall())
-        return [(ids[cast(int, r)], s) for r, s in hits]
+        hits = idx.search(vector, k, lambda t: (t["occurred"] <= a) & (t["created"] <= kn) & (t["hasvec"] == 1))
+        ids = self._episode_ids([cast(int, h[0]) for h in hits])
+        return [(ids[cast(int, r)], s) for r, s in hits if r in ids]
+
+    def _code(self, table: dict[str, int], value: str) -> int:
+        code = table.get(value)
+        if code is None:
+            code = table[value] = len(table) + 1
+        return code
 
     def _facts_index(self, group_id: str) -> VectorIndex:
+        """Every fact version of the group in memory: its times, its subject,
+        object and predicate (as small integer codes) and its vector. Visibility
+        and entity filters are then vectorised masks over a few arrays, so a
+        subject with a long history costs a mask, not a scan of its rows."""
         with self._lock:
             idx = self._fact_index.get(group_id)
             if idx is None:
-                idx = self._fact_index[group_id] = VectorIndex(self.dim, ("vf", "vt", "created", "expired"))
+                idx = self._fact_index[group_id] = VectorIndex(
+                    self.dim, ("vf", "vt", "created", "expired", "subj", "obj", "pred", "hasvec"))
             stamp = self._stamp()
             if stamp != idx.stamp:
                 rows = self.conn.execute(
-                    "SELECT rowid, valid_from, valid_to, created_at, expired_at FROM facts "
-                    "WHERE group_id = ? AND embedding IS NOT NULL", (group_id,)).fetchall()
-                new = [r[0] for r in rows if r[0] not in idx.pos]
+                    "SELECT rowid, valid_from, valid_to, created_at, expired_at, subject_id, object_id, predicate, "
+                    "embedding IS NOT NULL FROM facts WHERE group_id = ?", (group_id,)).fetchall()
+                new = [r[0] for r in rows if r[0] not in idx.pos and r[8]]
                 blobs: dict[int, bytes] = {}
                 for chunk in _chunks(new, 500):
                     marks = ",".join("?" * len(chunk))
                     blobs.update(self.conn.execute(
                         f"SELECT rowid, embedding FROM facts WHERE rowid IN ({marks})", chunk).fetchall())
-                idx.upsert((r[0], blobs.get(r[0]),
+                zero = bytes(4 * self.dim)
+                idx.upsert((r[0], None if r[0] in idx.pos else blobs.get(r[0], zero),
                             (_micros(r[1], NEG_INF_TIME), _micros(r[2], POS_INF_TIME), _micros(r[3], 0),
-                             _micros(r[4], POS_INF_TIME))) for r in rows)
+                             _micros(r[4], POS_INF_TIME), self._code(self._entity_codes, r[5]),
+                             self._code(self._entity_codes, r[6]), self._code(self._predicate_codes, r[7]),
+                             int(r[8]))) for r in rows)
                 idx.stamp = stamp
             return idx
+
+    @staticmethod
+    def _visible_mask(tf: TimeFilter) -> Callable[[dict[str, np.ndarray]], np.ndarray]:
+        a, kn = _micros_dt(tf.as_of), _micros_dt(tf.known_at)
+        return lambda t: (t["created"] <= kn) & (t["expired"] > kn) & (t["vf"] <= a) & (t["vt"] > a)
+
+    def _facts_by_rowid(self, rowids: list[int]) -> dict[int, FactVersion]:
+        out: dict[int, FactVersion] = {}
+        with self._lock:
+            for chunk in _chunks(rowids, 500):
+                marks = ",".join("?" * len(chunk))
+                for r in self.conn.execute(f"SELECT rowid, {_FACT_COLS} FROM facts WHERE rowid IN ({marks})", chunk):
+                    out[r["rowid"]] = self._fact(r)
+        return out
+
+    def facts_for_entities(self, group_id: str, entity_ids: list[str], tf: TimeFilter, limit: int,
+                           predicates: list[str] | None = None) -> list[FactVersion]:
+        if not entity_ids:
+            return []
+        idx = self._facts_index(group_id)
+        ents = [self._entity_codes[e] for e in entity_ids if e in self._entity_codes]
+        if not ents or idx.n == 0:
+            return []
+        view = idx.view()
+        mask = self._visible_mask(tf)(view) & (np.isin(view["subj"], ents) | np.isin(view["obj"], ents))
+        if predicates is not None:
+            preds = [self._predicate_codes[p] for p in predicates if p in self._predicate_codes]
+            mask &= np.isin(view["pred"], preds)
+        rowids = [cast(int, idx.keys[i]) for i in np.flatnonzero(mask)[:limit]]
+        found = self._facts_by_rowid(rowids)
+        return [found[r] for r in rowids if r in found]
 
     def fact_vector_search(self, group_id: str, vector: np.ndarray, k: int, tf: TimeFilter
                            ) -> list[tuple[FactVersion, float]]:
         idx = self._facts_index(group_id)
-        a, kn = _micros_dt(tf.as_of), _micros_dt(tf.known_at)
-        hits = idx.search(vector, k, lambda t: (t["created"] <= kn) & (t["expired"] > kn)
-                          & (t["vf"] <= a) & (t["vt"] > a))
-        if not hits:
-            return []
-        with self._lock:
-            marks = ",".join("?" * len(hits))
-            rows = {r["rowid"]: r for r in self.conn.execute(
-                f"SELECT rowid, {_FACT_COLS} FROM facts WHERE rowid IN ({marks})", [h[0] for h in hits])}
-        return [(self._fact(rows[r]), s) for r, s in hits if r in rows]
+        visible = self._visible_mask(tf)
+        hits = idx.search(vector, k, lambda t: visible(t) & (t["hasvec"] == 1))
+        found = self._facts_by_rowid([cast(int, h[0]) for h in hits])
+        return [(found[cast(int, r)], s) for r, s in hits if r in found]
 
     def counts(self, group_id: str | None = None) -> dict[str, int]:
         where, args = (" WHERE group_id = ?", (group_id,)) if group_id else ("", ())

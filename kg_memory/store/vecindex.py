@@ -55,12 +55,15 @@ class VectorIndex:
             for c, v in zip(self.time_cols, times, strict=True):
                 self.times[c][i] = v
 
+    def view(self) -> dict[str, np.ndarray]:
+        """The columns of the rows held, for masks."""
+        return {c: a[: self.n] for c, a in self.times.items()}
+
     def search(self, query: np.ndarray, k: int, mask_fn: Callable[[dict[str, np.ndarray]], np.ndarray]
                ) -> list[tuple[object, float]]:
         if self.n == 0 or k <= 0:
             return []
-        view = {c: a[: self.n] for c, a in self.times.items()}
-        mask = mask_fn(view)
+        mask = mask_fn(self.view())
         count = int(mask.sum())
         if count == 0:
             return []

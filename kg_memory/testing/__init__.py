@@ -1,5 +1,5 @@
 """Reusable memory checks for any backend (see :mod:`kg_memory.testing.plugin`)."""
 
-from .adapter import MemoryAdapter, KgMemAdapter
+from .adapter import KgMemAdapter, MemoryAdapter
 
 __all__ = ["KgMemAdapter", "MemoryAdapter"]

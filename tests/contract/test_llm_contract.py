@@ -49,3 +49,23 @@ def test_llm_facts_record_prompt_version_and_usage(make_memory, replay, group):
     versions = m.history("User", group=group)
     assert versions and all(v.extractor == "llm" and v.prompt_version == load_prompt("extract").version
                             for v in versions)
+
+
+def test_one_concurrency_limit_for_the_whole_ingest(make_memory, group, tmp_path):
+    from kg_memory.models import Episode
+    from kg_memory.timeutil import parse_datetime
+
+    with ReplayServer() as server:
+        for _ in range(12):
+            server.script.append({"delay": 0.15, "content": '{"entities": [], "facts": []}'})
+        c = LLMClient(base_url=server.url, api_key="k", model="m", concurrency=2, sleep=lambda _: None)
+        m = make_memory()
+        m.extractor = LLMExtractor(c, concurrency=6)  # more workers than the limit allows in flight
+        t = parse_datetime("2025-01-01T00:00:00Z")
+        eps = [Episode(group_id=group, content=f"turn {i}", occurred_at=t, created_at=t, session_id=f"s{i}")
+               for i in range(12)]
+        stats = m.add_episodes(eps)
+        assert stats.episodes_extracted == 12 and stats.llm_calls == 12
+        assert server.max_in_flight == 2
+        assert len(stats.llm_usage_by_episode) == 12
+        assert all(u[0] == 1 and u[1] > 0 for u in stats.llm_usage_by_episode.values())

@@ -109,3 +109,14 @@ def test_same_start_replaces_without_empty_version():
     dec = decide(cand("B", d(2024)), [old], single_valued=True, now=NOW)
     assert [v.object_id for v in dec.inserts] == ["B"]
     assert dec.expiries[0].version_id == old.id
+
+
+def test_provenance_is_capped_but_the_count_is_not():
+    from kg_memory.temporal import MAX_PROVENANCE
+
+    v = version("A", d(2020)).replace(episode_ids=tuple(f"e{i}" for i in range(MAX_PROVENANCE)),
+                                      reinforcement_count=MAX_PROVENANCE)
+    dec = decide(cand("A", d(2024)), [v], single_valued=True, now=NOW)
+    (succ,) = dec.inserts
+    assert len(succ.episode_ids) == MAX_PROVENANCE and succ.episode_ids[-1] == "ep" and "e0" not in succ.episode_ids
+    assert succ.reinforcement_count == MAX_PROVENANCE + 1
