@@ -93,3 +93,20 @@ def test_cli_on_neo4j(home: Path):
     then = json.loads(kgmem("recall", "Where do I live?", "--group", group, "--store", url, "--as-of", "2024-06-01",
                             "--json", home=home).stdout)
     assert then["facts"][0]["object"] == "Leeds"
+
+
+def test_nightly_job_script(home: Path, tmp_path: Path):
+    root = Path(__file__).resolve().parents[2]
+    store = f"sqlite:///{tmp_path / 'nightly.db'}"
+    kgmem("ingest", str(SAMPLE), "--store", store, "--group", "n", home=home)
+    env = {**os.environ, "KGMEM_HOME": str(home), "KGMEM_STORE": store,
+           "KGMEM": str(Path(sys.executable).parent / "kgmem"), "KGMEM_CONTRADICTIONS": str(CONTRADICTIONS)}
+    for var in ("KGMEM_LLM_BASE_URL", "KGMEM_LLM_API_KEY", "OPENAI_API_KEY"):
+        env.pop(var, None)
+    proc = subprocess.run(["bash", str(root / "jobs" / "nightly.sh")], capture_output=True, text=True, env=env,
+                          timeout=600)
+    assert proc.returncode == 0, proc.stderr
+    assert proc.stdout.strip().endswith("nightly: ok")
+    env.pop("KGMEM_STORE")
+    missing = subprocess.run(["bash", str(root / "jobs" / "nightly.sh")], capture_output=True, text=True, env=env)
+    assert missing.returncode != 0 and "KGMEM_STORE" in missing.stderr

@@ -1,0 +1,14 @@
+#!/usr/bin/env bash
+# Nightly maintenance for the store in $KGMEM_STORE (see jobs/README.md).
+set -euo pipefail
+: "${KGMEM_STORE:?set KGMEM_STORE to the store URL}"
+KGMEM="${KGMEM:-kgmem}"
+"$KGMEM" doctor --json > /dev/null
+"$KGMEM" ingest --json
+if [ -n "${KGMEM_LLM_BASE_URL:-}${KGMEM_LLM_API_KEY:-}${OPENAI_API_KEY:-}" ]; then
+  "$KGMEM" ingest --retry-failed --extractor llm --json
+fi
+if [ -n "${KGMEM_CONTRADICTIONS:-}" ]; then
+  "$KGMEM" bench contradictions "$KGMEM_CONTRADICTIONS" --json > /dev/null
+fi
+echo "nightly: ok"
