@@ -66,16 +66,13 @@ def scale(
     """Ingest throughput and recall latency at scale on each store, in one run."""
     from ..bench.scale import run_scale
     from ..bench.scale import vector_backends as vb
-    from ..embed.base import make_embedder
     from ..errors import ConfigError
 
     try:
         sizes = [int(x) for x in episodes.split(",") if x.strip()]
     except ValueError:
         raise ConfigError(f"--episodes {episodes!r}: give whole numbers such as 10000,100000") from None
-    emb = make_embedder(load_settings())
-    if emb is None:
-        raise ConfigError("bench scale needs an embedder (KGMEM_EMBEDDER=minilm)")
+    emb = _embedder_for("scale")
     def log(m: str) -> None:
         typer.echo(m, err=True)
 
@@ -93,6 +90,17 @@ def scale(
                            f"{r['recall_as_of']['p50_ms']} ms p95 {r['recall_as_of']['p95_ms']} ms")
         for name, r in res["e2e"].items():
             typer.echo(f"{name} end-to-end: {r['eps_per_s']} ep/s over {r['episodes']} episodes")
+
+
+def _embedder_for(command: str):  # noqa: ANN202
+    """The configured embedder; the retrieval benches cannot run without one."""
+    from ..embed.base import make_embedder
+    from ..errors import ConfigError
+
+    emb = make_embedder(load_settings())
+    if emb is None:
+        raise ConfigError(f"bench {command} needs an embedder (KGMEM_EMBEDDER=minilm)")
+    return emb
 
 
 def _ks(text: str) -> list[int]:
@@ -117,13 +125,8 @@ def locomo(
 ) -> None:
     """Evidence recall@k and hit@k on LoCoMo for kgmem and the baselines, in one run."""
     from ..bench.locomo import run_locomo
-    from ..embed.base import make_embedder
-    from ..errors import ConfigError
-
     settings = load_settings()
-    emb = make_embedder(settings)
-    if emb is None:
-        raise ConfigError("bench locomo needs an embedder (KGMEM_EMBEDDER=minilm)")
+    emb = _embedder_for("locomo")
 
     def log(m: str) -> None:
         if not json_out:
@@ -151,13 +154,8 @@ def longmemeval(
 ) -> None:
     """Evidence turn and session recall@k per question type, with the time-travel baseline."""
     from ..bench.longmemeval import run_longmemeval
-    from ..embed.base import make_embedder
-    from ..errors import ConfigError
-
     settings = load_settings()
-    emb = make_embedder(settings)
-    if emb is None:
-        raise ConfigError("bench longmemeval needs an embedder (KGMEM_EMBEDDER=minilm)")
+    emb = _embedder_for("longmemeval")
     res = run_longmemeval(path, emb, _ks(k), store_url=store, settings=settings)
     if json_out:
         emit_json(res)

@@ -24,6 +24,16 @@ def objects(res) -> list[str]:
     return [f.fact.object for f in res.facts]
 
 
+def oslo_then_bergen(make_memory, group):
+    """Said on 10 Jan: lives in Oslo. Said (and learned) on 1 Mar: moved to Bergen in February."""
+    clock = FixedClock(d("2025-01-10T12:00:00Z"))
+    mem = make_memory(clock=clock)
+    mem.add("I live in Oslo.", group=group, occurred_at="2025-01-10T12:00:00Z")
+    clock.set(d("2025-03-01T12:00:00Z"))
+    mem.add("I moved to Bergen in February 2025.", group=group, occurred_at="2025-03-01T12:00:00Z")
+    return mem
+
+
 def test_ingest_is_idempotent(make_memory, store, group):
     mem = make_memory()
     first = mem.ingest_files([SAMPLE], group=group)
@@ -56,11 +66,7 @@ def test_every_dev_contradiction_passes(make_memory):
 
 
 def test_as_of_and_known_at_after_a_correction(make_memory, group):
-    clock = FixedClock(d("2025-01-10T12:00:00Z"))
-    mem = make_memory(clock=clock)
-    mem.add("I live in Oslo.", group=group, occurred_at="2025-01-10T12:00:00Z")
-    clock.set(d("2025-03-01T12:00:00Z"))
-    mem.add("I moved to Bergen in February 2025.", group=group, occurred_at="2025-03-01T12:00:00Z")
+    mem = oslo_then_bergen(make_memory, group)
     q = "Where do I live?"
     assert objects(mem.recall(q, group=group))[:1] == ["Bergen"]
     assert "Bergen" not in objects(mem.recall(q, group=group, as_of="2025-01-20T00:00:00Z"))
@@ -75,11 +81,7 @@ def test_as_of_and_known_at_after_a_correction(make_memory, group):
 
 
 def test_history_keeps_every_version_and_the_expired_by_chain(make_memory, group):
-    clock = FixedClock(d("2025-01-10T12:00:00Z"))
-    mem = make_memory(clock=clock)
-    mem.add("I live in Oslo.", group=group, occurred_at="2025-01-10T12:00:00Z")
-    clock.set(d("2025-03-01T12:00:00Z"))
-    mem.add("I moved to Bergen in February 2025.", group=group, occurred_at="2025-03-01T12:00:00Z")
+    mem = oslo_then_bergen(make_memory, group)
     versions = mem.history("User", group=group, predicate="lives_in")
     by_id = {v.id: v for v in versions}
     assert len(versions) == 3
