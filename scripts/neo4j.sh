@@ -4,12 +4,17 @@
 #   scripts/neo4j.sh up      start (idempotent), wait for Bolt, print the store URL last
 #   scripts/neo4j.sh down    stop cleanly
 #   scripts/neo4j.sh status  print the URL if running
-# Env: KGMEM_NEO4J_PORT (default 7687), KGMEM_NEO4J_DIR (default .neo4j), JAVA (default java).
+# Env: KGMEM_NEO4J_PORT (default 7687), KGMEM_NEO4J_DIR (default .neo4j),
+#      KGMEM_NEO4J_VERSION (default 5.26.30; 2025.x and later need Java 21+),
+#      JAVA_HOME (else java/javac from PATH).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 DIR="${KGMEM_NEO4J_DIR:-.neo4j}"
+case "$DIR" in /*) ;; *) DIR="$PWD/$DIR" ;; esac
 PORT="${KGMEM_NEO4J_PORT:-7687}"
-JAVA="${JAVA:-java}"
+VERSION="${KGMEM_NEO4J_VERSION:-5.26.30}"
+JAVA="${JAVA_HOME:+$JAVA_HOME/bin/}java"
+JAVAC="${JAVA_HOME:+$JAVA_HOME/bin/}javac"
 POM=scripts/neo4j-launcher/pom.xml
 SRC=scripts/neo4j-launcher/src/main/java/kgmem/Neo4jLauncher.java
 mkdir -p "$DIR"
@@ -25,16 +30,20 @@ provision() {
   local major
   major=$("$JAVA" -XshowSettings:properties -version 2>&1 | sed -n 's/.*java.specification.version = //p' | cut -d. -f1)
   [ "${major:-0}" -ge 17 ] || die "Java $major found; Neo4j 5.26 needs Java 17+"
+  case "$VERSION" in 5.*) ;; *) [ "$major" -ge 21 ] || die "Neo4j $VERSION needs Java 21+; set JAVA_HOME" ;; esac
   local stamp
-  stamp=$(sha256sum "$POM" "$SRC" | sha256sum | cut -c1-16)
+  stamp=$( (sha256sum "$POM" "$SRC"; echo "$VERSION") | sha256sum | cut -c1-16)
   if [ "$(cat "$DIR/lib.stamp" 2>/dev/null)" != "$stamp" ]; then
     command -v mvn >/dev/null || die "mvn not found; it fetches Neo4j from Maven Central"
     echo "neo4j.sh: fetching Neo4j Community jars from Maven Central (cached in $DIR/lib)" >&2
     rm -rf "$DIR/lib" "$DIR/classes"
-    mvn -q -B -Dstyle.color=never -f "$POM" dependency:copy-dependencies -DoutputDirectory="$PWD/$DIR/lib" >&2 \
+    mvn -q -B -Dstyle.color=never -Dneo4j.version="$VERSION" -f "$POM" dependency:copy-dependencies \
+      -DoutputDirectory="$DIR/lib" >&2 \
       || die "maven could not fetch the Neo4j artifacts (see output above)"
     mkdir -p "$DIR/classes"
-    javac -d "$DIR/classes" -cp "$DIR/lib/*" "$SRC" >&2 || die "could not compile the launcher"
+    local release=17
+    case "$VERSION" in 5.*) ;; *) release=21 ;; esac
+    "$JAVAC" --release "$release" -d "$DIR/classes" -cp "$DIR/lib/*" "$SRC" >&2 || die "could not compile the launcher"
     echo "$stamp" > "$DIR/lib.stamp"
   fi
 }
