@@ -50,6 +50,7 @@ class Memory:
         self.embedder = embedder if (embedder is not None or not use_embedder) else make_embedder(self.settings)
         self.extractor = extractor or make_extractor(self.settings.extractor, self.settings)
         self.clock = clock or SystemClock()
+        self._recaller: Recaller | None = None
 
     @classmethod
     def open(cls, store_url: str | None = None, *, settings: Settings | None = None,
@@ -131,8 +132,9 @@ class Memory:
         a = ensure_utc(parse_datetime(as_of)) if as_of is not None else now
         kn = ensure_utc(parse_datetime(known_at)) if known_at is not None else now
         gid = group or self.settings.group
-        recaller = Recaller(self.store, self.embedder, self.settings.weights)
-        return recaller.recall(query, gid, a, kn, k or self.settings.recall_k)
+        if self._recaller is None:  # built once: it indexes the vocabulary's keywords
+            self._recaller = Recaller(self.store, self.embedder, self.settings.weights)
+        return self._recaller.recall(query, gid, a, kn, k or self.settings.recall_k)
 
     def history(self, entity: str, *, group: str | None = None, predicate: str | None = None
                 ) -> list[FactVersion]:
@@ -146,9 +148,9 @@ class Memory:
     def doctor(self) -> dict[str, Any]:
         from .embed.minilm import model_dir
 
-        info = self.store.info()
-        return {"store": info, "embedder": getattr(self.embedder, "name", None),
-                "model_path": str(model_dir()) if model_dir() else None, "extractor": self.extractor.name}
+        path = model_dir()
+        return {"store": self.store.info(), "embedder": getattr(self.embedder, "name", None),
+                "model_path": str(path) if path else None, "extractor": self.extractor.name}
 
 
 class AsyncMemory:

@@ -3,10 +3,8 @@
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
 from datetime import UTC, date, datetime, timedelta
 
-UTC_TZ = UTC
 _ISO_FMT = "%Y-%m-%dT%H:%M:%S.%fZ"
 
 
@@ -115,5 +113,3 @@ class FixedClock(Clock):
     def now(self) -> datetime:
         return self.at
 
-
-ClockLike = Clock | Callable[[], datetime]

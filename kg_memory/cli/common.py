@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import functools
 import json
-import sys
 from collections.abc import Callable
 from typing import Any, TypeVar
 
@@ -52,6 +51,3 @@ def open_memory(store: str | None, group: str | None, extractor: str | None = No
 def emit_json(obj: Any) -> None:
     typer.echo(json.dumps(obj, indent=2, default=str, ensure_ascii=False))
 
-
-def progress_enabled(json_out: bool) -> bool:
-    return not json_out and sys.stderr.isatty()

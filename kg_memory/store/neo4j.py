@@ -306,7 +306,6 @@ class Neo4jStore(Store):
                  "aliases": list(e.aliases), "created_at": e.created_at,
                  **({"embedding": _vec(batch.entity_vectors[e.id])} if e.id in batch.entity_vectors else {})}
                 for e in batch.entities]
-        groups = {e.id: e.group_id for e in batch.entities}
         ep_vecs: list[dict[str, Any]] = [{"id": k, "group_id": None, "embedding": _vec(v)}
                                          for k, v in batch.episode_vectors.items()]
         ep_groups = {eid: g for g, eid, _, _ in batch.statuses}
@@ -331,7 +330,6 @@ class Neo4jStore(Store):
         expiries = [{"group_id": g, "id": x.version_id, "expired_at": x.expired_at, "expired_by": x.expired_by}
                     for g, x in batch.expiries]
         statuses = [{"group_id": g, "id": e, "status": s, "reason": why} for g, e, s, why in batch.statuses]
-        del groups
 
         def work(tx: Any) -> None:
             if ents:
