@@ -14,9 +14,10 @@ from datetime import datetime
 import numpy as np
 
 from .embed.base import Embedder
+from .extract.dates import asks_for_time, mentions_time, query_periods
 from .models import FactVersion, RecallResult, ScoredEpisode, ScoredFact, normalize_name
 from .settings import RecallWeights
-from .store.base import Store, TimeFilter
+from .store.base import SearchHits, Store, TimeFilter
 from .store.sqlite import query_terms
 from .temporal import visible
 from .timeutil import days_between
@@ -87,8 +88,9 @@ class Recaller:
             qvec = self.embedder.embed([query])[0]
         pool = max(self.w.candidates, 3 * k)
         with self.store.read_scope():
-            episodes = self._episodes(query, group_id, tf, k, pool, qvec)
-            facts = self._facts(query, group_id, tf, k, pool, qvec, episodes)
+            hits = self.store.search(group_id, query, qvec, pool, tf)
+            episodes = self._episodes(query, group_id, tf, k, hits)
+            facts = self._facts(query, group_id, tf, k, pool, hits, episodes)
             episodes = self._provenance(group_id, tf, episodes, facts)
         return RecallResult(query=query, group_id=group_id, as_of=as_of, known_at=known_at,
                             facts=facts, episodes=episodes[:k])
@@ -121,10 +123,10 @@ class Recaller:
         return sorted(scored.values(), key=lambda s: (-s.score, s.episode.id))
 
     # -- episodes ----------------------------------------------------------
-    def _episodes(self, query: str, group_id: str, tf: TimeFilter, k: int, pool: int,
-                  qvec: np.ndarray | None) -> list[ScoredEpisode]:
-        vec = dict(self.store.episode_vector_search(group_id, qvec, pool, tf)) if qvec is not None else {}
-        bm = dict(self.store.episode_text_search(group_id, query, pool, tf))
+    def _episodes(self, query: str, group_id: str, tf: TimeFilter, k: int, hits: SearchHits
+                  ) -> list[ScoredEpisode]:
+        vec = {**hits.episode_similarity, **dict(hits.episode_vector)}
+        bm = dict(hits.episode_text)
         ids = list(dict.fromkeys([*vec, *bm]))
         if not ids:
             return []
@@ -148,29 +150,54 @@ class Recaller:
         if self.w.neighbour > 0 and ranked:
             top = ranked[:k]
             near = self.store.neighbours(group_id, [s.episode.id for s in top], tf)
-            for s in top:
+            for s, base in [(s, s.score) for s in top]:  # scores before any neighbour credit
                 for n in near.get(s.episode.id, []):
-                    val = s.score * self.w.neighbour
+                    val = base * self.w.neighbour
                     cur = scored.get(n.id)
+                    if cur is not None and "neighbour_of" not in cur.components:
+                        if self.w.neighbour_support > 0:  # a hit in its own right next to a top hit: both count
+                            cur.components["neighbour_support"] = cur.components.get("neighbour_support", 0.0) + 1
+                            cur.score += self.w.neighbour_support * val
+                        continue
                     if cur is None or cur.score < val:
                         comp = {"neighbour_of": 1.0, "decay": decay(self.w, tf.as_of, n.occurred_at)}
                         scored[n.id] = ScoredEpisode(episode=n, score=val, components=comp)
             ranked = sorted(scored.values(), key=lambda s: (-s.score, s.episode.id))
-        return ranked
+        return self._time_cues(query, ranked)
+
+    def _time_cues(self, query: str, ranked: list[ScoredEpisode]) -> list[ScoredEpisode]:
+        """A "when" or "how long" question favours turns that state a time; a
+        question naming a month or year favours turns from that period."""
+        when = self.w.episode_time > 0 and asks_for_time(query)
+        months, years = query_periods(query) if self.w.episode_period > 0 else (set(), set())
+        if not (when or months or years) or not ranked:
+            return ranked
+        top = ranked[0].score or 1.0
+        for s in ranked:
+            e = s.episode
+            if when and mentions_time(e.content):
+                s.components["time"] = 1.0
+                s.score += self.w.episode_time * top
+            if (months or years) and (not months or e.occurred_at.month in months) and (
+                    not years or e.occurred_at.year in years):
+                s.components["period"] = 1.0
+                s.score += self.w.episode_period * top
+        return sorted(ranked, key=lambda s: (-s.score, s.episode.id))
 
     # -- facts -------------------------------------------------------------
-    def _facts(self, query: str, group_id: str, tf: TimeFilter, k: int, pool: int, qvec: np.ndarray | None,
+    def _facts(self, query: str, group_id: str, tf: TimeFilter, k: int, pool: int, hits: SearchHits,
                episodes: list[ScoredEpisode]) -> list[ScoredFact]:
         cands: dict[str, FactVersion] = {}
         fvec: dict[str, float] = {}
         fbm: dict[str, float] = {}
-        if qvec is not None:
-            for f, sim in self.store.fact_vector_search(group_id, qvec, pool, tf):
-                cands[f.id] = f
-                fvec[f.id] = sim
-        for f, bm in self.store.fact_text_search(group_id, query, pool, tf):
+        for f, sim in hits.fact_vector:
+            cands[f.id] = f
+            fvec[f.id] = sim
+        for f, bm in hits.fact_text:
             cands[f.id] = f
             fbm[f.id] = bm
+            if f.id not in fvec and f.id in hits.fact_similarity:
+                fvec[f.id] = hits.fact_similarity[f.id]
         direct = {i: 0.6 * v for i, v in minmax(fvec).items()}
         for i, v in minmax(fbm).items():
             direct[i] = direct.get(i, 0.0) + 0.4 * v

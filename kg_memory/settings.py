@@ -33,7 +33,10 @@ class RecallWeights(BaseModel):
     episode_vector: float = 0.4
     episode_bm25: float = 0.4
     episode_overlap: float = 0.2
-    neighbour: float = 0.6
+    neighbour: float = 0.6  # a turn next to a top hit scores this x the hit (question -> reply)
+    neighbour_support: float = 0.3  # a candidate that is also next to a top hit gains this x that credit
+    episode_time: float = 0.1  # "when"/"how long" questions: turns that state a time (x the best score)
+    episode_period: float = 0.1  # questions naming a month or year: turns from that period
     fact_direct: float = 0.5
     fact_graph: float = 0.3
     fact_entity: float = 0.35

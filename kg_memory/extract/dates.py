@@ -192,3 +192,46 @@ def _build(name: str, m: re.Match[str], t: datetime) -> DateSpan | None:
     except (ValueError, KeyError):
         return None
     return None
+
+
+# -- time cues for recall ------------------------------------------------------
+_ASKS_TIME = re.compile(
+    r"\b(when|how long|how many (?:years|months|weeks|days)|what (?:year|month|day|date|time)|since when)\b", re.I)
+_DURATION = re.compile(rf"\b(?:{_NUM}\s+(?:day|week|month|year|decade)s?|since|ago|recently|lately|"
+                       r"last night|this (?:week|weekend|month|year)|tomorrow|(?:19|20)\d{2})\b", re.I)
+_FULL_MONTHS = ("january|february|march|april|june|july|august|september|october|november|december")
+_QUERY_MONTH = re.compile(rf"\b(?:in|during|of|last|this|early|late|mid)[\s-]+({_FULL_MONTHS}|may)\b"
+                          rf"|\b({_FULL_MONTHS})\b", re.I)
+_QUERY_YEAR = re.compile(r"\b((?:19|20)\d{2})\b")
+
+
+def asks_for_time(question: str) -> bool:
+    """Whether a question asks when, or for how long, something happened."""
+    return bool(_ASKS_TIME.search(question))
+
+
+_ANY_TIME = re.compile("|".join([_DURATION.pattern, *(f"(?:{rx})" for _, rx in _PATTERNS)]), re.I)
+
+
+_TIME_WORDS = frozenset(
+    "yesterday today tonight tomorrow ago since recently lately morning evening night weekend week weeks month "
+    "months year years day days decade decades spring summer fall autumn winter".split()
+) | frozenset(MONTHS) | frozenset(_WEEKDAYS)  # every pattern above needs one of these words, or a digit
+_WORD = re.compile(r"[a-z]+|\d")
+
+
+def mentions_time(text: str) -> bool:
+    """Whether text says when or for how long (a date, "yesterday", "for 4
+    years", "since 2016", "last week"...): the turns that can answer a "when"."""
+    words = set(_WORD.findall(text.lower()))
+    if not any(w in _TIME_WORDS or w.isdigit() for w in words):  # cheap test first: most turns have none
+        return False
+    return bool(_ANY_TIME.search(text))
+
+
+def query_periods(question: str) -> tuple[set[int], set[int]]:
+    """Months (1-12) and years a question names: "camping in June" -> ({6}, set()).
+    "may" counts only after "in"/"during"/..., since it is usually a verb."""
+    months = {MONTHS[(m.group(1) or m.group(2)).lower()] for m in _QUERY_MONTH.finditer(question)}
+    years = {int(y) for y in _QUERY_YEAR.findall(question)}
+    return months, years

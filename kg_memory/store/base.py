@@ -9,7 +9,7 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from datetime import datetime
-from typing import Any
+from typing import Any, Literal
 
 import numpy as np
 
@@ -33,6 +33,20 @@ class WriteBatch:
     def is_empty(self) -> bool:
         return not (self.entities or self.inserts or self.expiries or self.statuses or self.episode_vectors
                     or self.mentions)
+
+
+@dataclass
+class SearchHits:
+    """The four candidate lists of one recall, each best first."""
+
+    episode_vector: list[tuple[str, float]] = field(default_factory=list)
+    episode_text: list[tuple[str, float]] = field(default_factory=list)
+    fact_vector: list[tuple[FactVersion, float]] = field(default_factory=list)
+    fact_text: list[tuple[FactVersion, float]] = field(default_factory=list)
+    # Cosine of the query for text hits the vector search did not return, so
+    # that every candidate is scored by both retrievers (id -> similarity).
+    episode_similarity: dict[str, float] = field(default_factory=dict)
+    fact_similarity: dict[str, float] = field(default_factory=dict)
 
 
 @dataclass(frozen=True)
@@ -145,6 +159,31 @@ class Store(ABC):
     @abstractmethod
     def fact_vector_search(self, group_id: str, vector: np.ndarray, k: int, tf: TimeFilter
                            ) -> list[tuple[FactVersion, float]]: ...
+
+    @abstractmethod
+    def similarity(self, group_id: str, kind: Literal["episode", "fact"], ids: list[str], vector: np.ndarray
+                   ) -> dict[str, float]:
+        """Cosine of ``vector`` with the given episodes or fact versions (ones
+        without a vector are left out)."""
+
+    def search(self, group_id: str, query: str, vector: np.ndarray | None, k: int, tf: TimeFilter) -> SearchHits:
+        """All four searches of a recall (episode and fact, vector and text),
+        plus the cosine of every text hit the vector search did not return. A
+        store may run them concurrently; the results must equal these calls."""
+        hits = SearchHits(
+            episode_vector=self.episode_vector_search(group_id, vector, k, tf) if vector is not None else [],
+            episode_text=self.episode_text_search(group_id, query, k, tf),
+            fact_vector=self.fact_vector_search(group_id, vector, k, tf) if vector is not None else [],
+            fact_text=self.fact_text_search(group_id, query, k, tf),
+        )
+        if vector is not None:
+            seen = {i for i, _ in hits.episode_vector}
+            hits.episode_similarity = self.similarity(
+                group_id, "episode", [i for i, _ in hits.episode_text if i not in seen], vector)
+            seen = {f.id for f, _ in hits.fact_vector}
+            hits.fact_similarity = self.similarity(
+                group_id, "fact", [f.id for f, _ in hits.fact_text if f.id not in seen], vector)
+        return hits
 
     @abstractmethod
     def counts(self, group_id: str | None = None) -> dict[str, int]: ...

@@ -10,17 +10,18 @@ import re
 import threading
 import uuid
 from collections.abc import Iterator
+from concurrent.futures import ThreadPoolExecutor
 from contextlib import contextmanager
 from datetime import datetime
-from typing import Any
+from typing import Any, Literal
 
 import numpy as np
 
 from ..cypher import migration_names, query, script
 from ..errors import SchemaError, StoreError
-from ..models import Entity, Episode, FactVersion
+from ..models import Entity, Episode, FactVersion, from_trusted
 from ..timeutil import ensure_utc, utcnow
-from .base import Store, TimeFilter, WriteBatch
+from .base import SearchHits, Store, TimeFilter, WriteBatch
 from .sqlite import query_terms
 from .url import StoreURL
 
@@ -73,6 +74,8 @@ class Neo4jStore(Store):
         import neo4j
 
         self._local = threading.local()
+        self._pool: ThreadPoolExecutor | None = None
+        self._pool_lock = threading.Lock()
         self.dim = dim
         self.exact_scan_limit = EXACT_SCAN_LIMIT
         self.database = url.database
@@ -126,6 +129,10 @@ class Neo4jStore(Store):
                 tx.close()
 
     def close(self) -> None:
+        with self._pool_lock:
+            if self._pool is not None:
+                self._pool.shutdown(wait=True)
+                self._pool = None
         self.driver.close()
 
     # -- lifecycle ---------------------------------------------------------
@@ -182,7 +189,8 @@ class Neo4jStore(Store):
     @staticmethod
     def _episode(n: Any) -> Episode:
         d = dict(n)
-        return Episode.model_construct(  # trusted row: skip re-validation
+        return from_trusted(  # a row we wrote: skip re-validation
+            Episode,
             id=d["id"], group_id=d["group_id"], role=d["role"], speaker=d.get("speaker"), content=d["content"],
             occurred_at=_dt(d["occurred_at"]), created_at=_dt(d["created_at"]), session_id=d.get("session_id"),
             source=d.get("source"), content_sha256=d["content_sha256"], metadata=json.loads(d.get("metadata") or "{}"),
@@ -192,7 +200,8 @@ class Neo4jStore(Store):
     @staticmethod
     def _fact(rel: Any, subject_id: str, object_id: str) -> FactVersion:
         d = dict(rel)
-        return FactVersion.model_construct(  # trusted row: skip re-validation
+        return from_trusted(  # a row we wrote: skip re-validation
+            FactVersion,
             id=d["id"], fact_id=d["fact_id"], group_id=d["group_id"], subject_id=subject_id,
             subject=d["subject"], predicate=d["predicate"], object_id=object_id, object=d["object"],
             statement=d["statement"], valid_from=_dt(d.get("valid_from")), valid_to=_dt(d.get("valid_to")),
@@ -411,6 +420,51 @@ class Neo4jStore(Store):
             rows = self._widening("fact_vector_index", k, params)
         return [(self._fact(r["f"], r["subject_id"], r["object_id"]), 2.0 * float(r["score"]) - 1.0)
                 for r in rows if r["f"] is not None]
+
+    def search(self, group_id: str, query_text: str, vector: np.ndarray | None, k: int, tf: TimeFilter
+               ) -> SearchHits:
+        """The four searches of a recall, run at once on separate sessions: each
+        is a round trip, and the server works on them in parallel. (Neo4j reads
+        are read-committed, so one transaction would not give a snapshot either.)
+        Each text search also fetches the cosine of its hits."""
+        pool = self._workers()
+
+        def episode_text() -> tuple[list[tuple[str, float]], dict[str, float]]:
+            rows = self.episode_text_search(group_id, query_text, k, tf)
+            sims = self.similarity(group_id, "episode", [i for i, _ in rows], vector) if vector is not None else {}
+            return rows, sims
+
+        def fact_text() -> tuple[list[tuple[FactVersion, float]], dict[str, float]]:
+            rows = self.fact_text_search(group_id, query_text, k, tf)
+            sims = self.similarity(group_id, "fact", [f.id for f, _ in rows], vector) if vector is not None else {}
+            return rows, sims
+
+        et, ft = pool.submit(episode_text), pool.submit(fact_text)
+        ev = pool.submit(self.episode_vector_search, group_id, vector, k, tf) if vector is not None else None
+        fv = pool.submit(self.fact_vector_search, group_id, vector, k, tf) if vector is not None else None
+        hits = SearchHits(episode_vector=ev.result() if ev else [], fact_vector=fv.result() if fv else [])
+        hits.episode_text, ep_sims = et.result()
+        hits.fact_text, fact_sims = ft.result()
+        seen = {i for i, _ in hits.episode_vector}
+        hits.episode_similarity = {i: s for i, s in ep_sims.items() if i not in seen}
+        seen = {f.id for f, _ in hits.fact_vector}
+        hits.fact_similarity = {i: s for i, s in fact_sims.items() if i not in seen}
+        return hits
+
+    def _workers(self) -> ThreadPoolExecutor:
+        with self._pool_lock:
+            if self._pool is None:
+                self._pool = ThreadPoolExecutor(max_workers=4, thread_name_prefix="kgmem-neo4j")
+            return self._pool
+
+    def similarity(self, group_id: str, kind: Literal["episode", "fact"], ids: list[str], vector: np.ndarray
+                   ) -> dict[str, float]:
+        if not ids:
+            return {}
+        params = {"group_id": group_id, "ids": list(dict.fromkeys(ids)), "vector": _vec(vector)}
+        rows = (self._read("episode_similarity", **params) if kind == "episode"
+                else self._read("fact_similarity", **params))
+        return {r["id"]: 2.0 * float(r["score"]) - 1.0 for r in rows}  # back to the plain cosine
 
     def counts(self, group_id: str | None = None) -> dict[str, int]:
         r = self._read("counts", group_id=group_id)[0]

@@ -8,19 +8,20 @@ import re
 import sqlite3
 import threading
 from collections.abc import Callable, Iterator
+from concurrent.futures import Future, ThreadPoolExecutor
 from contextlib import contextmanager
 from datetime import datetime
 from pathlib import Path
-from typing import Any, cast
+from typing import Any, Literal, cast
 
 import numpy as np
 
 from ..errors import SchemaError, StoreError
-from ..models import Entity, Episode, FactVersion
+from ..models import Entity, Episode, FactVersion, from_trusted
 from ..timeutil import from_iso, to_iso
-from .base import Store, TimeFilter, WriteBatch
+from .base import SearchHits, Store, TimeFilter, WriteBatch
 from .sqlite_migrations import MIGRATIONS
-from .vecindex import NEG_INF_TIME, POS_INF_TIME, VectorIndex
+from .vecindex import NEG_INF_TIME, POS_INF_TIME, VectorIndex, bm25
 
 _EP_COLS = ("id, group_id, role, speaker, content, occurred_at, created_at, session_id, source, "
             "content_sha256, metadata, status, status_reason")
@@ -49,13 +50,6 @@ def query_terms(text: str) -> list[str]:
         if w and w not in STOPWORDS and w not in out:
             out.append(w)
     return out
-
-
-def fts_query(text: str) -> str | None:
-    terms = query_terms(text)
-    if not terms:
-        return None
-    return " OR ".join('"' + t.replace('"', '""') + '"' for t in terms)
 
 
 def _micros(value: str | None, default: int) -> int:
@@ -94,6 +88,7 @@ class SQLiteStore(Store):
         self._predicate_codes: dict[str, int] = {}
         self._ep_index: dict[str, VectorIndex] = {}
         self._fact_index: dict[str, VectorIndex] = {}
+        self._pool: ThreadPoolExecutor | None = None
 
     # -- lifecycle ---------------------------------------------------------
     @contextmanager
@@ -162,12 +157,16 @@ class SQLiteStore(Store):
 
     def close(self) -> None:
         with self._lock:
+            if self._pool is not None:
+                self._pool.shutdown(wait=True)
+                self._pool = None
             self.conn.close()
 
     # -- rows ----------------------------------------------------------------
     @staticmethod
     def _episode(r: sqlite3.Row) -> Episode:
-        return Episode.model_construct(  # trusted row: skip re-validation
+        return from_trusted(  # a row we wrote: skip re-validation
+            Episode,
             id=r["id"], group_id=r["group_id"], role=r["role"], speaker=r["speaker"], content=r["content"],
             occurred_at=from_iso(r["occurred_at"]), created_at=from_iso(r["created_at"]),
             session_id=r["session_id"], source=r["source"], content_sha256=r["content_sha256"],
@@ -176,7 +175,8 @@ class SQLiteStore(Store):
 
     @staticmethod
     def _fact(r: sqlite3.Row) -> FactVersion:
-        return FactVersion.model_construct(  # trusted row: skip re-validation
+        return from_trusted(  # a row we wrote: skip re-validation
+            FactVersion,
             id=r["id"], fact_id=r["fact_id"], group_id=r["group_id"], subject_id=r["subject_id"],
             subject=r["subject"], predicate=r["predicate"], object_id=r["object_id"], object=r["object"],
             statement=r["statement"], valid_from=from_iso(r["valid_from"]), valid_to=from_iso(r["valid_to"]),
@@ -363,31 +363,109 @@ class SQLiteStore(Store):
                 self.conn.execute("COMMIT")
 
     # -- search --------------------------------------------------------------
-    def episode_text_search(self, group_id: str, query: str, k: int, tf: TimeFilter) -> list[tuple[str, float]]:
-        q = fts_query(query)
-        if q is None:
-            return []
+    def _postings(self, fts: str, query: str, idx: VectorIndex) -> list[np.ndarray]:
+        """Row positions in ``idx`` of the documents each query term matches in
+        the FTS5 table (porter-stemmed by FTS5 itself). Rowids come back as one
+        comma-joined string: building a Python row per match cost more than the
+        match."""
+        assert fts in ("episodes_fts", "facts_fts")  # never user input
+        out = []
+        for term in query_terms(query):
+            try:
+                row = self.conn.execute(f"SELECT group_concat(rowid) FROM {fts} WHERE {fts} MATCH ?",
+                                        ('"' + term.replace('"', '""') + '"',)).fetchone()
+            except sqlite3.OperationalError:  # a term FTS5 cannot parse matches nothing
+                continue
+            if row[0]:
+                out.append(idx.positions(np.fromstring(row[0], dtype=np.int64, sep=",")))
+        return out
+
+    def _bm25(self, fts: str, query: str, idx: VectorIndex, k: int,
+              mask_fn: Callable[[dict[str, np.ndarray]], np.ndarray]) -> list[tuple[int, float]]:
+        """BM25 (FTS5's formula, see ``vecindex.bm25``) over the group's
+        documents, pre-filtered by ``mask_fn`` before the top k are chosen."""
         with self._lock:
-            rows = self.conn.execute(
-                "SELECT e.id, -bm25(episodes_fts) AS s FROM episodes_fts JOIN episodes e "
-                "ON e.rowid = episodes_fts.rowid WHERE episodes_fts MATCH ? AND e.group_id = ? "
-                "AND e.occurred_at <= ? AND e.created_at <= ? ORDER BY bm25(episodes_fts) LIMIT ?",
-                (q, group_id, to_iso(tf.as_of), to_iso(tf.known_at), k)).fetchall()
-        return [(r[0], float(r[1])) for r in rows]
+            postings = self._postings(fts, query, idx)
+        if not postings:
+            return []
+        view = idx.view()
+        scores = bm25(view["dl"], postings)
+        return [(cast(int, r), s) for r, s in idx.top(scores, k, mask_fn(view))]
+
+    def episode_text_search(self, group_id: str, query: str, k: int, tf: TimeFilter) -> list[tuple[str, float]]:
+        return self.search(group_id, query, None, k, tf).episode_text
 
     def fact_text_search(self, group_id: str, query: str, k: int, tf: TimeFilter
                          ) -> list[tuple[FactVersion, float]]:
-        q = fts_query(query)
-        if q is None:
-            return []
-        asof, known = to_iso(tf.as_of), to_iso(tf.known_at)
-        cols = ", ".join("f." + c.strip() for c in _FACT_COLS.split(","))
+        return self.search(group_id, query, None, k, tf).fact_text
+
+    def episode_vector_search(self, group_id: str, vector: np.ndarray, k: int, tf: TimeFilter
+                              ) -> list[tuple[str, float]]:
+        return self.search(group_id, "", vector, k, tf).episode_vector
+
+    def fact_vector_search(self, group_id: str, vector: np.ndarray, k: int, tf: TimeFilter
+                           ) -> list[tuple[FactVersion, float]]:
+        return self.search(group_id, "", vector, k, tf).fact_vector
+
+    def search(self, group_id: str, query: str, vector: np.ndarray | None, k: int, tf: TimeFilter) -> SearchHits:
+        """The four searches of a recall. Both vector scans (memory-bound numpy
+        that releases the GIL) run on a worker thread while this thread scores
+        BM25. The lock is held throughout, so no refresh can change an index
+        under the worker."""
         with self._lock:
-            rows = self.conn.execute(
-                f"SELECT {cols}, -bm25(facts_fts) AS s FROM facts_fts JOIN facts f ON f.rowid = facts_fts.rowid "
-                f"WHERE facts_fts MATCH ? AND f.group_id = ? AND {_VISIBLE_F} ORDER BY bm25(facts_fts) LIMIT ?",
-                (q, group_id, known, known, asof, asof, k)).fetchall()
-        return [(self._fact(r), float(r["s"])) for r in rows]
+            eidx, fidx = self._episode_index(group_id), self._facts_index(group_id)
+            a, kn = _micros_dt(tf.as_of), _micros_dt(tf.known_at)
+
+            def ep_seen(t: dict[str, np.ndarray]) -> np.ndarray:
+                return (t["occurred"] <= a) & (t["created"] <= kn)
+
+            visible = self._visible_mask(tf)
+            scans: Future[tuple[list[tuple[object, float]], list[tuple[object, float]]]] | None = None
+            if vector is not None:
+                def scan() -> tuple[list[tuple[object, float]], list[tuple[object, float]]]:
+                    return (eidx.search(vector, k, lambda t: ep_seen(t) & (t["hasvec"] == 1)),
+                            fidx.search(vector, k, lambda t: visible(t) & (t["hasvec"] == 1)))
+
+                scans = self._worker().submit(scan)
+            ep_text = self._bm25("episodes_fts", query, eidx, k, ep_seen) if query else []
+            fact_text = self._bm25("facts_fts", query, fidx, k, visible) if query else []
+            ep_vec, fact_vec = scans.result() if scans is not None else ([], [])
+            ep_sim, fact_sim = {}, {}
+            if vector is not None:  # text hits the vector search left out get their cosine too
+                seen = {r for r, _ in ep_vec}
+                ep_sim = eidx.similarity(vector, [r for r, _ in ep_text if r not in seen])
+                seen = {r for r, _ in fact_vec}
+                fact_sim = fidx.similarity(vector, [r for r, _ in fact_text if r not in seen])
+            ids = self._episode_ids([cast(int, r) for r, _ in (*ep_vec, *ep_text)])
+            found = self._facts_by_rowid([cast(int, r) for r, _ in (*fact_vec, *fact_text)])
+        return SearchHits(
+            episode_vector=[(ids[cast(int, r)], s) for r, s in ep_vec if r in ids],
+            episode_text=[(ids[r], s) for r, s in ep_text if r in ids],
+            fact_vector=[(found[cast(int, r)], s) for r, s in fact_vec if r in found],
+            fact_text=[(found[r], s) for r, s in fact_text if r in found],
+            episode_similarity={ids[r]: s for r, s in ep_sim.items() if r in ids},
+            fact_similarity={found[r].id: s for r, s in fact_sim.items() if r in found},
+        )
+
+    def similarity(self, group_id: str, kind: Literal["episode", "fact"], ids: list[str], vector: np.ndarray
+                   ) -> dict[str, float]:
+        if not ids:
+            return {}
+        table = "episodes" if kind == "episode" else "facts"
+        with self._lock:
+            idx = self._episode_index(group_id) if kind == "episode" else self._facts_index(group_id)
+            rowid_of: dict[int, str] = {}
+            for chunk in _chunks(list(dict.fromkeys(ids)), 500):
+                marks = ",".join("?" * len(chunk))
+                rowid_of.update(self.conn.execute(
+                    f"SELECT rowid, id FROM {table} WHERE id IN ({marks}) AND +group_id = ?", (*chunk, group_id)))
+            sims = idx.similarity(vector, list(rowid_of))
+        return {rowid_of[r]: s for r, s in sims.items()}
+
+    def _worker(self) -> ThreadPoolExecutor:
+        if self._pool is None:
+            self._pool = ThreadPoolExecutor(max_workers=1, thread_name_prefix="kgmem-scan")
+        return self._pool
 
     def _episode_ids(self, rowids: list[int]) -> dict[int, str]:
         ids: dict[int, str] = {}
@@ -407,11 +485,12 @@ class SQLiteStore(Store):
         with self._lock:
             idx = self._ep_index.get(group_id)
             if idx is None:
-                idx = self._ep_index[group_id] = VectorIndex(self.dim, ("occurred", "created", "hasvec"))
+                idx = self._ep_index[group_id] = VectorIndex(self.dim, ("occurred", "created", "hasvec", "dl"))
             stamp = self._stamp()
             if stamp != idx.stamp:
                 rows = self.conn.execute(
-                    "SELECT rowid, occurred_at, created_at, embedding IS NOT NULL FROM episodes WHERE group_id = ?",
+                    "SELECT e.rowid, e.occurred_at, e.created_at, e.embedding IS NOT NULL, d.sz FROM episodes e "
+                    "LEFT JOIN episodes_fts_docsize d ON d.id = e.rowid WHERE e.group_id = ?",
                     (group_id,)).fetchall()
                 hasvec = idx.times["hasvec"]
                 need = [r[0] for r in rows if r[3] and (r[0] not in idx.pos or not hasvec[idx.pos[r[0]]])]
@@ -422,17 +501,9 @@ class SQLiteStore(Store):
                         f"SELECT rowid, embedding FROM episodes WHERE rowid IN ({marks})", chunk).fetchall())
                 zero = bytes(4 * self.dim)
                 idx.upsert((r[0], blobs[r[0]] if r[0] in blobs else (None if r[0] in idx.pos else zero),
-                            (_micros(r[1], 0), _micros(r[2], 0), int(r[3]))) for r in rows)
+                            (_micros(r[1], 0), _micros(r[2], 0), int(r[3]), _doc_len(r[4]))) for r in rows)
                 idx.stamp = stamp
             return idx
-
-    def episode_vector_search(self, group_id: str, vector: np.ndarray, k: int, tf: TimeFilter
-                              ) -> list[tuple[str, float]]:
-        idx = self._episode_index(group_id)
-        a, kn = _micros_dt(tf.as_of), _micros_dt(tf.known_at)
-        hits = idx.search(vector, k, lambda t: (t["occurred"] <= a) & (t["created"] <= kn) & (t["hasvec"] == 1))
-        ids = self._episode_ids([cast(int, h[0]) for h in hits])
-        return [(ids[cast(int, r)], s) for r, s in hits if r in ids]
 
     def _code(self, table: dict[str, int], value: str) -> int:
         code = table.get(value)
@@ -449,12 +520,13 @@ class SQLiteStore(Store):
             idx = self._fact_index.get(group_id)
             if idx is None:
                 idx = self._fact_index[group_id] = VectorIndex(
-                    self.dim, ("vf", "vt", "created", "expired", "subj", "obj", "pred", "hasvec"))
+                    self.dim, ("vf", "vt", "created", "expired", "subj", "obj", "pred", "hasvec", "dl"))
             stamp = self._stamp()
             if stamp != idx.stamp:
                 rows = self.conn.execute(
-                    "SELECT rowid, valid_from, valid_to, created_at, expired_at, subject_id, object_id, predicate, "
-                    "embedding IS NOT NULL FROM facts WHERE group_id = ?", (group_id,)).fetchall()
+                    "SELECT f.rowid, f.valid_from, f.valid_to, f.created_at, f.expired_at, f.subject_id, f.object_id, "
+                    "f.predicate, f.embedding IS NOT NULL, d.sz FROM facts f "
+                    "LEFT JOIN facts_fts_docsize d ON d.id = f.rowid WHERE f.group_id = ?", (group_id,)).fetchall()
                 new = [r[0] for r in rows if r[0] not in idx.pos and r[8]]
                 blobs: dict[int, bytes] = {}
                 for chunk in _chunks(new, 500):
@@ -466,7 +538,7 @@ class SQLiteStore(Store):
                             (_micros(r[1], NEG_INF_TIME), _micros(r[2], POS_INF_TIME), _micros(r[3], 0),
                              _micros(r[4], POS_INF_TIME), self._code(self._entity_codes, r[5]),
                              self._code(self._entity_codes, r[6]), self._code(self._predicate_codes, r[7]),
-                             int(r[8]))) for r in rows)
+                             int(r[8]), _doc_len(r[9]))) for r in rows)
                 idx.stamp = stamp
             return idx
 
@@ -501,14 +573,6 @@ class SQLiteStore(Store):
         found = self._facts_by_rowid(rowids)
         return [found[r] for r in rowids if r in found]
 
-    def fact_vector_search(self, group_id: str, vector: np.ndarray, k: int, tf: TimeFilter
-                           ) -> list[tuple[FactVersion, float]]:
-        idx = self._facts_index(group_id)
-        visible = self._visible_mask(tf)
-        hits = idx.search(vector, k, lambda t: visible(t) & (t["hasvec"] == 1))
-        found = self._facts_by_rowid([cast(int, h[0]) for h in hits])
-        return [(found[cast(int, r)], s) for r, s in hits if r in found]
-
     def counts(self, group_id: str | None = None) -> dict[str, int]:
         where, args = (" WHERE group_id = ?", (group_id,)) if group_id else ("", ())
         with self._lock:
@@ -526,17 +590,23 @@ class SQLiteStore(Store):
         return c
 
 
-# Visibility at (as_of, known_at): parameters known, known, as_of, as_of.
-_VISIBLE = ("created_at <= ? AND (expired_at IS NULL OR expired_at > ?) "
-            "AND (valid_from IS NULL OR valid_from <= ?) AND (valid_to IS NULL OR valid_to > ?)")
-_VISIBLE_F = ("f.created_at <= ? AND (f.expired_at IS NULL OR f.expired_at > ?) "
-              "AND (f.valid_from IS NULL OR f.valid_from <= ?) AND (f.valid_to IS NULL OR f.valid_to > ?)")
-
-
 def _required_time(value: str) -> datetime:
     dt = from_iso(value)
     assert dt is not None
     return dt
+
+
+def _doc_len(size: bytes | None) -> int:
+    """Token count of a one-column FTS5 document from its ``_docsize`` record
+    (an SQLite varint), as ``bm25()`` reads it."""
+    if not size:
+        return 0
+    value = 0
+    for byte in size[:8]:
+        value = (value << 7) | (byte & 0x7F)
+        if byte < 0x80:
+            return value
+    return (value << 8) | size[8]
 
 
 def _blob(vec: np.ndarray | None) -> bytes | None:

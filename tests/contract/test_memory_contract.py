@@ -142,3 +142,47 @@ def test_versions_are_never_expired_twice(make_memory, store, group):
     # and another group cannot touch this group's versions
     with pytest.raises(StoreError):
         store.write(WriteBatch(expiries=[(group + "-x", Expiry(v.id, d("2030-01-01T00:00:00Z"), "m"))]))
+
+
+def test_when_questions_favour_turns_that_state_a_time(make_memory, group):
+    from kg_memory.settings import RecallWeights
+
+    base = d("2024-03-04T18:00:00Z")
+    turns = ["We adopted Biscuit, a golden retriever puppy, from the shelter.",
+             "Biscuit the puppy came home with us yesterday.",
+             "The shelter staff were lovely."]
+    eps = [Episode(group_id=group, content=t, occurred_at=base.replace(minute=i), created_at=base,
+                   session_id="s1") for i, t in enumerate(turns)]
+    on, off = make_memory(), make_memory(weights=RecallWeights(episode_time=0.0))
+    on.add_episodes(eps)
+
+    def scores(mem) -> dict[str, tuple[float, dict[str, float]]]:
+        res = mem.recall("When did we adopt Biscuit the puppy?", group=group, k=5)
+        return {s.episode.content: (s.score, s.components) for s in res.episodes}
+
+    with_cue, without = scores(on), scores(off)
+    stated, plain = turns[1], turns[0]
+    assert with_cue[stated][1].get("time") == 1.0
+    assert "time" not in with_cue[plain][1] and "time" not in without[stated][1]
+    assert with_cue[stated][0] / with_cue[plain][0] > without[stated][0] / without[plain][0]
+    # Not a "when" question: no time credit at all.
+    res = on.recall("Tell me about Biscuit the puppy", group=group, k=5)
+    assert all("time" not in s.components for s in res.episodes)
+
+
+def test_a_hit_next_to_a_top_hit_gains_support(make_memory, group):
+    from kg_memory.settings import RecallWeights
+
+    base = d("2024-03-04T18:00:00Z")
+    turns = [("assistant", "Do you still play the cello?"), ("user", "Yes, the cello, every weekend."),
+             ("user", "Later we cooked pasta with basil."), ("user", "My old cello teacher retired.")]
+    eps = [Episode(group_id=group, role=r, content=t, occurred_at=base.replace(minute=10 * i), created_at=base,
+                   session_id="s1") for i, (r, t) in enumerate(turns)]
+    on, off = make_memory(), make_memory(weights=RecallWeights(neighbour_support=0.0))
+    on.add_episodes(eps)
+    a = {s.episode.content: s for s in on.recall("Do I play the cello?", group=group, k=2).episodes}
+    b = {s.episode.content: s for s in off.recall("Do I play the cello?", group=group, k=2).episodes}
+    reply = turns[1][1]
+    assert a[reply].components.get("neighbour_support", 0) >= 1
+    assert "neighbour_support" not in b[reply].components
+    assert a[reply].score > b[reply].score

@@ -78,6 +78,7 @@ def test_time_filtered_vector_search_is_not_diluted(store, group):
     store.add_episodes(eps)
     store.write(WriteBatch(episode_vectors=vecs,
                            statuses=[(group, e.id, "done", None) for e in eps]))
+    limit = getattr(store, "exact_scan_limit", None)
     if store.kind == "neo4j":
         store.exact_scan_limit = 2  # force the vector-index path with widening
     try:
@@ -85,7 +86,7 @@ def test_time_filtered_vector_search_is_not_diluted(store, group):
         hits = store.episode_vector_search(group, q, 5, tf)
     finally:
         if store.kind == "neo4j":
-            store.exact_scan_limit = 2000
+            store.exact_scan_limit = limit
     targets = {e.id for e in eps[:5]}
     assert {h for h, _ in hits} == targets
     assert all(abs(s - 0.80) < 0.02 for _, s in hits)  # plain cosine on both stores
@@ -95,3 +96,32 @@ def test_time_filtered_vector_search_is_not_diluted(store, group):
     sims = np.array([float(vecs[i] @ q) for i in ids])
     naive = [ids[j] for j in np.argsort(-sims)[:50] if ids[j] in targets]
     assert len(naive) < 5  # the planted failure is real
+
+
+def test_search_scores_text_hits_by_vector_too(store, group):
+    """A turn found only by BM25 still gets its cosine, so recall blends every
+    candidate on both retrievers (not 0 for "missing from the vector top k")."""
+    dim = 384
+    q = np.zeros(dim, dtype=np.float32)
+    q[0] = 1.0
+    t = datetime(2024, 5, 1, tzinfo=UTC)
+    texts = ["the orchard had apples", "we sailed to the island", "a quiet evening", "rain all week"]
+    cosines = [0.2, 0.9, 0.8, 0.7]
+    eps, vecs = [], {}
+    for i, (text, cos) in enumerate(zip(texts, cosines, strict=True)):
+        e = Episode(group_id=group, content=text, occurred_at=t + timedelta(minutes=i), created_at=t)
+        eps.append(e)
+        v = np.zeros(dim, dtype=np.float32)
+        v[0], v[1 + i] = cos, np.sqrt(1 - cos * cos)
+        vecs[e.id] = v
+    store.add_episodes(eps)
+    store.write(WriteBatch(episode_vectors=vecs, statuses=[(group, e.id, "done", None) for e in eps]))
+    tf = TimeFilter(as_of=t + timedelta(days=1), known_at=datetime(2030, 1, 1, tzinfo=UTC))
+    hits = store.search(group, "apples orchard", q, 2, tf)
+    assert [i for i, _ in hits.episode_text] == [eps[0].id]
+    assert eps[0].id not in {i for i, _ in hits.episode_vector}  # cosine 0.2 is not in the top 2
+    assert hits.episode_similarity.keys() == {eps[0].id}
+    assert abs(hits.episode_similarity[eps[0].id] - 0.2) < 1e-4
+    sims = store.similarity(group, "episode", [e.id for e in eps] + ["ep_missing"], q)
+    assert {k: round(v, 4) for k, v in sims.items()} == {e.id: c for e, c in zip(eps, cosines, strict=True)}
+    assert store.similarity("another-group", "episode", [eps[0].id], q) == {}  # tenancy

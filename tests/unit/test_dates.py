@@ -39,3 +39,20 @@ def test_period_and_duration():
     assert span is not None and period_end(span) == datetime(2020, 1, 1, tzinfo=UTC)
     assert duration("for a year", datetime(2019, 1, 1, tzinfo=UTC)) == datetime(2020, 1, 1, tzinfo=UTC)
     assert duration("for 3 months", datetime(2019, 1, 1, tzinfo=UTC)) == datetime(2019, 4, 1, tzinfo=UTC)
+
+
+def test_time_cues_for_recall():
+    from kg_memory.extract.dates import asks_for_time, mentions_time, query_periods
+
+    assert asks_for_time("When did Melanie go camping?")
+    assert asks_for_time("How long has she been painting?")
+    assert asks_for_time("What year did they marry?")
+    assert not asks_for_time("Where does Maya live?")
+    assert mentions_time("I've known these friends for 4 years")
+    assert mentions_time("Seven years now, and I still love it")
+    assert mentions_time("I got mentored yesterday")
+    assert mentions_time("We went there last summer")
+    assert not mentions_time("Sounds great, see you!")
+    assert query_periods("When did she go camping in June?") == ({6}, set())
+    assert query_periods("What did I say in May 2023?") == ({5}, {2023})
+    assert query_periods("May I ask what you ate?") == (set(), set())  # "may" the verb
