@@ -4,8 +4,9 @@ WITH collect({f: relationship, score: score}) AS hits
 WITH size(hits) AS raw, [h IN hits WHERE h.f.group_id = $group_id
      AND h.f.created_at <= $known_at AND (h.f.expired_at IS NULL OR h.f.expired_at > $known_at)
      AND (h.f.valid_from IS NULL OR h.f.valid_from <= $as_of) AND (h.f.valid_to IS NULL OR h.f.valid_to > $as_of)
-     ][0..$k] AS kept
-UNWIND CASE WHEN kept = [] THEN [null] ELSE kept END AS h
-WITH raw, h.f AS f, h.score AS score
-RETURN raw, collect(CASE WHEN f IS NULL THEN null ELSE {f: f {.id, .fact_id, .group_id, .subject, .predicate, .object, .statement, valid_from: toString(f.valid_from), valid_to: toString(f.valid_to), created_at: toString(f.created_at), expired_at: toString(f.expired_at), .expired_by, .episode_ids, .extractor, .prompt_version, .confidence, .reinforcement_count},
+     ] AS survivors
+WITH raw, size(survivors) AS kept, survivors[0..$k] AS best
+UNWIND CASE WHEN best = [] THEN [null] ELSE best END AS h
+WITH raw, kept, h.f AS f, h.score AS score
+RETURN raw, kept, collect(CASE WHEN f IS NULL THEN null ELSE {f: f {.id, .fact_id, .group_id, .subject, .predicate, .object, .statement, valid_from: toString(f.valid_from), valid_to: toString(f.valid_to), created_at: toString(f.created_at), expired_at: toString(f.expired_at), .expired_by, .episode_ids, .extractor, .prompt_version, .confidence, .reinforcement_count},
   subject_id: startNode(f).id, object_id: endNode(f).id, score: score} END) AS rows

@@ -67,6 +67,8 @@ class Memory:
                    use_embedder=emb is not None)
 
     def close(self) -> None:
+        if self._recaller is not None:
+            self._recaller.close()
         self.store.close()
 
     def __enter__(self) -> Memory:

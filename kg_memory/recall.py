@@ -9,6 +9,7 @@ from __future__ import annotations
 import math
 import re
 from collections.abc import Iterable
+from concurrent.futures import ThreadPoolExecutor
 from datetime import datetime
 
 import numpy as np
@@ -79,6 +80,7 @@ class Recaller:
         self.keywords = self.vocab.keyword_index()
         self.self_names = self_names
         self.relation_predicates = set(self.vocab.relations.values())
+        self._pool: ThreadPoolExecutor | None = None
 
     def recall(self, query: str, group_id: str, as_of: datetime, known_at: datetime, k: int = 10,
                query_vector: np.ndarray | None = None) -> RecallResult:
@@ -88,12 +90,26 @@ class Recaller:
             qvec = self.embedder.embed([query])[0]
         pool = max(self.w.candidates, 3 * k)
         with self.store.read_scope():
+            # A store that serves reads in parallel looks up the named entities meanwhile.
+            named_job = (self._worker().submit(self._named_facts, query, group_id, tf, k, pool)
+                         if self.store.concurrent_reads else None)
             hits = self.store.search(group_id, query, qvec, pool, tf)
             episodes = self._episodes(query, group_id, tf, k, hits)
-            facts = self._facts(query, group_id, tf, k, pool, hits, episodes)
+            named = named_job.result() if named_job else self._named_facts(query, group_id, tf, k, pool)
+            facts = self._facts(query, group_id, tf, k, hits, episodes, named)
             episodes = self._provenance(group_id, tf, episodes, facts)
         return RecallResult(query=query, group_id=group_id, as_of=as_of, known_at=known_at,
                             facts=facts, episodes=episodes[:k])
+
+    def _worker(self) -> ThreadPoolExecutor:
+        if self._pool is None:
+            self._pool = ThreadPoolExecutor(max_workers=1, thread_name_prefix="kgmem-recall")
+        return self._pool
+
+    def close(self) -> None:
+        if self._pool is not None:
+            self._pool.shutdown(wait=True)
+            self._pool = None
 
     def _provenance(self, group_id: str, tf: TimeFilter, episodes: list[ScoredEpisode],
                     facts: list[ScoredFact]) -> list[ScoredEpisode]:
@@ -130,7 +146,10 @@ class Recaller:
         ids = list(dict.fromkeys([*vec, *bm]))
         if not ids:
             return []
-        eps = {e.id: e for e in self.store.get_episodes(group_id, ids)}
+        eps = {i: hits.episodes[i] for i in ids if i in hits.episodes}
+        missing = [i for i in ids if i not in eps]
+        if missing:
+            eps.update((e.id, e) for e in self.store.get_episodes(group_id, missing))
         qterms = set(query_terms(query))
         overlap = {i: token_overlap(qterms, eps[i].index_text()) for i in ids if i in eps}
         norm = scale_by_max if self.w.normalise == "max" else minmax
@@ -185,8 +204,44 @@ class Recaller:
         return sorted(ranked, key=lambda s: (-s.score, s.episode.id))
 
     # -- facts -------------------------------------------------------------
-    def _facts(self, query: str, group_id: str, tf: TimeFilter, k: int, pool: int, hits: SearchHits,
-               episodes: list[ScoredEpisode]) -> list[ScoredFact]:
+    def _wanted(self, query: str) -> set[str]:
+        """Predicates the query's words point to ("live" -> lives_in)."""
+        wanted: set[str] = set()
+        for w in query_terms(query):
+            wanted |= self.keywords.get(w, set())
+        return wanted
+
+    def _named_facts(self, query: str, group_id: str, tf: TimeFilter, k: int, pool: int
+                     ) -> tuple[dict[str, FactVersion], dict[str, float]]:
+        """Entities named in the query ("Maya"; "my" -> the user): their facts, and a
+        second hop through the entities those facts reach ("my brother" -> Alex -> pet).
+        Depends on the query alone, so it can run beside the searches."""
+        wanted = self._wanted(query)
+        preds = sorted(wanted) if wanted else None
+        found: dict[str, FactVersion] = {}
+        entity: dict[str, float] = {}
+        words = _TOKEN.findall(query)
+        keys = {normalize_name(g) for g in _ngrams(words)} - {""}
+        if _FIRST_PERSON.search(query):
+            keys.update(self.self_names)
+        named = self.store.find_entities(group_id, sorted(keys))
+        named_ids = {e.id for e in named.values()}
+        hop1 = self.store.facts_for_entities(group_id, sorted(named_ids), tf, pool if preds else 2 * k, preds)
+        next_ids = set()
+        for f in hop1:
+            found[f.id] = f
+            entity[f.id] = 1.0
+            if f.predicate in self.relation_predicates:  # people one step away: "my brother" -> Alex
+                next_ids.update({f.subject_id, f.object_id} - named_ids)
+        if next_ids:
+            for f in self.store.facts_for_entities(group_id, sorted(next_ids), tf, 2 * k, preds):
+                found[f.id] = f
+                entity[f.id] = max(entity.get(f.id, 0.0), 0.5)
+        return found, entity
+
+    def _facts(self, query: str, group_id: str, tf: TimeFilter, k: int, hits: SearchHits,
+               episodes: list[ScoredEpisode], named_facts: tuple[dict[str, FactVersion], dict[str, float]]
+               ) -> list[ScoredFact]:
         cands: dict[str, FactVersion] = {}
         fvec: dict[str, float] = {}
         fbm: dict[str, float] = {}
@@ -216,32 +271,10 @@ class Recaller:
                 cands[f.id] = f
                 graph[f.id] = max(ent_score.get(f.subject_id, 0.0), ent_score.get(f.object_id, 0.0))
 
-        # Predicate words in the query ("live" -> lives_in).
-        wanted: set[str] = set()
-        for w in query_terms(query):
-            wanted |= self.keywords.get(w, set())
-        preds = sorted(wanted) if wanted else None
-
-        # Entities named in the query ("Maya"; "my" -> the user): their facts, and a
-        # second hop through the entities those facts reach ("my brother" -> Alex -> pet).
-        entity: dict[str, float] = {}
-        words = _TOKEN.findall(query)
-        keys = {normalize_name(g) for g in _ngrams(words)} - {""}
-        if _FIRST_PERSON.search(query):
-            keys.update(self.self_names)
-        named = self.store.find_entities(group_id, sorted(keys))
-        named_ids = {e.id for e in named.values()}
-        hop1 = self.store.facts_for_entities(group_id, sorted(named_ids), tf, pool if preds else 2 * k, preds)
-        next_ids = set()
-        for f in hop1:
-            cands[f.id] = f
-            entity[f.id] = 1.0
-            if f.predicate in self.relation_predicates:  # people one step away: "my brother" -> Alex
-                next_ids.update({f.subject_id, f.object_id} - named_ids)
-        if next_ids:
-            for f in self.store.facts_for_entities(group_id, sorted(next_ids), tf, 2 * k, preds):
-                cands[f.id] = f
-                entity[f.id] = max(entity.get(f.id, 0.0), 0.5)
+        named, entity = named_facts
+        for fid, f in named.items():
+            cands[fid] = f
+        wanted = self._wanted(query)
 
         qterms = set(query_terms(query))
 

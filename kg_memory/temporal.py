@@ -12,7 +12,7 @@ Stores persist what :func:`decide` returns and filter with the same predicate as
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from datetime import datetime
+from datetime import UTC, datetime
 
 from .models import FactVersion, new_id
 
@@ -122,6 +122,15 @@ def _provenance(ids: tuple[str, ...], new: str) -> tuple[str, ...]:
     return merged[-MAX_PROVENANCE:]
 
 
+def _canonical(v: FactVersion) -> tuple[datetime, datetime, datetime, str, str]:
+    """An order for versions that is the same on every store (ids are random)."""
+    return (v.valid_from or _MIN_TIME, v.valid_to or _MAX_TIME, v.created_at, v.object, v.statement)
+
+
+_MIN_TIME = datetime.min.replace(tzinfo=UTC)
+_MAX_TIME = datetime.max.replace(tzinfo=UTC)
+
+
 def _successor(v: FactVersion, now: datetime, **changes: object) -> FactVersion:
     return v.replace(id=new_id("fv"), created_at=now, expired_at=None, expired_by=None, **changes)
 
@@ -133,6 +142,7 @@ def decide(c: Candidate, current: list[FactVersion], single_valued: bool, now: d
     (``expired_at`` is None), whatever their valid time. Nothing is edited: a
     change closes a version's transaction time and writes a successor version.
     """
+    current = sorted(current, key=_canonical)  # the decision must not depend on the store's row order
     same = [v for v in current if v.object_id == c.object_id]
     if c.ending:
         return _decide_ending(c, current if (c.any_object and single_valued) else same, now)
@@ -162,22 +172,19 @@ def decide(c: Candidate, current: list[FactVersion], single_valued: bool, now: d
         return Decision("add", [new])
 
     t = c.valid_from
-    new_to = c.valid_to
+    others = [v for v in current if v.object_id != c.object_id
+              and not (v.valid_to is not None and v.valid_to <= t)]  # not ended before the new value starts
+    # A newer value already known ends the late, older fact where it starts. Settle the
+    # end first, so that every version below is cut against the same final interval.
+    later = [v.valid_from for v in others if v.valid_from is not None and v.valid_from > t
+             and (c.valid_to is None or v.valid_from < c.valid_to)]
+    new_to = min([c.valid_to, *later]) if c.valid_to is not None else (min(later) if later else None)
+    late = bool(later)
     inserts: list[FactVersion] = []
     expiries: list[Expiry] = []
-    late = False
-    for v in current:
-        if v.object_id == c.object_id:
-            continue
-        if v.valid_to is not None and v.valid_to <= t:
-            continue  # ended before the new value starts
-        if new_to is not None and v.valid_from is not None and v.valid_from >= new_to:
-            continue  # starts after the new value ends
+    for v in others:
         if v.valid_from is not None and v.valid_from > t:
-            # A newer value is already known: the late, older fact ends where it starts.
-            new_to = min_dt(new_to, v.valid_from)
-            late = True
-            continue
+            continue  # starts after t: it bounded the new value above
         # v holds at t: close it at t, keeping any tail after a bounded new value.
         expiries.append(Expiry(v.id, now, new.id))
         if not is_empty(v.valid_from, t):

@@ -58,12 +58,19 @@ def _fact_turn(rng: random.Random) -> str:
     return f"I quit my job at {rng.choice(ORGS)} yesterday."
 
 
+MEAN_TURNS = 8  # turns per session: randint(4, 12)
+
+
 def generate(n: int, seed: int = 42, groups: int = 1, start: datetime | None = None,
-             fact_ratio: float = 0.3) -> Iterator[Episode]:
-    """``n`` episodes spread over ``groups`` users, alternating user/assistant."""
+             fact_ratio: float = 0.3, span: timedelta = timedelta(days=3 * 365)) -> Iterator[Episode]:
+    """``n`` episodes spread over ``groups`` users, alternating user/assistant.
+    Each user's sessions spread over about ``span`` from ``start``, whatever
+    ``n`` is: a heavy user has many sessions a day, a light one a few a week,
+    and the history ends in the past (three years from 2023 by default)."""
     rng = random.Random(seed)
     t0 = start or datetime(2023, 1, 1, tzinfo=UTC)
     per_group = max(1, n // groups)
+    mean_gap = span / max(1.0, per_group / MEAN_TURNS)
     made = 0
     for g in range(groups):
         gid = f"synthetic-{seed}-{g}"
@@ -72,7 +79,7 @@ def generate(n: int, seed: int = 42, groups: int = 1, start: datetime | None = N
         i = 0
         while i < per_group and made < n:
             session += 1
-            t += timedelta(days=rng.randint(1, 4), hours=rng.randint(0, 12))
+            t += mean_gap * rng.uniform(0.25, 1.75)
             turns = rng.randint(4, 12)
             for j in range(turns):
                 if i >= per_group or made >= n:

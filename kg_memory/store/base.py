@@ -47,6 +47,8 @@ class SearchHits:
     # that every candidate is scored by both retrievers (id -> similarity).
     episode_similarity: dict[str, float] = field(default_factory=dict)
     fact_similarity: dict[str, float] = field(default_factory=dict)
+    # The episodes hit, when the store read them along the way (id -> episode).
+    episodes: dict[str, Episode] = field(default_factory=dict)
 
 
 @dataclass(frozen=True)
@@ -59,6 +61,9 @@ class TimeFilter:
 
 class Store(ABC):
     kind: str = "abstract"
+    # Whether reads from several threads run in parallel (one connection that serialises
+    # them, like SQLite's here, says no, so recall does not queue work behind itself).
+    concurrent_reads: bool = False
 
     # -- lifecycle ---------------------------------------------------------
     @abstractmethod

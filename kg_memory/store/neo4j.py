@@ -12,7 +12,7 @@ import uuid
 from collections.abc import Iterator
 from concurrent.futures import ThreadPoolExecutor
 from contextlib import contextmanager
-from datetime import datetime
+from datetime import UTC, datetime
 from typing import Any, Literal
 
 import numpy as np
@@ -24,6 +24,17 @@ from ..timeutil import ensure_utc, utcnow
 from .base import SearchHits, Store, TimeFilter, WriteBatch
 from .sqlite import query_terms
 from .url import StoreURL
+
+# Stand-ins for open ends in the indexed copies of a version's interval ends (migration
+# 0005); fact_vector_exact and facts_for_entities spell OPEN_END as a literal.
+OPEN_END = datetime(9999, 12, 31, tzinfo=UTC)
+OPEN_START = datetime(1, 1, 1, tzinfo=UTC)
+
+
+def interval_keys(f: FactVersion) -> dict[str, datetime]:
+    """The indexed copies of a version's interval ends (migration 0005)."""
+    return {"tx_end": f.expired_at or OPEN_END, "valid_end": f.valid_to or OPEN_END,
+            "valid_start": f.valid_from or OPEN_START}
 
 EXACT_SCAN_LIMIT = 300  # up to this many visible rows: exact cosine after the pre-filter, else the index
 _LUCENE_SPECIAL = re.compile(r'([+\-&|!(){}\[\]^"~*?:\\/])')
@@ -52,15 +63,28 @@ def _dt_required(v: Any) -> datetime:
     return dt
 
 
-def lucene_query(group_id: str, field: str, text: str, current_only: bool = False) -> str | None:
-    """Terms OR-ed in ``field``, restricted to the group (and to versions not yet
-    retired, when the caller asks about the present) inside the index."""
+TIME_KEY_MAX = "9" * 20  # the key of an open end
+
+
+def time_key(dt: datetime | None, open_value: str) -> str:
+    """Fixed-width digits (YYYYMMDDhhmmssffffff, UTC) that sort like the time,
+    for Lucene ranges; ``open_value`` for an open end (see migration 0007)."""
+    return open_value if dt is None else ensure_utc(dt).strftime("%Y%m%d%H%M%S%f").zfill(20)
+
+
+def lucene_query(group_id: str, field: str, text: str, tf: TimeFilter | None = None) -> str | None:
+    """Terms OR-ed in ``field``, restricted to the group inside the index. With
+    ``tf`` (fact versions), also to versions that had not ended, in either time,
+    before (as_of, known_at); the exact filter runs on what comes back."""
     terms = query_terms(text)
     if not terms:
         return None
     body = " OR ".join(_LUCENE_SPECIAL.sub(r"\\\1", t) for t in terms)
-    belief = " AND belief_key:current" if current_only else ""
-    return f"group_key:{group_key(group_id)}{belief} AND {field}:({body})"
+    when = ""
+    if tf is not None:
+        a, k = time_key(tf.as_of, ""), time_key(tf.known_at, "")
+        when = f" AND vend:[{a} TO {TIME_KEY_MAX}] AND tend:[{k} TO {TIME_KEY_MAX}]"
+    return f"group_key:{group_key(group_id)}{when} AND {field}:({body})"
 
 
 def _vec(v: np.ndarray | None) -> list[float] | None:
@@ -69,6 +93,7 @@ def _vec(v: np.ndarray | None) -> list[float] | None:
 
 class Neo4jStore(Store):
     kind = "neo4j"
+    concurrent_reads = True
 
     def __init__(self, url: StoreURL, dim: int = 384):
         import neo4j
@@ -76,6 +101,8 @@ class Neo4jStore(Store):
         self._local = threading.local()
         self._pool: ThreadPoolExecutor | None = None
         self._pool_lock = threading.Lock()
+        self._survival: dict[tuple[str, str, bool], float] = {}  # index hits that pass the filter, last seen
+        self._large: set[tuple[str, str]] = set()  # groups too big for an exact scan "now"
         self.dim = dim
         self.exact_scan_limit = EXACT_SCAN_LIMIT
         self.database = url.database
@@ -328,16 +355,17 @@ class Neo4jStore(Store):
                 "predicate": f.predicate, "object": f.object, "statement": f.statement,
                 "search_text": f"{f.statement} {f.subject} {f.predicate.replace('_', ' ')} {f.object}",
                 "group_key": group_key(f.group_id),
-                "belief_key": "current" if f.expired_at is None else "retired",
+                "vend": time_key(f.valid_to, TIME_KEY_MAX), "tend": time_key(f.expired_at, TIME_KEY_MAX),
                 "valid_from": f.valid_from, "valid_to": f.valid_to, "created_at": f.created_at,
                 "expired_at": f.expired_at, "expired_by": f.expired_by, "episode_ids": list(f.episode_ids),
+                **interval_keys(f),
                 "extractor": f.extractor, "prompt_version": f.prompt_version, "confidence": f.confidence,
                 "reinforcement_count": f.reinforcement_count, "embedding": _vec(batch.fact_vectors.get(f.id)),
             }
             facts.append({"subject_id": f.subject_id, "object_id": f.object_id,
                           "props": {k: v for k, v in props.items() if v is not None}})
-        expiries = [{"group_id": g, "id": x.version_id, "expired_at": x.expired_at, "expired_by": x.expired_by}
-                    for g, x in batch.expiries]
+        expiries = [{"group_id": g, "id": x.version_id, "expired_at": x.expired_at, "expired_by": x.expired_by,
+                     "tend": time_key(x.expired_at, TIME_KEY_MAX)} for g, x in batch.expiries]
         statuses = [{"group_id": g, "id": e, "status": s, "reason": why} for g, e, s, why in batch.statuses]
 
         def work(tx: Any) -> None:
@@ -375,28 +403,48 @@ class Neo4jStore(Store):
     # -- search --------------------------------------------------------------
     def _widening(self, name: str, k: int, base: dict[str, Any]) -> list[dict[str, Any]]:
         """Run an index query whose filter applies to its ``fetch`` best hits,
-        widening ``fetch`` until k rows survive or the index has no more hits."""
-        fetch = max(2 * k, 40)
+        widening ``fetch`` until k rows survive or the index has no more hits.
+        The first ``fetch`` comes from the share of hits that survived the last
+        time for this group and kind of question (2k when there is none), so a
+        group that owns most of the index is not over-fetched, and one that owns
+        little does not widen step by step."""
+        key = (name, base["group_id"], self._is_now(base))
+        share = self._survival.get(key)
+        fetch = max(40, int(k / share * 1.2) + 8) if share else max(2 * k, 40)
         while True:
             row = self._read(name, k=k, fetch=fetch, **base)[0]
             rows = list(row["rows"])
+            share = max(row["kept"] / row["raw"], 1e-4) if row["raw"] else 1.0
+            if len(self._survival) > 10_000:
+                self._survival.clear()
+            self._survival[key] = share
             if len(rows) >= k or row["raw"] < fetch or fetch >= 100_000:
                 return rows
-            fetch *= 4
+            # Too few survived: fetch what this share says k needs (at least twice as many).
+            fetch = min(100_000, max(2 * fetch, int(k / share * 1.2) + 8))
+
+    @staticmethod
+    def _is_now(params: dict[str, Any]) -> bool:
+        """A question about now (not as-of the past): what it can see only grows."""
+        now = utcnow()
+        return bool(params["as_of"] >= now and params["known_at"] >= now)
 
     def episode_text_search(self, group_id: str, query_text: str, k: int, tf: TimeFilter) -> list[tuple[str, float]]:
+        return [(e.id, s) for e, s in self._episode_text(group_id, query_text, k, tf)]
+
+    def _episode_text(self, group_id: str, query_text: str, k: int, tf: TimeFilter) -> list[tuple[Episode, float]]:
         q = lucene_query(group_id, "index_text", query_text)
         if q is None:
             return []
         rows = self._widening("episode_fulltext", k, {"query": q, "group_id": group_id, "as_of": tf.as_of,
                                                       "known_at": tf.known_at})
-        return [(r["id"], float(r["score"])) for r in rows]
+        return [(self._episode(r["e"]), float(r["score"])) for r in rows]
 
     def fact_text_search(self, group_id: str, query_text: str, k: int, tf: TimeFilter
                          ) -> list[tuple[FactVersion, float]]:
-        # Asking about what we believe now: retired versions cannot be visible, so
-        # Lucene drops them before the time filter (no dilution by history).
-        q = lucene_query(group_id, "search_text", query_text, current_only=tf.known_at >= utcnow())
+        # Time keys drop the versions that cannot be visible at tf inside Lucene, so
+        # history does not crowd the hits and widening is rare.
+        q = lucene_query(group_id, "search_text", query_text, tf)
         if q is None:
             return []
         rows = self._widening("fact_fulltext", k, {"query": q, "group_id": group_id, "as_of": tf.as_of,
@@ -405,12 +453,22 @@ class Neo4jStore(Store):
 
     def episode_vector_search(self, group_id: str, vector: np.ndarray, k: int, tf: TimeFilter
                               ) -> list[tuple[str, float]]:
+        return [(e.id, s) for e, s in self._episode_vector(group_id, vector, k, tf)]
+
+    def _episode_vector(self, group_id: str, vector: np.ndarray, k: int, tf: TimeFilter
+                        ) -> list[tuple[Episode, float]]:
         params = {"group_id": group_id, "as_of": tf.as_of, "known_at": tf.known_at, "vector": _vec(vector)}
-        rows = self._read("episode_vector_exact", cap=self.exact_scan_limit, k=k, **params)
-        if rows and rows[0]["n"] > self.exact_scan_limit:
-            rows = self._widening("episode_vector_index", k, params)
+        big = ("episode", group_id)
+        if self._is_now(params) and big in self._large:
+            rows = self._widening("episode_vector_index", k, params)  # "now" only grows: skip the count
+        else:
+            rows = self._read("episode_vector_exact", cap=self.exact_scan_limit, k=k, **params)
+            if rows and rows[0]["n"] > self.exact_scan_limit:
+                if self._is_now(params):
+                    self._large.add(big)
+                rows = self._widening("episode_vector_index", k, params)
         # Neo4j reports cosine as (1 + cos) / 2; give back the plain cosine like SQLite.
-        return [(r["id"], 2.0 * float(r["score"]) - 1.0) for r in rows if r["id"] is not None]
+        return [(self._episode(r["e"]), 2.0 * float(r["score"]) - 1.0) for r in rows if r["id"] is not None]
 
     def fact_vector_search(self, group_id: str, vector: np.ndarray, k: int, tf: TimeFilter
                            ) -> list[tuple[FactVersion, float]]:
@@ -426,25 +484,32 @@ class Neo4jStore(Store):
         """The four searches of a recall, run at once on separate sessions: each
         is a round trip, and the server works on them in parallel. (Neo4j reads
         are read-committed, so one transaction would not give a snapshot either.)
-        Each text search also fetches the cosine of its hits."""
+        Each text search also fetches the cosine of its hits, and the episode
+        searches return the episodes themselves."""
         pool = self._workers()
 
-        def episode_text() -> tuple[list[tuple[str, float]], dict[str, float]]:
-            rows = self.episode_text_search(group_id, query_text, k, tf)
-            sims = self.similarity(group_id, "episode", [i for i, _ in rows], vector) if vector is not None else {}
+        def episode_text() -> tuple[list[tuple[Episode, float]], dict[str, float]]:
+            rows = self._episode_text(group_id, query_text, k, tf)
+            sims = self.similarity(group_id, "episode", [e.id for e, _ in rows], vector) if vector is not None else {}
             return rows, sims
+
+        def episode_vector() -> list[tuple[Episode, float]]:
+            return self._episode_vector(group_id, vector, k, tf) if vector is not None else []
 
         def fact_text() -> tuple[list[tuple[FactVersion, float]], dict[str, float]]:
             rows = self.fact_text_search(group_id, query_text, k, tf)
             sims = self.similarity(group_id, "fact", [f.id for f, _ in rows], vector) if vector is not None else {}
             return rows, sims
 
-        et, ft = pool.submit(episode_text), pool.submit(fact_text)
-        ev = pool.submit(self.episode_vector_search, group_id, vector, k, tf) if vector is not None else None
+        et, ft, ev = pool.submit(episode_text), pool.submit(fact_text), pool.submit(episode_vector)
         fv = pool.submit(self.fact_vector_search, group_id, vector, k, tf) if vector is not None else None
-        hits = SearchHits(episode_vector=ev.result() if ev else [], fact_vector=fv.result() if fv else [])
-        hits.episode_text, ep_sims = et.result()
+        hits = SearchHits(fact_vector=fv.result() if fv else [])
+        vec_rows = ev.result()
+        text_rows, ep_sims = et.result()
         hits.fact_text, fact_sims = ft.result()
+        hits.episode_vector = [(e.id, s) for e, s in vec_rows]
+        hits.episode_text = [(e.id, s) for e, s in text_rows]
+        hits.episodes = {e.id: e for e, _ in (*vec_rows, *text_rows)}
         seen = {i for i, _ in hits.episode_vector}
         hits.episode_similarity = {i: s for i, s in ep_sims.items() if i not in seen}
         seen = {f.id for f, _ in hits.fact_vector}

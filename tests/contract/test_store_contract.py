@@ -125,3 +125,39 @@ def test_search_scores_text_hits_by_vector_too(store, group):
     sims = store.similarity(group, "episode", [e.id for e in eps] + ["ep_missing"], q)
     assert {k: round(v, 4) for k, v in sims.items()} == {e.id: c for e, c in zip(eps, cosines, strict=True)}
     assert store.similarity("another-group", "episode", [eps[0].id], q) == {}  # tenancy
+
+
+def test_neo4j_backfill_migrations_match_the_write_path(store, group):
+    """Migrations 0005 and 0007 compute, for versions written before them, the same index
+    keys (interval ends, time keys) that the write path stores for new versions."""
+    if store.kind != "neo4j":
+        return  # SQLite keeps no such copies
+    from kg_memory.cypher import script
+    from kg_memory.models import FactVersion
+
+    t = datetime(2024, 3, 5, 6, 7, 8, 901234, tzinfo=UTC)
+    store.add_episodes([Episode(id=f"{group}-e", group_id=group, content="x", occurred_at=t, created_at=t)])
+    from kg_memory.models import Entity
+
+    u, a, b = (Entity(id=f"{group}-{n}", group_id=group, name=n, created_at=t) for n in ("user", "Oslo", "Rome"))
+    v1 = FactVersion(id=f"{group}-v1", group_id=group, subject_id=u.id, subject="user", predicate="lives_in",
+                     object_id=a.id, object="Oslo", statement="user lives in Oslo", valid_from=t,
+                     valid_to=t + timedelta(days=40, microseconds=5), created_at=t)
+    v2 = v1.replace(id=f"{group}-v2", object_id=b.id, object="Rome", statement="user lives in Rome", valid_from=None,
+                    valid_to=None)
+    from kg_memory.temporal import Expiry
+
+    store.write(WriteBatch(entities=[u, a, b], inserts=[v1, v2]))
+    store.write(WriteBatch(expiries=[(group, Expiry(v2.id, t + timedelta(days=3), v1.id))]))
+    keys = "f.tx_end AS tx_end, f.valid_end AS valid_end, f.valid_start AS valid_start, f.vend AS vend, f.tend AS tend"
+    with store.driver.session() as s:
+        written = s.run(f"MATCH ()-[f:FACT {{group_id: $g}}]->() RETURN f.id AS id, {keys} ORDER BY id", g=group).data()
+        s.run("MATCH ()-[f:FACT {group_id: $g}]->() REMOVE f.tx_end, f.valid_end, f.valid_start, f.vend, f.tend",
+              g=group).consume()
+        for name in ("migration_0005_fact_interval_ends", "migration_0007_fact_time_keys"):
+            for statement in script(name):
+                s.run(statement).consume()
+        backfilled = s.run(f"MATCH ()-[f:FACT {{group_id: $g}}]->() RETURN f.id AS id, {keys} ORDER BY id",
+                           g=group).data()
+    assert len(written) == 2 and all(r["tend"] and r["vend"] for r in written)
+    assert backfilled == written

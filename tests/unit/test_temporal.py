@@ -1,4 +1,4 @@
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta
 
 from kg_memory.models import FactVersion
 from kg_memory.temporal import Candidate, contains, decide, is_empty, overlaps, visible
@@ -120,3 +120,37 @@ def test_provenance_is_capped_but_the_count_is_not():
     (succ,) = dec.inserts
     assert len(succ.episode_ids) == MAX_PROVENANCE and succ.episode_ids[-1] == "ep" and "e0" not in succ.episode_ids
     assert succ.reinforcement_count == MAX_PROVENANCE + 1
+
+
+def _shape(dec) -> tuple:
+    return (dec.kind, sorted((v.object, v.valid_from, v.valid_to) for v in dec.inserts),
+            sorted(x.version_id for x in dec.expiries))
+
+
+def test_decisions_do_not_depend_on_the_order_of_current_versions():
+    """Stores return current versions in different orders; the decision must be
+    the same. Random histories on one single-valued predicate, replayed with the
+    believed versions in given and in reversed order."""
+    import random
+
+    from kg_memory.temporal import Candidate
+
+    cities = ["Oslo", "Rome", "Lima", "Kyiv"]
+    for seed in range(200):
+        rng = random.Random(seed)
+        believed: dict[str, FactVersion] = {}
+        for step in range(12):
+            now = d(2030) + timedelta(days=step)
+            vf = d(2020, 1, 1) + timedelta(days=rng.randrange(0, 400))
+            vt = vf + timedelta(days=rng.randrange(1, 200)) if rng.random() < 0.3 else None
+            city = rng.choice(cities)
+            c = Candidate(group_id="g", subject_id="u", subject="User", predicate="lives_in", object_id=city,
+                          object=city, statement=f"User lives in {city}", valid_from=vf, valid_to=vt,
+                          episode_id=f"ep{step}", dated=rng.random() < 0.5, ending=rng.random() < 0.1)
+            versions = list(believed.values())
+            a, b = decide(c, versions, True, now), decide(c, versions[::-1], True, now)
+            assert _shape(a) == _shape(b), (seed, step)
+            for x in a.expiries:
+                believed.pop(x.version_id, None)
+            for v in a.inserts:
+                believed[v.id] = v
