@@ -61,7 +61,7 @@ up() {
   fi
   chmod 600 "$DIR/password"
   mkdir -p "$DIR/data"
-  nohup "$JAVA" -Xms512m -Xmx${KGMEM_NEO4J_HEAP:-2g} -Dkgmem.pagecache=$((1024*1024*1024)) \
+  nohup "$JAVA" -Xms512m -Xmx${KGMEM_NEO4J_HEAP:-2g} -Dkgmem.pagecache=$((${KGMEM_NEO4J_PAGECACHE_MB:-1024}*1024*1024)) \
     -cp "$DIR/classes:$DIR/lib/*" kgmem.Neo4jLauncher "$DIR/data" "$PORT" "$DIR/password" \
     > "$DIR/neo4j.log" 2>&1 &
   echo $! > "$DIR/pid"

@@ -59,7 +59,9 @@ def render(bench_dir: Path, extra: str = "") -> str:
             "## Scale",
             "",
             f"Synthetic multi-session dialogue (seed {scale['seed']}, `kg_memory/bench/synthetic.py`), one user per "
-            "store, user and assistant turns. *Store-only* commits episodes in batches of 1,000 with no embedding "
+            "store, user and assistant turns, spread over three years (2023-2025) whatever the size, so 100k "
+            "episodes is a heavy user with about eleven sessions a day. *Store-only* commits episodes in batches "
+            "of 1,000 with no embedding "
             "and no extraction. *Index + extract* writes the episode vectors (computed beforehand) and runs the "
             "rules extractor and the bitemporal rules through the pipeline. Recall: k=10, "
             f"{scale['stores'][next(iter(scale['stores']))][0]['recall_now']['n']} queries, now and as-of a random "

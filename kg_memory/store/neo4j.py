@@ -36,7 +36,7 @@ def interval_keys(f: FactVersion) -> dict[str, datetime]:
     return {"tx_end": f.expired_at or OPEN_END, "valid_end": f.valid_to or OPEN_END,
             "valid_start": f.valid_from or OPEN_START}
 
-EXACT_SCAN_LIMIT = 300  # up to this many visible rows: exact cosine after the pre-filter, else the index
+EXACT_SCAN_LIMIT = 4000  # up to this many visible rows: exact cosine after the pre-filter, else the index
 _LUCENE_SPECIAL = re.compile(r'([+\-&|!(){}\[\]^"~*?:\\/])')
 
 
@@ -85,6 +85,11 @@ def lucene_query(group_id: str, field: str, text: str, tf: TimeFilter | None = N
         a, k = time_key(tf.as_of, ""), time_key(tf.known_at, "")
         when = f" AND vend:[{a} TO {TIME_KEY_MAX}] AND tend:[{k} TO {TIME_KEY_MAX}]"
     return f"group_key:{group_key(group_id)}{when} AND {field}:({body})"
+
+
+def _cosine(neo4j_score: float | None) -> float | None:
+    """Neo4j reports cosine similarity as (1 + cos) / 2; back to the plain cosine."""
+    return None if neo4j_score is None else 2.0 * float(neo4j_score) - 1.0
 
 
 def _vec(v: np.ndarray | None) -> list[float] | None:
@@ -430,26 +435,33 @@ class Neo4jStore(Store):
         return bool(params["as_of"] >= now and params["known_at"] >= now)
 
     def episode_text_search(self, group_id: str, query_text: str, k: int, tf: TimeFilter) -> list[tuple[str, float]]:
-        return [(e.id, s) for e, s in self._episode_text(group_id, query_text, k, tf)]
+        return [(e.id, s) for e, s, _ in self._episode_text(group_id, query_text, k, tf, None)]
 
-    def _episode_text(self, group_id: str, query_text: str, k: int, tf: TimeFilter) -> list[tuple[Episode, float]]:
+    def _episode_text(self, group_id: str, query_text: str, k: int, tf: TimeFilter, vector: np.ndarray | None
+                      ) -> list[tuple[Episode, float, float | None]]:
+        """BM25 hits as (episode, score, cosine with ``vector``, when given)."""
         q = lucene_query(group_id, "index_text", query_text)
         if q is None:
             return []
         rows = self._widening("episode_fulltext", k, {"query": q, "group_id": group_id, "as_of": tf.as_of,
-                                                      "known_at": tf.known_at})
-        return [(self._episode(r["e"]), float(r["score"])) for r in rows]
+                                                      "known_at": tf.known_at, "vector": _vec(vector)})
+        return [(self._episode(r["e"]), float(r["score"]), _cosine(r["sim"])) for r in rows]
 
     def fact_text_search(self, group_id: str, query_text: str, k: int, tf: TimeFilter
                          ) -> list[tuple[FactVersion, float]]:
+        return [(f, s) for f, s, _ in self._fact_text(group_id, query_text, k, tf, None)]
+
+    def _fact_text(self, group_id: str, query_text: str, k: int, tf: TimeFilter, vector: np.ndarray | None
+                   ) -> list[tuple[FactVersion, float, float | None]]:
         # Time keys drop the versions that cannot be visible at tf inside Lucene, so
         # history does not crowd the hits and widening is rare.
         q = lucene_query(group_id, "search_text", query_text, tf)
         if q is None:
             return []
         rows = self._widening("fact_fulltext", k, {"query": q, "group_id": group_id, "as_of": tf.as_of,
-                                                   "known_at": tf.known_at})
-        return [(self._fact(r["f"], r["subject_id"], r["object_id"]), float(r["score"])) for r in rows]
+                                                   "known_at": tf.known_at, "vector": _vec(vector)})
+        return [(self._fact(r["f"], r["subject_id"], r["object_id"]), float(r["score"]), _cosine(r["sim"]))
+                for r in rows]
 
     def episode_vector_search(self, group_id: str, vector: np.ndarray, k: int, tf: TimeFilter
                               ) -> list[tuple[str, float]]:
@@ -484,32 +496,25 @@ class Neo4jStore(Store):
         """The four searches of a recall, run at once on separate sessions: each
         is a round trip, and the server works on them in parallel. (Neo4j reads
         are read-committed, so one transaction would not give a snapshot either.)
-        Each text search also fetches the cosine of its hits, and the episode
-        searches return the episodes themselves."""
+        The text searches also return each hit's cosine with the query vector,
+        and the episode searches return the episodes themselves."""
         pool = self._workers()
-
-        def episode_text() -> tuple[list[tuple[Episode, float]], dict[str, float]]:
-            rows = self._episode_text(group_id, query_text, k, tf)
-            sims = self.similarity(group_id, "episode", [e.id for e, _ in rows], vector) if vector is not None else {}
-            return rows, sims
 
         def episode_vector() -> list[tuple[Episode, float]]:
             return self._episode_vector(group_id, vector, k, tf) if vector is not None else []
 
-        def fact_text() -> tuple[list[tuple[FactVersion, float]], dict[str, float]]:
-            rows = self.fact_text_search(group_id, query_text, k, tf)
-            sims = self.similarity(group_id, "fact", [f.id for f, _ in rows], vector) if vector is not None else {}
-            return rows, sims
-
-        et, ft, ev = pool.submit(episode_text), pool.submit(fact_text), pool.submit(episode_vector)
+        et = pool.submit(self._episode_text, group_id, query_text, k, tf, vector)
+        ft = pool.submit(self._fact_text, group_id, query_text, k, tf, vector)
+        ev = pool.submit(episode_vector)
         fv = pool.submit(self.fact_vector_search, group_id, vector, k, tf) if vector is not None else None
         hits = SearchHits(fact_vector=fv.result() if fv else [])
-        vec_rows = ev.result()
-        text_rows, ep_sims = et.result()
-        hits.fact_text, fact_sims = ft.result()
+        vec_rows, text_rows, fact_rows = ev.result(), et.result(), ft.result()
         hits.episode_vector = [(e.id, s) for e, s in vec_rows]
-        hits.episode_text = [(e.id, s) for e, s in text_rows]
-        hits.episodes = {e.id: e for e, _ in (*vec_rows, *text_rows)}
+        hits.episode_text = [(e.id, s) for e, s, _ in text_rows]
+        hits.fact_text = [(f, s) for f, s, _ in fact_rows]
+        hits.episodes = {e.id: e for e, _ in vec_rows} | {e.id: e for e, _, _ in text_rows}
+        ep_sims = {e.id: c for e, _, c in text_rows if c is not None}
+        fact_sims = {f.id: c for f, _, c in fact_rows if c is not None}
         seen = {i for i, _ in hits.episode_vector}
         hits.episode_similarity = {i: s for i, s in ep_sims.items() if i not in seen}
         seen = {f.id for f, _ in hits.fact_vector}
