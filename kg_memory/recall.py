@@ -16,7 +16,7 @@ import numpy as np
 
 from .embed.base import Embedder
 from .extract.dates import asks_for_time, mentions_time, query_periods
-from .models import FactVersion, RecallResult, ScoredEpisode, ScoredFact, normalize_name
+from .models import Episode, FactVersion, RecallResult, ScoredEpisode, ScoredFact, from_trusted, normalize_name
 from .settings import RecallWeights
 from .store.base import SearchHits, Store, TimeFilter
 from .store.sqlite import query_terms
@@ -27,6 +27,11 @@ from .vocab import Vocabulary, load_vocabulary
 PROVENANCE_PER_FACT = 3
 _FIRST_PERSON = re.compile(r"\b(i|me|my|mine|myself|we|us|our)\b", re.I)
 _TOKEN = re.compile(r"[\w']+")
+
+
+def _scored(e: Episode, score: float, components: dict[str, float]) -> ScoredEpisode:
+    """A candidate's score (no validation: recall builds hundreds per query)."""
+    return from_trusted(ScoredEpisode, episode=e, score=score, components=components)
 
 
 def token_overlap(query_terms_: set[str], text: str) -> float:
@@ -127,8 +132,7 @@ class Recaller:
         missing = [eid for eid in boost if eid not in scored]
         for e in self.store.get_episodes(group_id, missing):
             if e.occurred_at <= tf.as_of and e.created_at <= tf.known_at:
-                scored[e.id] = ScoredEpisode(episode=e, score=0.0,
-                                             components={"decay": decay(self.w, tf.as_of, e.occurred_at)})
+                scored[e.id] = _scored(e, 0.0, {"decay": decay(self.w, tf.as_of, e.occurred_at)})
         for eid, b in boost.items():
             se = scored.get(eid)
             if se is None:
@@ -163,7 +167,7 @@ class Recaller:
             base = (self.w.episode_vector * comp["vector"] + self.w.episode_bm25 * comp["bm25"]
                     + self.w.episode_overlap * comp["overlap"])
             comp["decay"] = decay(self.w, tf.as_of, e.occurred_at)
-            scored[i] = ScoredEpisode(episode=e, score=base * comp["decay"], components=comp)
+            scored[i] = _scored(e, base * comp["decay"], comp)
         ranked = sorted(scored.values(), key=lambda s: (-s.score, s.episode.id))
         # Neighbouring turns of the best hits often hold the answer (question -> reply).
         if self.w.neighbour > 0 and ranked:
@@ -180,7 +184,7 @@ class Recaller:
                         continue
                     if cur is None or cur.score < val:
                         comp = {"neighbour_of": 1.0, "decay": decay(self.w, tf.as_of, n.occurred_at)}
-                        scored[n.id] = ScoredEpisode(episode=n, score=val, components=comp)
+                        scored[n.id] = _scored(n, val, comp)
             ranked = sorted(scored.values(), key=lambda s: (-s.score, s.episode.id))
         return self._time_cues(query, ranked)
 
@@ -290,6 +294,6 @@ class Recaller:
             base = (self.w.fact_direct * comp["direct"] + self.w.fact_graph * comp["graph"]
                     + self.w.fact_entity * comp["entity"] + 0.4 * comp["predicate"] + 0.2 * comp["overlap"])
             comp["decay"] = decay(self.w, tf.as_of, f.valid_from or f.created_at)
-            out.append(ScoredFact(fact=f, score=base * comp["decay"], components=comp))
+            out.append(from_trusted(ScoredFact, fact=f, score=base * comp["decay"], components=comp))
         out.sort(key=lambda s: (-s.score, s.fact.id))
         return out[:k]

@@ -408,10 +408,10 @@ class SQLiteStore(Store):
         return self.search(group_id, "", vector, k, tf).fact_vector
 
     def search(self, group_id: str, query: str, vector: np.ndarray | None, k: int, tf: TimeFilter) -> SearchHits:
-        """The four searches of a recall. Both vector scans (memory-bound numpy
-        that releases the GIL) run on a worker thread while this thread scores
-        BM25. The lock is held throughout, so no refresh can change an index
-        under the worker."""
+        """The four searches of a recall. The episode vector scan (memory-bound
+        numpy that releases the GIL) runs on a worker thread while this thread
+        scores BM25 and scans the smaller fact matrix. The lock is held
+        throughout, so no refresh can change an index under the worker."""
         with self._lock:
             eidx, fidx = self._episode_index(group_id), self._facts_index(group_id)
             a, kn = _micros_dt(tf.as_of), _micros_dt(tf.known_at)
@@ -420,23 +420,21 @@ class SQLiteStore(Store):
                 return (t["occurred"] <= a) & (t["created"] <= kn)
 
             visible = self._visible_mask(tf)
-            scans: Future[tuple[list[tuple[object, float]], list[tuple[object, float]]]] | None = None
-            if vector is not None:
-                def scan() -> tuple[list[tuple[object, float]], list[tuple[object, float]]]:
-                    return (eidx.search(vector, k, lambda t: ep_seen(t) & (t["hasvec"] == 1)),
-                            fidx.search(vector, k, lambda t: visible(t) & (t["hasvec"] == 1)))
-
-                scans = self._worker().submit(scan)
+            scan: Future[list[tuple[object, float]]] | None = None
+            if vector is not None:  # the big scan (episodes) on the worker, the rest here
+                scan = self._worker().submit(eidx.search, vector, k, lambda t: ep_seen(t) & (t["hasvec"] == 1))
             ep_text = self._bm25("episodes_fts", query, eidx, k, ep_seen) if query else []
             fact_text = self._bm25("facts_fts", query, fidx, k, visible) if query else []
-            ep_vec, fact_vec = scans.result() if scans is not None else ([], [])
+            fact_vec = fidx.search(vector, k, lambda t: visible(t) & (t["hasvec"] == 1)) if vector is not None else []
+            ep_vec = scan.result() if scan is not None else []
             ep_sim, fact_sim = {}, {}
             if vector is not None:  # text hits the vector search left out get their cosine too
                 seen = {r for r, _ in ep_vec}
                 ep_sim = eidx.similarity(vector, [r for r, _ in ep_text if r not in seen])
                 seen = {r for r, _ in fact_vec}
                 fact_sim = fidx.similarity(vector, [r for r, _ in fact_text if r not in seen])
-            ids = self._episode_ids([cast(int, r) for r, _ in (*ep_vec, *ep_text)])
+            eps = self._episodes_by_rowid([cast(int, r) for r, _ in (*ep_vec, *ep_text)])
+            ids = {r: e.id for r, e in eps.items()}
             found = self._facts_by_rowid([cast(int, r) for r, _ in (*fact_vec, *fact_text)])
         return SearchHits(
             episode_vector=[(ids[cast(int, r)], s) for r, s in ep_vec if r in ids],
@@ -445,6 +443,7 @@ class SQLiteStore(Store):
             fact_text=[(found[r], s) for r, s in fact_text if r in found],
             episode_similarity={ids[r]: s for r, s in ep_sim.items() if r in ids},
             fact_similarity={found[r].id: s for r, s in fact_sim.items() if r in found},
+            episodes={e.id: e for e in eps.values()},
         )
 
     def similarity(self, group_id: str, kind: Literal["episode", "fact"], ids: list[str], vector: np.ndarray
@@ -467,13 +466,14 @@ class SQLiteStore(Store):
             self._pool = ThreadPoolExecutor(max_workers=1, thread_name_prefix="kgmem-scan")
         return self._pool
 
-    def _episode_ids(self, rowids: list[int]) -> dict[int, str]:
-        ids: dict[int, str] = {}
+    def _episodes_by_rowid(self, rowids: list[int]) -> dict[int, Episode]:
+        out: dict[int, Episode] = {}
         with self._lock:
-            for chunk in _chunks(rowids, 500):
+            for chunk in _chunks(list(dict.fromkeys(rowids)), 500):
                 marks = ",".join("?" * len(chunk))
-                ids.update(self.conn.execute(f"SELECT rowid, id FROM episodes WHERE rowid IN ({marks})", chunk))
-        return ids
+                for r in self.conn.execute(f"SELECT rowid, {_EP_COLS} FROM episodes WHERE rowid IN ({marks})", chunk):
+                    out[r["rowid"]] = self._episode(r)
+        return out
 
     def _stamp(self) -> tuple[int, int]:
         """Changes whenever this connection or another one commits."""
