@@ -65,10 +65,10 @@ def render(bench_dir: Path, extra: str = "") -> str:
             "and no extraction. *Index + extract* writes the episode vectors (computed beforehand) and runs the "
             "rules extractor and the bitemporal rules through the pipeline. Recall: k=10, "
             f"{scale['stores'][next(iter(scale['stores']))][0]['recall_now']['n']} queries, now and as-of a random "
-            "date in the data's range, timed after 50 warm-up queries of each kind (a server that has been "
-            "answering for a while: plans compiled, Neo4j's JVM warm). Each store runs alone over every size "
-            "(SQLite first), so neither is timed while the other is busy. Peak RSS is the benchmark process's "
-            "high-water mark so far, and it includes the prepared data of every size.",
+            f"date in the data's range, timed after {scale.get('warmup', 5)} warm-up queries of each kind (a server "
+            "that has been answering for a while: plans compiled, Neo4j's JVM warm). Each store runs alone over "
+            "every size (SQLite first), so neither is timed while the other is busy. Peak RSS is the benchmark "
+            "process's high-water mark so far, and it includes the prepared data of every size.",
             "",
             "| store | episodes | store-only ingest (ep/s) | index + extract (ep/s) | recall p50 / p95 / p99 (ms) "
             "| as-of recall p50 / p95 / p99 (ms) | facts (current) | store size | peak RSS |",

@@ -40,7 +40,7 @@ QUESTIONS = ["Where do I live?", "Where do I work?", "What instruments do I play
              "What did we talk about regarding sleep?"]
 
 
-WARMUP = 50  # recalls (now and as-of each) before the timed ones
+WARMUP = 200  # recalls of each kind (now, as-of) before the timed ones: the JVM settles after a few hundred
 
 
 def percentiles(samples: Sequence[float]) -> dict[str, float]:
@@ -120,7 +120,7 @@ def run_scale(sizes: Sequence[int], stores: Sequence[str], embedder: Embedder, s
               queries: int = 200, e2e_episodes: int = 2000, cache_dir: Path | None = None,
               log: Callable[[str], None] = print) -> dict[str, Any]:
     cache_dir = cache_dir or Path(".bench-cache")
-    results: dict[str, Any] = {"sizes": list(sizes), "seed": seed, "stores": {}, "e2e": {},
+    results: dict[str, Any] = {"sizes": list(sizes), "seed": seed, "warmup": WARMUP, "stores": {}, "e2e": {},
                                "embedder": embedder_throughput(embedder)}
     rng = random.Random(seed)
     with tempfile.TemporaryDirectory() as tmpdir:
