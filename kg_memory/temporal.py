@@ -57,15 +57,6 @@ def visible(v: FactVersion, as_of: datetime, known_at: datetime) -> bool:
     return believed_at(v, known_at) and valid_at(v, as_of)
 
 
-def min_dt(a: datetime | None, b: datetime | None) -> datetime | None:
-    """Minimum where ``None`` is +infinity (an open end)."""
-    if a is None:
-        return b
-    if b is None:
-        return a
-    return min(a, b)
-
-
 @dataclass(frozen=True)
 class Candidate:
     """A fact the extractor proposes, with its entities already resolved to ids."""

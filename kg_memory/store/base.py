@@ -9,7 +9,7 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from datetime import datetime
-from typing import Any, Literal
+from typing import Any
 
 import numpy as np
 
@@ -166,29 +166,11 @@ class Store(ABC):
                            ) -> list[tuple[FactVersion, float]]: ...
 
     @abstractmethod
-    def similarity(self, group_id: str, kind: Literal["episode", "fact"], ids: list[str], vector: np.ndarray
-                   ) -> dict[str, float]:
-        """Cosine of ``vector`` with the given episodes or fact versions (ones
-        without a vector are left out)."""
-
     def search(self, group_id: str, query: str, vector: np.ndarray | None, k: int, tf: TimeFilter) -> SearchHits:
-        """All four searches of a recall (episode and fact, vector and text),
-        plus the cosine of every text hit the vector search did not return. A
-        store may run them concurrently; the results must equal these calls."""
-        hits = SearchHits(
-            episode_vector=self.episode_vector_search(group_id, vector, k, tf) if vector is not None else [],
-            episode_text=self.episode_text_search(group_id, query, k, tf),
-            fact_vector=self.fact_vector_search(group_id, vector, k, tf) if vector is not None else [],
-            fact_text=self.fact_text_search(group_id, query, k, tf),
-        )
-        if vector is not None:
-            seen = {i for i, _ in hits.episode_vector}
-            hits.episode_similarity = self.similarity(
-                group_id, "episode", [i for i, _ in hits.episode_text if i not in seen], vector)
-            seen = {f.id for f, _ in hits.fact_vector}
-            hits.fact_similarity = self.similarity(
-                group_id, "fact", [f.id for f, _ in hits.fact_text if f.id not in seen], vector)
-        return hits
+        """All four searches of a recall (episode and fact, vector and text), plus
+        the cosine of every text hit the vector search did not return, and the
+        episodes hit. A store may run them concurrently; each list must equal
+        what the matching single search returns."""
 
     @abstractmethod
     def counts(self, group_id: str | None = None) -> dict[str, int]: ...

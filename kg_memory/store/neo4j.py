@@ -13,7 +13,7 @@ from collections.abc import Iterator
 from concurrent.futures import ThreadPoolExecutor
 from contextlib import contextmanager
 from datetime import UTC, datetime
-from typing import Any, Literal
+from typing import Any
 
 import numpy as np
 
@@ -87,9 +87,14 @@ def lucene_query(group_id: str, field: str, text: str, tf: TimeFilter | None = N
     return f"group_key:{group_key(group_id)}{when} AND {field}:({body})"
 
 
-def _cosine(neo4j_score: float | None) -> float | None:
-    """Neo4j reports cosine similarity as (1 + cos) / 2; back to the plain cosine."""
-    return None if neo4j_score is None else 2.0 * float(neo4j_score) - 1.0
+def _cosine(neo4j_score: float) -> float:
+    """Neo4j reports cosine similarity as (1 + cos) / 2; back to the plain cosine, as SQLite gives."""
+    return 2.0 * float(neo4j_score) - 1.0
+
+
+def _row_cosine(row: Any) -> float | None:
+    """A full-text hit's cosine with the query vector (None without one)."""
+    return None if row["sim"] is None else _cosine(row["sim"])
 
 
 def _vec(v: np.ndarray | None) -> list[float] | None:
@@ -445,7 +450,7 @@ class Neo4jStore(Store):
             return []
         rows = self._widening("episode_fulltext", k, {"query": q, "group_id": group_id, "as_of": tf.as_of,
                                                       "known_at": tf.known_at, "vector": _vec(vector)})
-        return [(self._episode(r["e"]), float(r["score"]), _cosine(r["sim"])) for r in rows]
+        return [(self._episode(r["e"]), float(r["score"]), _row_cosine(r)) for r in rows]
 
     def fact_text_search(self, group_id: str, query_text: str, k: int, tf: TimeFilter
                          ) -> list[tuple[FactVersion, float]]:
@@ -460,7 +465,7 @@ class Neo4jStore(Store):
             return []
         rows = self._widening("fact_fulltext", k, {"query": q, "group_id": group_id, "as_of": tf.as_of,
                                                    "known_at": tf.known_at, "vector": _vec(vector)})
-        return [(self._fact(r["f"], r["subject_id"], r["object_id"]), float(r["score"]), _cosine(r["sim"]))
+        return [(self._fact(r["f"], r["subject_id"], r["object_id"]), float(r["score"]), _row_cosine(r))
                 for r in rows]
 
     def episode_vector_search(self, group_id: str, vector: np.ndarray, k: int, tf: TimeFilter
@@ -470,17 +475,16 @@ class Neo4jStore(Store):
     def _episode_vector(self, group_id: str, vector: np.ndarray, k: int, tf: TimeFilter
                         ) -> list[tuple[Episode, float]]:
         params = {"group_id": group_id, "as_of": tf.as_of, "known_at": tf.known_at, "vector": _vec(vector)}
-        big = ("episode", group_id)
-        if self._is_now(params) and big in self._large:
+        big, now = ("episode", group_id), self._is_now(params)
+        if now and big in self._large:
             rows = self._widening("episode_vector_index", k, params)  # "now" only grows: skip the count
         else:
             rows = self._read("episode_vector_exact", cap=self.exact_scan_limit, k=k, **params)
             if rows and rows[0]["n"] > self.exact_scan_limit:
-                if self._is_now(params):
+                if now:
                     self._large.add(big)
                 rows = self._widening("episode_vector_index", k, params)
-        # Neo4j reports cosine as (1 + cos) / 2; give back the plain cosine like SQLite.
-        return [(self._episode(r["e"]), 2.0 * float(r["score"]) - 1.0) for r in rows if r["id"] is not None]
+        return [(self._episode(r["e"]), _cosine(r["score"])) for r in rows if r["id"] is not None]
 
     def fact_vector_search(self, group_id: str, vector: np.ndarray, k: int, tf: TimeFilter
                            ) -> list[tuple[FactVersion, float]]:
@@ -488,7 +492,7 @@ class Neo4jStore(Store):
         rows = self._read("fact_vector_exact", cap=self.exact_scan_limit, k=k, **params)
         if rows and rows[0]["n"] > self.exact_scan_limit:
             rows = self._widening("fact_vector_index", k, params)
-        return [(self._fact(r["f"], r["subject_id"], r["object_id"]), 2.0 * float(r["score"]) - 1.0)
+        return [(self._fact(r["f"], r["subject_id"], r["object_id"]), _cosine(r["score"]))
                 for r in rows if r["f"] is not None]
 
     def search(self, group_id: str, query_text: str, vector: np.ndarray | None, k: int, tf: TimeFilter
@@ -526,15 +530,6 @@ class Neo4jStore(Store):
             if self._pool is None:
                 self._pool = ThreadPoolExecutor(max_workers=4, thread_name_prefix="kgmem-neo4j")
             return self._pool
-
-    def similarity(self, group_id: str, kind: Literal["episode", "fact"], ids: list[str], vector: np.ndarray
-                   ) -> dict[str, float]:
-        if not ids:
-            return {}
-        params = {"group_id": group_id, "ids": list(dict.fromkeys(ids)), "vector": _vec(vector)}
-        rows = (self._read("episode_similarity", **params) if kind == "episode"
-                else self._read("fact_similarity", **params))
-        return {r["id"]: 2.0 * float(r["score"]) - 1.0 for r in rows}  # back to the plain cosine
 
     def counts(self, group_id: str | None = None) -> dict[str, int]:
         r = self._read("counts", group_id=group_id)[0]

@@ -12,7 +12,7 @@ from concurrent.futures import Future, ThreadPoolExecutor
 from contextlib import contextmanager
 from datetime import datetime
 from pathlib import Path
-from typing import Any, Literal, cast
+from typing import Any, cast
 
 import numpy as np
 
@@ -390,7 +390,7 @@ class SQLiteStore(Store):
             return []
         view = idx.view()
         scores = bm25(view["dl"], postings)
-        return [(cast(int, r), s) for r, s in idx.top(scores, k, mask_fn(view))]
+        return idx.top(scores, k, mask_fn(view) & (scores > 0))
 
     def episode_text_search(self, group_id: str, query: str, k: int, tf: TimeFilter) -> list[tuple[str, float]]:
         return self.search(group_id, query, None, k, tf).episode_text
@@ -420,7 +420,7 @@ class SQLiteStore(Store):
                 return (t["occurred"] <= a) & (t["created"] <= kn)
 
             visible = self._visible_mask(tf)
-            scan: Future[list[tuple[object, float]]] | None = None
+            scan: Future[list[tuple[int, float]]] | None = None
             if vector is not None:  # the big scan (episodes) on the worker, the rest here
                 scan = self._worker().submit(eidx.search, vector, k, lambda t: ep_seen(t) & (t["hasvec"] == 1))
             ep_text = self._bm25("episodes_fts", query, eidx, k, ep_seen) if query else []
@@ -433,33 +433,17 @@ class SQLiteStore(Store):
                 ep_sim = eidx.similarity(vector, [r for r, _ in ep_text if r not in seen])
                 seen = {r for r, _ in fact_vec}
                 fact_sim = fidx.similarity(vector, [r for r, _ in fact_text if r not in seen])
-            eps = self._episodes_by_rowid([cast(int, r) for r, _ in (*ep_vec, *ep_text)])
-            ids = {r: e.id for r, e in eps.items()}
-            found = self._facts_by_rowid([cast(int, r) for r, _ in (*fact_vec, *fact_text)])
+            eps = self._episodes_by_rowid([r for r, _ in (*ep_vec, *ep_text)])
+            found = self._facts_by_rowid([r for r, _ in (*fact_vec, *fact_text)])
         return SearchHits(
-            episode_vector=[(ids[cast(int, r)], s) for r, s in ep_vec if r in ids],
-            episode_text=[(ids[r], s) for r, s in ep_text if r in ids],
-            fact_vector=[(found[cast(int, r)], s) for r, s in fact_vec if r in found],
+            episode_vector=[(eps[r].id, s) for r, s in ep_vec if r in eps],
+            episode_text=[(eps[r].id, s) for r, s in ep_text if r in eps],
+            fact_vector=[(found[r], s) for r, s in fact_vec if r in found],
             fact_text=[(found[r], s) for r, s in fact_text if r in found],
-            episode_similarity={ids[r]: s for r, s in ep_sim.items() if r in ids},
+            episode_similarity={eps[r].id: s for r, s in ep_sim.items() if r in eps},
             fact_similarity={found[r].id: s for r, s in fact_sim.items() if r in found},
             episodes={e.id: e for e in eps.values()},
         )
-
-    def similarity(self, group_id: str, kind: Literal["episode", "fact"], ids: list[str], vector: np.ndarray
-                   ) -> dict[str, float]:
-        if not ids:
-            return {}
-        table = "episodes" if kind == "episode" else "facts"
-        with self._lock:
-            idx = self._episode_index(group_id) if kind == "episode" else self._facts_index(group_id)
-            rowid_of: dict[int, str] = {}
-            for chunk in _chunks(list(dict.fromkeys(ids)), 500):
-                marks = ",".join("?" * len(chunk))
-                rowid_of.update(self.conn.execute(
-                    f"SELECT rowid, id FROM {table} WHERE id IN ({marks}) AND +group_id = ?", (*chunk, group_id)))
-            sims = idx.similarity(vector, list(rowid_of))
-        return {rowid_of[r]: s for r, s in sims.items()}
 
     def _worker(self) -> ThreadPoolExecutor:
         if self._pool is None:

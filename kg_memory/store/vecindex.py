@@ -73,17 +73,19 @@ class VectorIndex:
         at = np.clip(np.searchsorted(sk, keys), 0, len(sk) - 1)
         return order[at[sk[at] == keys]]
 
-    def top(self, scores: np.ndarray, k: int, mask: np.ndarray) -> list[tuple[object, float]]:
-        """The k best positive scores among masked rows, ties by key."""
-        cand = np.flatnonzero(mask & (scores > 0))
-        if not len(cand) or k <= 0:
+    def top(self, scores: np.ndarray, k: int, mask: np.ndarray) -> list[tuple[int, float]]:
+        """The k best scores among the masked rows, best first, ties by key (so
+        both stores, and every run, order equal scores the same way)."""
+        count = int(np.count_nonzero(mask))
+        if count == 0 or k <= 0:
             return []
-        if len(cand) > k:  # keep everything that ties with the k-th score
-            kth = np.partition(scores[cand], len(cand) - k)[len(cand) - k]
-            cand = cand[scores[cand] >= kth]
+        k = min(k, count)
+        masked = np.where(mask, scores, -np.inf)
+        kth = masked[np.argpartition(-masked, k - 1)[:k]].min()
+        cand = np.flatnonzero(mask & (masked >= kth))  # the k best and everything tied with the k-th
         keys = self._key_arrays()[0][cand]
-        order = np.lexsort((keys, -scores[cand]))[:k]
-        return [(int(keys[j]), float(scores[cand[j]])) for j in order]
+        order = np.lexsort((keys, -masked[cand]))[:k]
+        return [(int(keys[j]), float(masked[cand[j]])) for j in order]
 
     def similarity(self, query: np.ndarray, keys: Sequence[int]) -> dict[int, float]:
         """Cosine of the query with the vectors of the given integer keys (rows
@@ -102,19 +104,11 @@ class VectorIndex:
         return {c: a[: self.n] for c, a in self.times.items()}
 
     def search(self, query: np.ndarray, k: int, mask_fn: Callable[[dict[str, np.ndarray]], np.ndarray]
-               ) -> list[tuple[object, float]]:
+               ) -> list[tuple[int, float]]:
+        """Exact cosine top k over the rows ``mask_fn`` keeps (pre-filtered, never diluted)."""
         if self.n == 0 or k <= 0:
             return []
-        mask = mask_fn(self.view())
-        count = int(mask.sum())
-        if count == 0:
-            return []
-        sims = self.vecs[: self.n] @ query.astype(np.float32)
-        sims = np.where(mask, sims, -np.inf)
-        k = min(k, count)
-        top = np.argpartition(-sims, k - 1)[:k]
-        top = top[np.argsort(-sims[top], kind="stable")]
-        return [(self.keys[i], float(sims[i])) for i in top]
+        return self.top(self.vecs[: self.n] @ query.astype(np.float32), k, mask_fn(self.view()))
 
 
 BM25_K1 = 1.2
@@ -125,9 +119,9 @@ def bm25(doc_len: np.ndarray, postings: Sequence[np.ndarray], k1: float = BM25_K
     """Okapi BM25 of every document for a query whose terms matched the
     documents at ``postings`` (one array of row positions per term). A match
     counts once per document: FTS5 tells which documents hold a term, not how
-    often, and in short turns and fact sentences a repeat is rare. Statistics come from the documents given: the
-    collection is one group, so a tenant's ranking never depends on another's
-    data. The formula and constants are FTS5's ``bm25()``, including its idf
+    often, and in short turns and fact sentences a repeat is rare. Statistics
+    come from the documents given: the collection is one group, so a tenant's
+    ranking never depends on another's data. The formula and constants are FTS5's ``bm25()``, including its idf
     floor of 1e-6 for terms in more than half of the documents."""
     n = len(doc_len)
     scores = np.zeros(n, dtype=np.float64)

@@ -122,9 +122,10 @@ def test_search_scores_text_hits_by_vector_too(store, group):
     assert eps[0].id not in {i for i, _ in hits.episode_vector}  # cosine 0.2 is not in the top 2
     assert hits.episode_similarity.keys() == {eps[0].id}
     assert abs(hits.episode_similarity[eps[0].id] - 0.2) < 1e-4
-    sims = store.similarity(group, "episode", [e.id for e in eps] + ["ep_missing"], q)
-    assert {k: round(v, 4) for k, v in sims.items()} == {e.id: c for e, c in zip(eps, cosines, strict=True)}
-    assert store.similarity("another-group", "episode", [eps[0].id], q) == {}  # tenancy
+    assert [(i, round(c, 4)) for i, c in hits.episode_vector] == [(eps[1].id, 0.9), (eps[2].id, 0.8)]
+    assert set(hits.episodes) == {eps[0].id, eps[1].id, eps[2].id}  # the episodes come back with the hits
+    other = store.search("another-group", "apples orchard", q, 2, tf)  # tenancy
+    assert not (other.episode_text or other.episode_vector or other.episode_similarity or other.episodes)
 
 
 def test_neo4j_backfill_migrations_match_the_write_path(store, group):

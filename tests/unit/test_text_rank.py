@@ -67,8 +67,19 @@ def test_top_prefilters_and_breaks_ties_by_key() -> None:
     scores = np.array([1.0, 1.0, 1.0, 5.0, 0.0])  # positions follow insertion order
     mask = idx.view()["t"] < 5  # key 40, the best score, is filtered out before ranking
     assert idx.top(scores, 2, mask) == [(10, 1.0), (20, 1.0)]
-    assert idx.top(scores, 10, mask) == [(10, 1.0), (20, 1.0), (30, 1.0)]  # zero scores never returned
+    assert idx.top(scores, 10, mask) == [(10, 1.0), (20, 1.0), (30, 1.0), (50, 0.0)]  # every masked row
+    assert idx.top(scores, 10, mask & (scores > 0)) == [(10, 1.0), (20, 1.0), (30, 1.0)]  # as BM25 asks
     assert idx.top(scores, 2, ~mask) == [(40, 5.0)]
+
+
+def test_vector_search_ranks_exactly_inside_the_mask() -> None:
+    idx = VectorIndex(2, ("t",))
+    rows = [(1, [1.0, 0.0], 0), (2, [0.6, 0.8], 0), (3, [0.0, 1.0], 0), (4, [0.8, 0.6], 1), (5, [-1.0, 0.0], 0)]
+    idx.upsert((key, np.asarray(v, dtype=np.float32).tobytes(), (t,)) for key, v, t in rows)
+    q = np.array([1.0, 0.0], dtype=np.float32)
+    got = idx.search(q, 3, lambda t: t["t"] == 0)  # key 4 (cosine 0.8) is masked out
+    assert [(k, round(s, 4)) for k, s in got] == [(1, 1.0), (2, 0.6), (3, 0.0)]
+    assert [k for k, _ in idx.search(q, 10, lambda t: t["t"] == 0)] == [1, 2, 3, 5]  # negatives kept
 
 
 def test_positions_drops_unknown_keys() -> None:
