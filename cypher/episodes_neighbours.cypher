@@ -1,4 +1,5 @@
-// The turn before and after each episode in its session, visible at (as_of, known_at).
+// The turn before and after each episode in its session, visible at (as_of, known_at), with
+// the entities both turns mention (recall asks for those next).
 UNWIND $ids AS id
 MATCH (e:Episode {id: id})
 WHERE e.group_id = $group_id AND e.session_id IS NOT NULL
@@ -14,4 +15,6 @@ CALL (e) {
   RETURN q AS n ORDER BY q.occurred_at ASC LIMIT 1
 }
 RETURN id, n {.id, .group_id, .role, .speaker, .content, occurred_at: toString(n.occurred_at), created_at: toString(n.created_at), .session_id, .source,
-  .content_sha256, .metadata, .status, .status_reason} AS n
+  .content_sha256, .metadata, .status, .status_reason} AS n,
+  [(e)-[:MENTIONS]->(x:Entity) WHERE x.group_id = $group_id | x.id] AS id_mentions,
+  [(n)-[:MENTIONS]->(x:Entity) WHERE x.group_id = $group_id | x.id] AS n_mentions

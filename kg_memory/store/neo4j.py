@@ -4,23 +4,24 @@ decisions come from the same pure functions as on SQLite."""
 
 from __future__ import annotations
 
+import bisect
 import hashlib
 import json
 import re
 import threading
 import uuid
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from concurrent.futures import ThreadPoolExecutor
 from contextlib import contextmanager
 from datetime import UTC, datetime
-from typing import Any
+from typing import Any, TypeVar
 
 import numpy as np
 
 from ..cypher import migration_names, query, script
 from ..errors import SchemaError, StoreError
 from ..models import Entity, Episode, FactVersion, from_trusted
-from ..timeutil import ensure_utc, utcnow
+from ..timeutil import ensure_utc
 from .base import SearchHits, Store, TimeFilter, WriteBatch
 from .sqlite import query_terms
 from .url import StoreURL
@@ -36,7 +37,7 @@ def interval_keys(f: FactVersion) -> dict[str, datetime]:
     return {"tx_end": f.expired_at or OPEN_END, "valid_end": f.valid_to or OPEN_END,
             "valid_start": f.valid_from or OPEN_START}
 
-EXACT_SCAN_LIMIT = 4000  # up to this many visible rows: exact cosine after the pre-filter, else the index
+EXACT_SCAN_LIMIT = 2000  # up to this many visible rows: exact cosine after the pre-filter, else the index
 _LUCENE_SPECIAL = re.compile(r'([+\-&|!(){}\[\]^"~*?:\\/])')
 
 
@@ -101,6 +102,82 @@ def _vec(v: np.ndarray | None) -> list[float] | None:
     return None if v is None else [float(x) for x in np.asarray(v, dtype=np.float32)]
 
 
+MAX_FETCH = 100_000  # the most hits one index query asks for
+T = TypeVar("T")
+
+
+def next_fetch(fetch: int, k: int, kept: int, raw: int) -> int:
+    """The next, wider request after ``kept`` of ``raw`` hits survived the filter
+    and k were wanted: what that share says k needs, at least twice and at most
+    eight times as many as before (a share seen in a few hits is a rough guess)."""
+    want = int(k / (kept / raw) * 1.2) + 8 if kept and raw else 8 * fetch
+    return min(MAX_FETCH, max(2 * fetch, min(8 * fetch, want)))
+
+
+class SurvivalMemory:
+    """The share of an index's hits that passed the group and time filter,
+    remembered by the as-of day it was seen at. The share at the nearest day
+    seen at or before is the guess for a new question: it grows with the as-of
+    date for episodes (more of the group is visible), and changes slowly for facts."""
+
+    LIMIT = 4096
+
+    def __init__(self) -> None:
+        self.days: list[float] = []
+        self.shares: dict[float, float] = {}
+        self._lock = threading.Lock()  # concurrent recalls share the store
+
+    def note(self, day: float, share: float) -> None:
+        key = float(int(day))
+        with self._lock:
+            if key not in self.shares:
+                if len(self.days) >= self.LIMIT:
+                    self.days = []
+                    self.shares = {}
+                bisect.insort(self.days, key)
+            self.shares[key] = max(share, 1e-4)
+
+    def guess(self, day: float) -> float | None:
+        with self._lock:
+            if not self.days:
+                return None
+            # The nearest day at or before: for episodes its share is the lower one, so
+            # the request is wide enough the first time.
+            i = bisect.bisect_right(self.days, float(int(day)))
+            return self.shares[self.days[i - 1] if i else self.days[0]]
+
+
+class LargeFrontier:
+    """Points (as_of, known_at) at which a group had more episodes visible than
+    the exact scan takes. What an episode search can see only grows with both
+    times (episodes are never edited or deleted, and gain embeddings only), so any
+    question at or after such a point in both times needs the index, and the
+    counting query can be skipped."""
+
+    LIMIT = 64
+
+    def __init__(self) -> None:
+        self.points: list[tuple[datetime, datetime]] = []
+
+    def covers(self, as_of: datetime, known_at: datetime) -> bool:
+        return any(a <= as_of and kn <= known_at for a, kn in self.points)
+
+    def add(self, as_of: datetime, known_at: datetime) -> None:
+        points = self.points  # replaced whole, never changed in place: safe to read meanwhile
+        keep = [(a, kn) for a, kn in points if not (a >= as_of and kn >= known_at)]
+        self.points = [*keep[-(self.LIMIT - 1):], (as_of, known_at)]
+
+
+def _bounded(table: dict[Any, T], key: Any, make: Callable[[], T]) -> T:
+    """``table[key]``, made on first use; a table of more than 10,000 groups starts over."""
+    found = table.get(key)
+    if found is None:
+        if len(table) >= 10_000:
+            table.clear()
+        found = table.setdefault(key, make())
+    return found
+
+
 class Neo4jStore(Store):
     kind = "neo4j"
     concurrent_reads = True
@@ -111,8 +188,8 @@ class Neo4jStore(Store):
         self._local = threading.local()
         self._pool: ThreadPoolExecutor | None = None
         self._pool_lock = threading.Lock()
-        self._survival: dict[tuple[str, str, bool], float] = {}  # index hits that pass the filter, last seen
-        self._large: set[tuple[str, str]] = set()  # groups too big for an exact scan "now"
+        self._survival: dict[tuple[str, str], SurvivalMemory] = {}  # index hits that pass the filter
+        self._large: dict[tuple[str, int], LargeFrontier] = {}  # (group, cap): where the exact scan is too big
         self.dim = dim
         self.exact_scan_limit = EXACT_SCAN_LIMIT
         self.database = url.database
@@ -159,10 +236,12 @@ class Neo4jStore(Store):
         with self._session(read=True) as s:
             tx = s.begin_transaction()
             self._local.tx = tx
+            self._local.mentions = {}  # (group, episode id) -> entity ids, learnt by other reads in the scope
             try:
                 yield
             finally:
                 self._local.tx = None
+                self._local.mentions = None
                 tx.close()
 
     def close(self) -> None:
@@ -308,9 +387,13 @@ class Neo4jStore(Store):
         out: dict[str, list[Episode]] = {}
         if not episode_ids:
             return out
+        known = self._local.__dict__.get("mentions")
         for r in self._read("episodes_neighbours", ids=episode_ids, group_id=group_id, as_of=tf.as_of,
                             known_at=tf.known_at):
             out.setdefault(r["id"], []).append(self._episode(r["n"]))
+            if known is not None:  # the next step of a recall asks what these episodes mention
+                known[(group_id, r["id"])] = list(r["id_mentions"])
+                known[(group_id, r["n"]["id"])] = list(r["n_mentions"])
         for v in out.values():
             v.sort(key=lambda e: e.occurred_at)
         return out
@@ -329,8 +412,13 @@ class Neo4jStore(Store):
     def mentions(self, group_id: str, episode_ids: list[str]) -> dict[str, list[str]]:
         if not episode_ids:
             return {}
-        return {r["episode_id"]: list(r["entity_ids"])
-                for r in self._read("mentions_get", group_id=group_id, ids=episode_ids)}
+        known = self._local.__dict__.get("mentions") or {}
+        out = {i: known[(group_id, i)] for i in episode_ids if known.get((group_id, i))}
+        missing = [i for i in episode_ids if (group_id, i) not in known]
+        if missing:
+            out.update((r["episode_id"], list(r["entity_ids"]))
+                       for r in self._read("mentions_get", group_id=group_id, ids=missing))
+        return out
 
     # -- facts -------------------------------------------------------------
     def current_facts(self, group_id: str, pairs: list[tuple[str, str]] | None = None,
@@ -414,30 +502,23 @@ class Neo4jStore(Store):
     def _widening(self, name: str, k: int, base: dict[str, Any]) -> list[dict[str, Any]]:
         """Run an index query whose filter applies to its ``fetch`` best hits,
         widening ``fetch`` until k rows survive or the index has no more hits.
-        The first ``fetch`` comes from the share of hits that survived the last
-        time for this group and kind of question (2k when there is none), so a
-        group that owns most of the index is not over-fetched, and one that owns
-        little does not widen step by step."""
-        key = (name, base["group_id"], self._is_now(base))
-        share = self._survival.get(key)
-        fetch = max(40, int(k / share * 1.2) + 8) if share else max(2 * k, 40)
+        The first ``fetch`` comes from the share of hits that survived for this
+        group at the nearest as-of time seen before (2k when there is none), so a
+        group that owns most of the index is not over-fetched, one that owns
+        little does not widen step by step, and a question about an early date
+        does not make the next question about now fetch thousands of hits."""
+        memory = _bounded(self._survival, (name, base["group_id"]), SurvivalMemory)
+        day = base["as_of"].timestamp() / 86400.0
+        share = memory.guess(day)
+        fetch = min(MAX_FETCH, max(40, int(k / share * 1.2) + 8)) if share else max(2 * k, 40)
         while True:
             row = self._read(name, k=k, fetch=fetch, **base)[0]
             rows = list(row["rows"])
-            share = max(row["kept"] / row["raw"], 1e-4) if row["raw"] else 1.0
-            if len(self._survival) > 10_000:
-                self._survival.clear()
-            self._survival[key] = share
-            if len(rows) >= k or row["raw"] < fetch or fetch >= 100_000:
+            if row["raw"]:
+                memory.note(day, row["kept"] / row["raw"])
+            if len(rows) >= k or row["raw"] < fetch or fetch >= MAX_FETCH:
                 return rows
-            # Too few survived: fetch what this share says k needs (at least twice as many).
-            fetch = min(100_000, max(2 * fetch, int(k / share * 1.2) + 8))
-
-    @staticmethod
-    def _is_now(params: dict[str, Any]) -> bool:
-        """A question about now (not as-of the past): what it can see only grows."""
-        now = utcnow()
-        return bool(params["as_of"] >= now and params["known_at"] >= now)
+            fetch = next_fetch(fetch, k, row["kept"], row["raw"])
 
     def episode_text_search(self, group_id: str, query_text: str, k: int, tf: TimeFilter) -> list[tuple[str, float]]:
         return [(e.id, s) for e, s, _ in self._episode_text(group_id, query_text, k, tf, None)]
@@ -475,14 +556,14 @@ class Neo4jStore(Store):
     def _episode_vector(self, group_id: str, vector: np.ndarray, k: int, tf: TimeFilter
                         ) -> list[tuple[Episode, float]]:
         params = {"group_id": group_id, "as_of": tf.as_of, "known_at": tf.known_at, "vector": _vec(vector)}
-        big, now = ("episode", group_id), self._is_now(params)
-        if now and big in self._large:
-            rows = self._widening("episode_vector_index", k, params)  # "now" only grows: skip the count
+        cap = self.exact_scan_limit
+        large = _bounded(self._large, (group_id, cap), LargeFrontier)
+        if large.covers(tf.as_of, tf.known_at):
+            rows = self._widening("episode_vector_index", k, params)  # known to be too many: skip the count
         else:
-            rows = self._read("episode_vector_exact", cap=self.exact_scan_limit, k=k, **params)
-            if rows and rows[0]["n"] > self.exact_scan_limit:
-                if now:
-                    self._large.add(big)
+            rows = self._read("episode_vector_exact", cap=cap, k=k, **params)
+            if rows and rows[0]["n"] > cap:
+                large.add(tf.as_of, tf.known_at)
                 rows = self._widening("episode_vector_index", k, params)
         return [(self._episode(r["e"]), _cosine(r["score"])) for r in rows if r["id"] is not None]
 

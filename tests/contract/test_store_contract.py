@@ -9,7 +9,7 @@ import numpy as np
 
 from kg_memory.cypher import migration_names
 from kg_memory.idents import safe_identifier
-from kg_memory.models import Episode
+from kg_memory.models import Entity, Episode
 from kg_memory.store.base import TimeFilter, WriteBatch
 from kg_memory.store.sqlite import SQLiteStore
 from kg_memory.store.sqlite_migrations import MIGRATIONS
@@ -162,3 +162,33 @@ def test_neo4j_backfill_migrations_match_the_write_path(store, group):
                            g=group).data()
     assert len(written) == 2 and all(r["tend"] and r["vend"] for r in written)
     assert backfilled == written
+
+
+def test_mentions_are_the_same_inside_a_recall_scope(store, group):
+    """Inside a read scope, the Neo4j store answers mentions() from what the
+    neighbour lookup just returned. The answer must equal a fresh lookup: turns with
+    and without mentions, a turn with no session (no neighbours), another tenant."""
+    t = datetime(2024, 6, 1, tzinfo=UTC)
+    eps = [Episode(group_id=group, session_id="s1", content=f"turn {i}", occurred_at=t + timedelta(minutes=i),
+                   created_at=t) for i in range(4)]
+    eps.append(Episode(group_id=group, content="no session", occurred_at=t, created_at=t))
+    ents = [Entity(group_id=group, name=n, created_at=t) for n in ("Maya", "Lisbon", "Rex")]
+    links = {eps[0].id: [0], eps[1].id: [1, 2], eps[3].id: [0, 2], eps[4].id: [1]}  # eps[2]: none
+    store.add_episodes(eps)
+    store.write(WriteBatch(entities=ents, mentions=[(group, e, ents[j].id) for e, js in links.items() for j in js],
+                           statuses=[(group, e.id, "done", None) for e in eps]))
+    tf = TimeFilter(as_of=t + timedelta(days=1), known_at=datetime(2030, 1, 1, tzinfo=UTC))
+    ids = [e.id for e in eps]
+    expected = {e: sorted(ents[j].id for j in js) for e, js in links.items()}
+
+    def norm(m: dict[str, list[str]]) -> dict[str, list[str]]:
+        return {k: sorted(v) for k, v in m.items()}
+
+    assert norm(store.mentions(group, ids)) == expected
+    with store.read_scope():
+        near = store.neighbours(group, [eps[1].id, eps[4].id], tf)
+        assert [n.id for n in near[eps[1].id]] == [eps[0].id, eps[2].id]
+        assert norm(store.mentions(group, ids)) == expected
+        assert norm(store.mentions(group, [eps[2].id, eps[0].id])) == {eps[0].id: expected[eps[0].id]}
+        assert store.mentions("another-group", ids) == {}  # tenancy
+    assert norm(store.mentions(group, ids)) == expected

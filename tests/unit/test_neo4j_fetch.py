@@ -1,0 +1,86 @@
+"""How the Neo4j store sizes its vector and full-text index requests: the
+survival memory, the widening step and the frontier of groups too large for an
+exact scan. Pure logic; the widening itself runs against a real Neo4j in the
+contract suite (test_store_contract's forced index path)."""
+
+from datetime import UTC, datetime, timedelta
+
+import pytest
+
+from kg_memory.store.neo4j import MAX_FETCH, LargeFrontier, SurvivalMemory, _bounded, next_fetch
+
+pytestmark = pytest.mark.unit
+
+T0 = datetime(2024, 1, 1, tzinfo=UTC)
+
+
+def test_survival_guess_uses_nearest_day_at_or_before() -> None:
+    m = SurvivalMemory()
+    assert m.guess(100.0) is None
+    m.note(100.2, 0.1)
+    m.note(200.7, 0.5)
+    m.note(300.0, 0.9)
+    assert m.guess(250.0) == 0.5  # the day before, not the nearer day after
+    assert m.guess(300.9) == 0.9
+    assert m.guess(10_000.0) == 0.9
+    assert m.guess(50.0) == 0.1  # nothing before: the earliest day seen
+
+
+def test_survival_keeps_latest_share_per_day_and_floors_zero() -> None:
+    m = SurvivalMemory()
+    m.note(100.1, 0.2)
+    m.note(100.9, 0.6)
+    assert m.guess(100.5) == 0.6
+    m.note(101.0, 0.0)  # nothing survived: a tiny share, not a division by zero
+    share = m.guess(101.0)
+    assert share is not None and 0 < share <= 1e-4
+
+
+def test_survival_memory_is_bounded() -> None:
+    m = SurvivalMemory()
+    for d in range(SurvivalMemory.LIMIT + 10):
+        m.note(float(d), 0.5)
+    assert len(m.days) <= SurvivalMemory.LIMIT
+    assert m.guess(float(SurvivalMemory.LIMIT + 9)) == 0.5
+
+
+def test_next_fetch_follows_the_share_within_bounds() -> None:
+    # 10 of 100 survived and 60 are wanted: the share says about 60 / 0.1 * 1.2 hits.
+    assert next_fetch(100, 60, 10, 100) == 728
+    # Nearly all survived but a few short: at least double.
+    assert next_fetch(100, 60, 55, 100) == 200
+    # One survivor of 1,000 is a rough guess: at most eight times wider per step.
+    assert next_fetch(1000, 60, 1, 1000) == 8000
+    # None survived: eight times wider, never the whole index at once.
+    assert next_fetch(132, 60, 0, 132) == 1056
+    assert next_fetch(50_000, 60, 0, 50_000) == MAX_FETCH
+
+
+def test_large_frontier_covers_later_questions_in_both_times() -> None:
+    f = LargeFrontier()
+    assert not f.covers(T0, T0)
+    f.add(T0, T0 + timedelta(days=10))
+    assert f.covers(T0, T0 + timedelta(days=10))
+    assert f.covers(T0 + timedelta(days=1), T0 + timedelta(days=11))
+    assert not f.covers(T0 - timedelta(days=1), T0 + timedelta(days=30))  # earlier as-of: may see fewer
+    assert not f.covers(T0 + timedelta(days=30), T0 + timedelta(days=9))  # earlier known-at: may see fewer
+
+
+def test_large_frontier_drops_points_it_no_longer_needs() -> None:
+    f = LargeFrontier()
+    f.add(T0 + timedelta(days=5), T0 + timedelta(days=5))
+    f.add(T0 + timedelta(days=9), T0)
+    f.add(T0, T0)  # covers both earlier points
+    assert f.points == [(T0, T0)]
+    for i in range(LargeFrontier.LIMIT + 5):  # an antichain: later as-of, earlier known-at
+        f.add(T0 + timedelta(days=100 + i), T0 - timedelta(days=1 + i))
+    assert len(f.points) <= LargeFrontier.LIMIT
+
+
+def test_per_group_tables_are_bounded() -> None:
+    table: dict[str, SurvivalMemory] = {}
+    first = _bounded(table, "g0", SurvivalMemory)
+    assert _bounded(table, "g0", SurvivalMemory) is first  # made once, then reused
+    for i in range(1, 10_001):
+        _bounded(table, f"g{i}", SurvivalMemory)
+    assert len(table) <= 10_000
