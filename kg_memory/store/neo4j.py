@@ -395,7 +395,7 @@ class Neo4jStore(Store):
                 known[(group_id, r["id"])] = list(r["id_mentions"])
                 known[(group_id, r["n"]["id"])] = list(r["n_mentions"])
         for v in out.values():
-            v.sort(key=lambda e: e.occurred_at)
+            v.sort(key=lambda e: (e.occurred_at, e.id))
         return out
 
     # -- entities ----------------------------------------------------------

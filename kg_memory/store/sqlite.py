@@ -248,18 +248,19 @@ class SQLiteStore(Store):
         with self._lock:
             for eid in episode_ids:
                 row = self.conn.execute(
-                    "SELECT session_id, occurred_at, rowid FROM episodes WHERE id = ? AND +group_id = ?",
+                    "SELECT session_id, occurred_at FROM episodes WHERE id = ? AND +group_id = ?",
                     (eid, group_id)).fetchone()
                 if row is None or row["session_id"] is None:
                     continue
                 found = []
+                # Turns at the same instant are ordered by id, as on Neo4j (which has no rowid).
                 for op, order in (("<", "DESC"), (">", "ASC")):
                     r = self.conn.execute(
                         f"SELECT {_EP_COLS} FROM episodes WHERE group_id = ? AND session_id = ? "
-                        f"AND (occurred_at {op} ? OR (occurred_at = ? AND rowid {op} ?)) "
+                        f"AND (occurred_at {op} ? OR (occurred_at = ? AND id {op} ?)) "
                         "AND occurred_at <= ? AND created_at <= ? "
-                        f"ORDER BY occurred_at {order}, rowid {order} LIMIT 1",
-                        (group_id, row["session_id"], row["occurred_at"], row["occurred_at"], row["rowid"],
+                        f"ORDER BY occurred_at {order}, id {order} LIMIT 1",
+                        (group_id, row["session_id"], row["occurred_at"], row["occurred_at"], eid,
                          asof, known)).fetchone()
                     if r is not None:
                         found.append(self._episode(r))

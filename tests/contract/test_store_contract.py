@@ -192,3 +192,26 @@ def test_mentions_are_the_same_inside_a_recall_scope(store, group):
         assert norm(store.mentions(group, [eps[2].id, eps[0].id])) == {eps[0].id: expected[eps[0].id]}
         assert store.mentions("another-group", ids) == {}  # tenancy
     assert norm(store.mentions(group, ids)) == expected
+
+
+def test_neighbours_of_turns_at_the_same_instant(store, group):
+    """Turns stamped with the same time are ordered by id on both stores, so the
+    neighbours of a turn are the same whichever store holds them."""
+    t = datetime(2024, 6, 1, tzinfo=UTC)
+    same = [Episode(id=f"{group}-{c}", group_id=group, session_id="s", content=f"turn {c}", occurred_at=t,
+                    created_at=t) for c in "bdac"]  # written out of id order
+    later = Episode(id=f"{group}-0", group_id=group, session_id="s", content="later",
+                    occurred_at=t + timedelta(minutes=1), created_at=t)
+    store.add_episodes([*same, later])
+    tf = TimeFilter(as_of=t + timedelta(days=1), known_at=datetime(2030, 1, 1, tzinfo=UTC))
+    near = store.neighbours(group, [f"{group}-{c}" for c in "abcd"] + [later.id], tf)
+    ids = {k: [e.id for e in v] for k, v in near.items()}
+    assert ids == {
+        f"{group}-a": [f"{group}-b"],
+        f"{group}-b": [f"{group}-a", f"{group}-c"],
+        f"{group}-c": [f"{group}-b", f"{group}-d"],
+        f"{group}-d": [f"{group}-c", later.id],
+        later.id: [f"{group}-d"],
+    }
+    early = TimeFilter(as_of=t, known_at=datetime(2030, 1, 1, tzinfo=UTC))  # the later turn is not yet visible
+    assert [e.id for e in store.neighbours(group, [f"{group}-d"], early)[f"{group}-d"]] == [f"{group}-c"]
