@@ -113,13 +113,13 @@ def _provenance(ids: tuple[str, ...], new: str) -> tuple[str, ...]:
     return merged[-MAX_PROVENANCE:]
 
 
+_MIN_TIME = datetime.min.replace(tzinfo=UTC)
+_MAX_TIME = datetime.max.replace(tzinfo=UTC)
+
+
 def _canonical(v: FactVersion) -> tuple[datetime, datetime, datetime, str, str]:
     """An order for versions that is the same on every store (ids are random)."""
     return (v.valid_from or _MIN_TIME, v.valid_to or _MAX_TIME, v.created_at, v.object, v.statement)
-
-
-_MIN_TIME = datetime.min.replace(tzinfo=UTC)
-_MAX_TIME = datetime.max.replace(tzinfo=UTC)
 
 
 def _successor(v: FactVersion, now: datetime, **changes: object) -> FactVersion:
@@ -169,7 +169,7 @@ def decide(c: Candidate, current: list[FactVersion], single_valued: bool, now: d
     # end first, so that every version below is cut against the same final interval.
     later = [v.valid_from for v in others if v.valid_from is not None and v.valid_from > t
              and (c.valid_to is None or v.valid_from < c.valid_to)]
-    new_to = min([c.valid_to, *later]) if c.valid_to is not None else (min(later) if later else None)
+    new_to = min([e for e in (c.valid_to, *later) if e is not None], default=None)
     late = bool(later)
     inserts: list[FactVersion] = []
     expiries: list[Expiry] = []
