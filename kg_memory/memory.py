@@ -21,17 +21,17 @@ from .store.url import open_store
 from .timeutil import Clock, SystemClock, ensure_utc, parse_datetime
 
 
-def make_extractor(name: str, settings: Settings) -> Extractor:
+def make_extractor(name: str, settings: Settings, embedder: Embedder | None = None) -> Extractor:
     if name == "rules":
         from .extract.rules import RulesExtractor
 
-        return RulesExtractor()
+        return RulesExtractor(embedder, settings.predicate_similarity)
     if name == "llm":
         try:
             from .extract.llm import LLMExtractor
         except ImportError:  # pragma: no cover
             raise ConfigError("the llm extractor is not available in this build") from None
-        return LLMExtractor.from_settings(settings)
+        return LLMExtractor.from_settings(settings, embedder)
     raise ConfigError(f"unknown extractor {name!r}: use rules or llm")
 
 
@@ -48,7 +48,7 @@ class Memory:
         self.settings = settings or Settings()
         self.store = store
         self.embedder = embedder if (embedder is not None or not use_embedder) else make_embedder(self.settings)
-        self.extractor = extractor or make_extractor(self.settings.extractor, self.settings)
+        self.extractor = extractor or make_extractor(self.settings.extractor, self.settings, self.embedder)
         self.clock = clock or SystemClock()
         self._recaller: Recaller | None = None
 
@@ -59,9 +59,9 @@ class Memory:
         settings = settings or load_settings()
         url = store_url or settings.store or default_store_url()
         # Configuration errors surface before anything is opened or written.
-        if extractor is None or isinstance(extractor, str):
-            extractor = make_extractor(extractor or settings.extractor, settings)
         emb = embedder if embedder is not None else make_embedder(settings)
+        if extractor is None or isinstance(extractor, str):
+            extractor = make_extractor(extractor or settings.extractor, settings, emb)
         store = open_store(url, dim=emb.dim if emb is not None else 384)
         return cls(store, settings=settings, embedder=emb, extractor=extractor, clock=clock,
                    use_embedder=emb is not None)

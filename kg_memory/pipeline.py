@@ -9,11 +9,13 @@ leaves the batch ``pending``; the next run picks it up again."""
 from __future__ import annotations
 
 import logging
+import re
 from collections import defaultdict
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field, replace
 from datetime import datetime
+from typing import Any
 
 from .embed.base import Embedder
 from .errors import KgMemError
@@ -69,6 +71,23 @@ class IngestStats:
 
     def to_json(self) -> dict[str, object]:
         return dict(self.__dict__)
+
+
+# Words with which a turn says that a value adds to the others; such a turn needs no judge call.
+ADDITIVE = re.compile(r"\b(?:also|too|as well|another|in addition|besides)\b", re.I)
+
+
+def windows(eps: list[Episode], size: int) -> list[list[Episode]]:
+    """Chunks of at most ``size`` consecutive turns of one session, in time order.
+    Turns without a session form their own run; a window never spans two sessions."""
+    by_session: dict[str | None, list[Episode]] = defaultdict(list)
+    for e in eps:
+        by_session[e.session_id].append(e)
+    out: list[list[Episode]] = []
+    for turns in by_session.values():
+        turns = sorted(turns, key=lambda e: (e.occurred_at, e.id))
+        out.extend(turns[i:i + size] for i in range(0, len(turns), size))
+    return out
 
 
 class Pipeline:
@@ -130,6 +149,50 @@ class Pipeline:
             log.exception("extractor failed on episode %s", e.id)
             return None, f"{type(exc).__name__}: {exc}"
 
+    def _extract_all(self, eps: list[Episode]) -> list[tuple[Extraction | None, str | None]]:
+        """Extract every episode (in time order), one call per window of turns
+        when the extractor reads windows, else one per episode. Model calls run
+        in parallel; the client's process-wide limit bounds them."""
+        window = int(getattr(self.extractor, "window", 1) or 1)
+        if window > 1 and hasattr(self.extractor, "extract_window"):
+            chunks = windows(eps, window)
+            run_one: Callable[[Any], Any] = self._try_window
+        else:
+            chunks = [[e] for e in eps]
+            run_one = self._try_extract_one
+        workers = int(getattr(self.extractor, "concurrency", 1) or 1)
+        if workers > 1 and len(chunks) > 1:
+            with ThreadPoolExecutor(max_workers=workers) as pool:
+                per_chunk = list(pool.map(run_one, chunks))
+        else:
+            per_chunk = [run_one(c) for c in chunks]
+        found: dict[str, tuple[Extraction | None, str | None]] = {}
+        for chunk_result in per_chunk:
+            found.update(chunk_result)
+        return [found[e.id] for e in eps]
+
+    def _try_extract_one(self, chunk: list[Episode]) -> dict[str, tuple[Extraction | None, str | None]]:
+        return {chunk[0].id: self._try_extract(chunk[0])}
+
+    def _try_window(self, chunk: list[Episode]) -> dict[str, tuple[Extraction | None, str | None]]:
+        """Extract one window; a failure marks every episode of the window failed."""
+        try:
+            first = chunk[0]
+            ctx = ExtractContext()
+            if self.context_turns:
+                ctx = ExtractContext(tuple(self.store.previous_turns(first.group_id, first.session_id,
+                                                                     first.occurred_at, self.context_turns)))
+            found = self.extractor.extract_window(chunk, ctx)  # type: ignore[attr-defined]
+            for x in found.values():
+                for f in x.facts:
+                    check_predicate(f.predicate)
+            return {e.id: (found.get(e.id, Extraction()), None) for e in chunk}
+        except KgMemError as exc:
+            return {e.id: (None, str(exc)) for e in chunk}
+        except Exception as exc:  # an extractor bug must not lose the episodes
+            log.exception("extractor failed on a window starting at episode %s", chunk[0].id)
+            return {e.id: (None, f"{type(exc).__name__}: {exc}") for e in chunk}
+
     def _extract(self, e: Episode) -> Extraction:
         ctx = ExtractContext()
         if self.context_turns and getattr(self.extractor, "wants_context", False):
@@ -140,13 +203,7 @@ class Pipeline:
     def _group(self, group_id: str, eps: list[Episode], batch: WriteBatch, stats: IngestStats) -> None:
         eps = sorted(eps, key=lambda e: e.occurred_at)
         extractions: dict[str, Extraction] = {}
-        workers = int(getattr(self.extractor, "concurrency", 1) or 1)
-        if workers > 1 and len(eps) > 1:
-            # Model calls run in parallel; the client's process-wide limit bounds them.
-            with ThreadPoolExecutor(max_workers=workers) as pool:
-                results = list(pool.map(self._try_extract, eps))
-        else:
-            results = [self._try_extract(e) for e in eps]
+        results = self._extract_all(eps)
         for e, (result, error) in zip(eps, results, strict=True):
             if result is not None:
                 extractions[e.id] = result
@@ -243,6 +300,10 @@ class Pipeline:
         judge = getattr(self.extractor, "judge", None)
         if judge is None or single or cand.ending:
             return cand, current, single
+        if cand.predicate not in self.vocab.predicates:
+            return cand, current, False  # an open predicate never retires anything
+        if ADDITIVE.search(e.content):
+            return cand, current, False  # "I also ...", "... too": the turn itself says it adds
         others = [v for v in current if v.object_id != cand.object_id]
         if not others or len(others) < len(current):
             return cand, current, single  # nothing to replace, or a restatement

@@ -38,6 +38,21 @@ class ExtractionResponse(BaseModel):
     facts: list[ExtractedFactModel] = Field(default_factory=list)
 
 
+class WindowFactModel(BaseModel):
+    turn: int = Field(ge=1)
+    subject: str = Field(min_length=1)
+    predicate: str = Field(min_length=1, max_length=64)
+    object: str = Field(min_length=1)
+    when: str | None = None
+    ending: bool = False
+
+
+class WindowExtractionResponse(BaseModel):
+    """What extract_window.j2 asks the model for."""
+
+    facts: list[WindowFactModel] = Field(default_factory=list)
+
+
 class JudgeResponse(BaseModel):
     """What judge.j2 asks the model for."""
 
@@ -47,7 +62,9 @@ class JudgeResponse(BaseModel):
     duplicate_of: str | None = None
 
 
-RESPONSE_MODELS: dict[str, type[BaseModel]] = {"extract": ExtractionResponse, "judge": JudgeResponse}
+RESPONSE_MODELS: dict[str, type[BaseModel]] = {
+    "extract": ExtractionResponse, "extract_window": WindowExtractionResponse, "judge": JudgeResponse,
+}
 
 
 @dataclass(frozen=True)

@@ -9,7 +9,7 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
-from pydantic import BaseModel, Field, SecretStr, ValidationError
+from pydantic import BaseModel, ConfigDict, Field, SecretStr, ValidationError
 
 from .errors import ConfigError
 
@@ -30,6 +30,8 @@ def data_dir(env: Mapping[str, str] | None = None) -> Path:
 class RecallWeights(BaseModel):
     """Blend weights for recall; see README 'How recall ranks'."""
 
+    model_config = ConfigDict(extra="forbid")  # a typo in [weights] is an error, not a silent default
+
     episode_vector: float = 0.4
     episode_bm25: float = 0.4
     episode_overlap: float = 0.2
@@ -47,6 +49,8 @@ class RecallWeights(BaseModel):
 
 
 class Settings(BaseModel):
+    model_config = ConfigDict(extra="forbid")  # a typo in config.toml is an error, not a silent default
+
     store: str | None = None
     group: str = "default"
     embedder: str = "minilm"  # minilm | openai | none
@@ -61,6 +65,15 @@ class Settings(BaseModel):
     llm_concurrency: int = 4
     llm_max_retries: int = 5
     llm_retry_base: float = 1.0
+    # Turns per extraction call. 8 keeps calls per episode at 0.125 and a window's prompt near 1.5k tokens,
+    # which the local model reads in about 5 s on 2 cores (docs/benchmarks.md, "Local LLM").
+    llm_window: int = Field(default=8, ge=1, le=64)
+    llm_model_path: str | None = None  # the local LLM's GGUF (default: <data dir>/models/, where install puts it)
+    llm_threads: int = Field(default=2, ge=1, le=256)  # threads of the local LLM server (this machine: 2 cores)
+    llm_ctx: int = Field(default=8192, ge=1024)  # context of the local LLM server: a window plus the static prompt
+    # Cosine at which a relation phrase maps onto a vocabulary predicate; below it the predicate stays open
+    # (tests/unit/test_canonical.py holds the phrases that fixed it).
+    predicate_similarity: float = Field(default=0.62, ge=0.0, le=1.0)
     batch_size: int = 256
     recall_k: int = 10
     weights: RecallWeights = Field(default_factory=RecallWeights)
@@ -88,6 +101,9 @@ _ENV_MAP = {
     "KGMEM_LLM_CONCURRENCY": "llm_concurrency",
     "KGMEM_LLM_MAX_RETRIES": "llm_max_retries",
     "KGMEM_LLM_RETRY_BASE": "llm_retry_base",
+    "KGMEM_LLM_WINDOW": "llm_window",
+    "KGMEM_LLM_THREADS": "llm_threads",
+    "KGMEM_LLM_MODEL_PATH": "llm_model_path",
 }
 
 
@@ -120,6 +136,9 @@ def load_settings(
     except ValidationError as exc:
         first = exc.errors()[0]
         loc = ".".join(str(p) for p in first["loc"])
+        if first["type"] == "extra_forbidden":
+            raise ConfigError(f"{path if path.exists() else 'configuration'}: unknown setting {loc!r}; "
+                              "check its spelling against the README's settings") from None
         raise ConfigError(f"setting {loc!r}: {first['msg']}") from None
 
 

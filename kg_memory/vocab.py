@@ -36,6 +36,7 @@ class Predicate:
     ending_any: tuple[str, ...]
     value_class: str | None
     keywords: tuple[str, ...]
+    description: str = ""
 
 
 @dataclass(frozen=True)
@@ -72,6 +73,7 @@ def load_vocabulary() -> Vocabulary:
             third_person=_tuple(spec, "third_person"), past=_tuple(spec, "past"),
             ending=_tuple(spec, "ending"), ending_any=_tuple(spec, "ending_any"),
             value_class=spec.get("value_class"), keywords=_tuple(spec, "keywords"),
+            description=spec.get("description", ""),
         )
     classes = {k: tuple(sorted(v, key=len, reverse=True)) for k, v in raw["value_classes"].items()}
     return Vocabulary(preds, dict(raw["relations"]), classes)

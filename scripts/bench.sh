@@ -17,10 +17,32 @@ mkdir -p .bench
 home=$(mktemp -d)
 KGMEM_HOME="$home" KGMEM_BENCH_NEO4J_DATA=.neo4j-bench/data "$BIN/kgmem" bench scale \
   --episodes "${BENCH_SIZES:-10000,100000}" --store sqlite --store "$url" --vector-backends --json > .bench/scale.json
-KGMEM_HOME="$home" "$BIN/kgmem" bench contradictions ../shared/data/contradictions-dev.json --json \
+KGMEM_HOME="$home" "$BIN/kgmem" bench contradictions tests/fixtures/contradictions-dev.json --json \
   > .bench/contradictions-sqlite.json
-KGMEM_HOME="$home" "$BIN/kgmem" bench contradictions ../shared/data/contradictions-dev.json --store "$url" --json \
+KGMEM_HOME="$home" "$BIN/kgmem" bench contradictions tests/fixtures/contradictions-dev.json --store "$url" --json \
   > .bench/contradictions-neo4j.json
-KGMEM_HOME="$home" "$BIN/kgmem" bench locomo ../shared/data/locomo-dev/*.json --json > .bench/locomo.json
+KGMEM_HOME="$home" "$BIN/kgmem" bench contradictions tests/fixtures/contradictions-phrasings.json --json \
+  > .bench/contradictions-phrasings.json
+if ls ../shared/data/locomo-dev/*.json >/dev/null 2>&1; then
+  KGMEM_HOME="$home" "$BIN/kgmem" bench locomo ../shared/data/locomo-dev/*.json --json > .bench/locomo.json
+else
+  echo "bench: no ../shared/data/locomo-dev beside this checkout; the LoCoMo section is left out" >&2
+  rm -f .bench/locomo.json
+fi
+# The local LLM, whenever it is installed (`kgmem model install --llm`): one dev conversation, and both case sets.
+if "$BIN/python" -c "from kg_memory import localllm; localllm.verify()" 2>/dev/null; then
+  llm_home="${KGMEM_HOME:-$HOME/.local/share/kgmem}"
+  KGMEM_HOME="$llm_home" "$BIN/kgmem" bench contradictions tests/fixtures/contradictions-dev.json --extractor llm \
+    --store "sqlite:///$home/llm-contra.db" --json > .bench/contradictions-llm.json
+  KGMEM_HOME="$llm_home" "$BIN/kgmem" bench contradictions tests/fixtures/contradictions-phrasings.json \
+    --extractor llm --store "sqlite:///$home/llm-phr.db" --json > .bench/contradictions-phrasings-llm.json
+  if [ -f ../shared/data/locomo-dev/26.json ]; then
+    KGMEM_HOME="$llm_home" "$BIN/kgmem" bench locomo ../shared/data/locomo-dev/26.json --extractor llm --json \
+      > .bench/locomo-llm.json
+  fi
+else
+  echo "bench: the local LLM is not installed (kgmem model install --llm); its figures are left out" >&2
+  rm -f .bench/contradictions-llm.json .bench/contradictions-phrasings-llm.json .bench/locomo-llm.json
+fi
 "$BIN/python" -m kg_memory.bench.report .bench docs/benchmarks.md
 echo "wrote docs/benchmarks.md"

@@ -23,8 +23,11 @@ from kg_memory.store.url import open_store
 from kg_memory.timeutil import Clock
 
 ROOT = Path(__file__).resolve().parents[1]
-SHARED = ROOT.parent / "shared"
-CONTRADICTIONS = SHARED / "data" / "contradictions-dev.json"
+FIXTURES = ROOT / "tests" / "fixtures"
+# The project's planted-contradiction cases (the LLM replay recordings match their turns), and a second set
+# written in phrasings the first does not use.
+CONTRADICTIONS = FIXTURES / "contradictions-dev.json"
+PHRASINGS = FIXTURES / "contradictions-phrasings.json"
 SAMPLE = ROOT / "examples" / "sample_conversation.jsonl"
 STORES = ["sqlite", "neo4j"]
 
@@ -32,7 +35,7 @@ STORES = ["sqlite", "neo4j"]
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
     for item in items:
         parts = Path(str(item.fspath)).parts
-        for marker in ("unit", "contract", "e2e"):
+        for marker in ("unit", "contract", "e2e", "llm"):
             if marker in parts:
                 item.add_marker(getattr(pytest.mark, marker))
 

@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 import re
 import tempfile
+import time
 import uuid
 from collections import defaultdict
 from collections.abc import Callable, Sequence
@@ -23,7 +24,9 @@ from ..store.url import open_store
 from .retrieval import BM25, memor_scores, top
 
 CATEGORIES = {1: "multi-hop", 2: "temporal", 3: "open-domain", 4: "single-hop"}
-METHODS = ("bm25", "dense", "paper", "memor", "memor-dated", "ours")
+METHODS = ("bm25", "dense", "paper", "memor", "memor-dated", "gold-facts", "ours", "facts")
+# Methods that rank facts, not turns: the top k facts, each covering the turns it came from.
+FACT_METHODS = ("gold-facts", "facts")
 _DIA = re.compile(r"^D\d+:\d+$")
 
 
@@ -51,6 +54,41 @@ def _score(ranked: list[str], evidence: list[str], ks: Sequence[int]) -> dict[st
     return out
 
 
+def _score_covering(ranked: list[list[str]], evidence: list[str], ks: Sequence[int]) -> dict[str, float]:
+    """Recall when each ranked item (a fact) covers several turns: the top k items
+    cover the union of their turns."""
+    out = {}
+    ev = set(evidence)
+    for k in ks:
+        got = {d for item in ranked[:k] for d in item} & ev
+        out[f"recall@{k}"] = len(got) / len(ev)
+        out[f"hit@{k}"] = 1.0 if got else 0.0
+    return out
+
+
+def gold_observations(sample: dict[str, Any], known: set[str]) -> tuple[list[str], list[list[str]]]:
+    """LoCoMo's annotated facts (`session_N_observation`): their texts and the turns each cites."""
+    texts: list[str] = []
+    cites: list[list[str]] = []
+    for key, value in sample.items():
+        if not key.endswith("_observation") or not isinstance(value, dict):
+            continue
+        for speaker, items in value.items():
+            for item in items if isinstance(items, list) else []:
+                if not isinstance(item, list) or len(item) < 2:
+                    continue
+                ids, _ = parse_evidence(item[1] if isinstance(item[1], list) else [item[1]], known)
+                if ids:
+                    texts.append(f"{speaker}: {item[0]}" if speaker not in str(item[0]) else str(item[0]))
+                    cites.append(ids)
+    return texts, cites
+
+
+def fact_ranking(res: Any, dia_of: dict[str, str]) -> list[list[str]]:
+    """kgmem's facts in rank order, each as the turns of its provenance."""
+    return [[d for d in (dia_of.get(e) for e in sf.fact.episode_ids) if d] for sf in res.facts]
+
+
 def _mean(rows: list[dict[str, float]]) -> dict[str, float]:
     if not rows:
         return {}
@@ -73,6 +111,8 @@ def run_locomo(paths: Sequence[str | Path], embedder: Embedder, ks: Sequence[int
     adversarial = 0
     questions = 0
     dropped_all: list[str] = []
+    extraction: dict[str, Any] = {"extractor": "", "episodes": 0, "facts_current": 0, "llm_calls": 0,
+                                  "prompt_tokens": 0, "completion_tokens": 0, "seconds": 0.0}
     with tempfile.TemporaryDirectory() as tmp:
         url = store_url or f"sqlite:///{Path(tmp) / 'locomo.db'}"
         store = open_store(url, dim=embedder.dim)
@@ -91,7 +131,13 @@ def run_locomo(paths: Sequence[str | Path], embedder: Embedder, ks: Sequence[int
                     eps = [e.model_copy(update={"group_id": group}) for e in parsed.episodes
                            if e.group_id == source_group]
                     log(f"{path}: {len(eps)} turns")
-                    mem.add_episodes(eps)
+                    started = time.perf_counter()
+                    stats = mem.add_episodes(eps)
+                    extraction["seconds"] += time.perf_counter() - started
+                    extraction["episodes"] += len(eps)
+                    for key in ("llm_calls", "prompt_tokens", "completion_tokens"):
+                        extraction[key] += getattr(stats, key)
+                    extraction["facts_current"] += store.counts(group).get("facts_current", 0)
                     dia_of = {e.id: str(e.metadata["dia_id"]) for e in eps if e.metadata.get("dia_id")}
                     turns = [e for e in eps if e.metadata.get("dia_id")]
                     dia = [e.metadata["dia_id"] for e in turns]
@@ -104,6 +150,8 @@ def run_locomo(paths: Sequence[str | Path], embedder: Embedder, ks: Sequence[int
                     bm_plain, bm_dated = BM25(plain), BM25(dated)
                     long_mask = np.array([len(e.content) >= 20 for e in turns])
                     known = set(dia)
+                    gold_texts, gold_cites = gold_observations(sample.get("observation", sample), known)
+                    v_gold = embedder.embed(gold_texts) if gold_texts else np.zeros((0, embedder.dim))
                     for qa in sample.get("qa", []):
                         cat = int(qa.get("category", 0))
                         if cat == 5:
@@ -127,8 +175,12 @@ def run_locomo(paths: Sequence[str | Path], embedder: Embedder, ks: Sequence[int
                         }
                         for name, idx in rankings.items():
                             per[name][CATEGORIES[cat]].append(_score([dia[i] for i in idx], evidence, ks))
+                        gold = [gold_cites[i] for i in top(v_gold @ qv, kmax)] if gold_texts else []
+                        per["gold-facts"][CATEGORIES[cat]].append(_score_covering(gold, evidence, ks))
                         res = mem.recall(q, group=group, k=kmax)
                         per["ours"][CATEGORIES[cat]].append(_score(ours_ranking(res, dia_of), evidence, ks))
+                        per["facts"][CATEGORIES[cat]].append(
+                            _score_covering(fact_ranking(res, dia_of), evidence, ks))
         finally:
             store.close()
     methods = {}
@@ -136,5 +188,12 @@ def run_locomo(paths: Sequence[str | Path], embedder: Embedder, ks: Sequence[int
         rows = [r for rs in cats.values() for r in rs]
         methods[name] = {"overall": _mean(rows),
                          "by_category": {c: _mean(rs) | {"questions": len(rs)} for c, rs in cats.items()}}
-    return {"questions": questions, "adversarial_excluded": adversarial, "ks": ks,
+    n = max(1, int(extraction["episodes"]))
+    extraction |= {"extractor": mem.extractor.name + (f" ({mem.extractor.version})" if mem.extractor.version else ""),
+                   "calls_per_episode": round(extraction["llm_calls"] / n, 3),
+                   "prompt_tokens_per_episode": round(extraction["prompt_tokens"] / n, 1),
+                   "completion_tokens_per_episode": round(extraction["completion_tokens"] / n, 1),
+                   "seconds_per_episode": round(float(extraction["seconds"]) / n, 3),
+                   "seconds": round(float(extraction["seconds"]), 1)}
+    return {"questions": questions, "extraction": extraction, "adversarial_excluded": adversarial, "ks": ks,
             "dropped_evidence": sorted(set(dropped_all)), "methods": methods}

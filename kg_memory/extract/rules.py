@@ -11,12 +11,14 @@ from dataclasses import dataclass
 from datetime import datetime
 from functools import lru_cache
 
+from ..embed.base import Embedder
 from ..models import Episode
 from ..vocab import Predicate, Vocabulary, load_vocabulary
-from . import dates
+from . import dates, parse
 from .base import ExtractContext, ExtractedFact, Extraction
+from .canonical import Canonicalizer, snake
 
-RULES_VERSION = "rules-1"
+RULES_VERSION = "rules-2"
 
 _ADVERBS = (r"just|also|recently|finally|now|still|currently|actually|really|already|officially|"
             r"eventually|happily|fully|then|even|both")
@@ -37,6 +39,10 @@ _NOT_SUBJECTS = {
     "lol", "yeah", "yep", "nope", "please", "sorry", "maybe", "now", "then", "after", "before", "since",
     "a", "an", "if", "as", "in", "on", "at", "by", "for", "with", "from", "to", "of", "user", "assistant",
 }
+# A value object never starts with these ("likes me", "likes to", "likes how you use it").
+_FUNCTION_WORDS = {"me", "it", "to", "was", "that", "this", "how", "what", "you", "them", "him", "her", "us",
+                   "everything", "everywhere", "each", "both", "all", "so", "too", "the", "a", "an", "when",
+                   "is", "are", "be", "being", "love", "theme", "those", "these", "there", "here"}
 _CONTRACTIONS = [
     (r"\bI'm\b", "I am"), (r"\bI've\b", "I have"), (r"\bI'd\b", "I would"), (r"\bI'll\b", "I will"),
     (r"\bwe're\b", "we are"), (r"\bwe've\b", "we have"), (r"\bdon't\b", "do not"),
@@ -106,8 +112,13 @@ class RulesExtractor:
     name = "rules"
     version: str | None = RULES_VERSION
 
-    def __init__(self) -> None:
+    def __init__(self, embedder: Embedder | None = None, predicate_similarity: float = 0.62,
+                 use_parser: bool = True) -> None:
         self.vocab, self.compiled = _compiled_vocab()
+        self.canonical = Canonicalizer(self.vocab, embedder, predicate_similarity)
+        self._keywords = self.vocab.keyword_index()
+        self.parser = use_parser and parse.load_parser() is not None
+        self.version = RULES_VERSION + (f"+{parse.parser_version()}" if self.parser else "")
         classes = self.vocab.value_classes
         rel_words = sorted(self.vocab.relations, key=len, reverse=True)
         self._relation_rx = re.compile(
@@ -118,7 +129,7 @@ class RulesExtractor:
         animals = "|".join(re.escape(a) for a in classes["animal"])
         self._pet_named_rx = re.compile(
             rf"\b(?P<who>I|we|{_NAME})\s+(?:(?:{_ADVERBS})\s+)*(?:have|has|had|adopted|got|rescued|bought|"
-            r"own|owns|welcomed|brought home)\s+(?:a|an|one|our|my|two|another)?\s*(?:new\s+|little\s+|sweet\s+)?"
+            r"own|owns|welcomed|brought home)\s+(?:another|a|an|one|our|my|two)?\s*(?:new\s+|little\s+|sweet\s+)?"
             r"(?P<animal>[A-Za-z]+(?:\s+[a-z]+)?)\s*,?\s+(?:named|called)\s+(?P<name>[A-Z][\w'-]*)",
         )
         self._pet_rx = re.compile(
@@ -128,6 +139,11 @@ class RulesExtractor:
         )
         self._pet_gone_rx = re.compile(
             rf"(?:\bmy\s+(?:(?i:{animals}))\s+)?(?P<name>{_NAME})\s+(?:passed away|died|ran away)",
+        )
+        # "Oscar, my guinea pig", "my dog Rex", "our cats Luna and Oliver"
+        self._pet_appos_rx = re.compile(
+            rf"(?P<name>{_NAME}),\s+(?i:my|our)\s+(?:(?i:{animals}))\b"
+            rf"|\b(?i:my|our)\s+(?:(?i:{animals}))s?,?\s+(?P<name2>{_NAME})(?:\s+and\s+(?P<name3>{_NAME}))?",
         )
         self._married_rx = re.compile(
             rf"(?P<p>{_NAME})\s+and\s+I\s+(?:(?:{_ADVERBS})\s+)*(?:got|are|are now|just got)\s+"
@@ -143,7 +159,10 @@ class RulesExtractor:
         for raw in _SENTENCE.split(episode.content):
             sentence = normalize_text(raw.strip())
             if sentence:
+                before = len(out.facts)
                 self._sentence(sentence, me, episode.occurred_at, out)
+                if self.parser and len(out.facts) == before:
+                    self._parsed(raw.strip(), me, episode.occurred_at, out)
         seen: set[tuple[str, str, str, bool]] = set()
         unique = []
         for f in out.facts:
@@ -154,6 +173,51 @@ class RulesExtractor:
         out.facts = unique
         out.mentions = list(dict.fromkeys(out.mentions))
         return out
+
+    # -- the parse: sentences the phrase patterns did not read ---------------
+    def _parsed(self, sentence: str, me: str, t: datetime, out: Extraction) -> None:
+        span = dates.resolve(sentence, t)
+        for c in parse.clauses(sentence, me, self.vocab.relations):
+            spec = self._predicate_of(c)
+            if spec is not None and not self.canonical.fits(spec.name, c.object):
+                spec = None
+            if spec is None:
+                if c.copula_noun or c.relation.split()[0] == "be":
+                    continue  # a copula the vocabulary cannot place is a description or a feeling, not a fact
+                name = snake(c.relation) or "related_to"
+                if name in self.vocab.predicates or self.canonical.phrases.get(snake(c.surface)) \
+                        or self.canonical.phrases.get(name):
+                    continue  # a vocabulary relation with the wrong kind of object ("I live in a small town")
+                kind = "entity" if c.object[:1].isupper() else "value"
+                obj = c.object if kind == "entity" else c.object.lower()
+                self._emit(out, c.subject, name, obj, c.statement, t, span, kind)
+                continue
+            obj = c.object if spec.object_kind == "entity" else c.object.lower()
+            if spec.value_class:
+                obj = self.canonical.class_word(spec.name, c.object) or obj
+            # "lived in X" is over; "moved to X" (also past tense) is how it began
+            over = c.past and span is not None and c.surface in spec.past
+            self._fact(out, spec, c.subject, (obj, ""), t, span, past=over)
+
+    def _predicate_of(self, c: parse.Clause) -> Predicate | None:
+        """The vocabulary predicate a clause states, if any: "my <noun> is X" by the
+        noun's predicate keywords; "I am a <job>" by value class; otherwise the
+        relation as written, then its lemma, then by meaning (embeddings)."""
+        if c.copula_noun:
+            names = self._keywords.get(c.copula_noun, set())
+            return self.vocab.predicates[next(iter(names))] if len(names) == 1 else None
+        head = c.object.split()[-1].lower() if c.object else ""
+        named = self._keywords.get(head, set())
+        if len(named) == 1 and self.canonical.class_word(next(iter(named)), c.object):
+            return self.vocab.predicates[next(iter(named))]  # "I follow a keto diet": the object names its kind
+        if c.relation == "be" and not c.copula_noun:
+            return next((p for p in self.vocab.predicates.values() if p.value_class in ("job", "diet")
+                         and self.canonical.class_word(p.name, c.object)), None)
+        for phrase in (c.surface, c.relation):
+            match = self.canonical.predicate(phrase, c.object)
+            if match.known:
+                return self.vocab.predicates[match.name]
+        return None
 
     # -- internals --------------------------------------------------------
     def _sentence(self, s: str, me: str, t: datetime, out: Extraction) -> None:
@@ -186,6 +250,8 @@ class RulesExtractor:
         for phrase, name in aliases.items():
             s_third = s_third.replace(phrase, name.replace("'s ", "s_").title().replace(" ", ""))
         for c in self.compiled:
+            if self.parser and c.pred.name == "likes":
+                continue  # the parse reads preferences with their grammar; the phrase pattern made junk
             self._first_person(c, s, me, t, span, out)
             if c.third:
                 for m in c.third.finditer(s if not aliases else s_third):
@@ -275,7 +341,7 @@ class RulesExtractor:
                 return None
         else:
             phrase = _LEADING.sub("", phrase).strip().lower()
-            if not phrase or len(phrase.split()) > 4:
+            if not phrase or len(phrase.split()) > 4 or phrase.split()[0] in _FUNCTION_WORDS:
                 return None
         return phrase, rest
 
@@ -343,6 +409,10 @@ class RulesExtractor:
                 continue
             animal = m.group("animal").lower()
             self._emit(out, who, "has_pet", animal, f"{who} has a {animal}", t, span, "value")
+        for m in self._pet_appos_rx.finditer(s):
+            for name in (m.group("name"), m.group("name2"), m.group("name3")):
+                if name and name.split()[0].lower() not in _NOT_SUBJECTS:
+                    self._emit(out, me, "has_pet", name, f"{me} has a pet named {name}", t, span, "entity")
         for m in self._pet_gone_rx.finditer(s):
             name = m.group("name")
             if name.split()[0].lower() in _NOT_SUBJECTS:

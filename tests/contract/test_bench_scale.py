@@ -10,7 +10,7 @@ from ..conftest import neo4j_url
 
 
 def test_scale_run_measures_both_stores_on_the_same_data(embedder, tmp_path: Path):
-    res = run_scale([300], ["sqlite", neo4j_url()], embedder, queries=4, e2e_episodes=40,
+    res = run_scale([300], ["sqlite", neo4j_url()], embedder, queries=4, e2e_episodes=40, embed_sentences=40,
                     cache_dir=tmp_path / "cache", log=lambda _m: None)
     assert set(res["stores"]) == {"sqlite", "neo4j"}
     rows = {name: rows[0] for name, rows in res["stores"].items()}

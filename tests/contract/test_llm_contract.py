@@ -2,11 +2,14 @@
 
 from __future__ import annotations
 
+import json
+
 import pytest
 
 from kg_memory.bench.contradictions import run_contradictions
 from kg_memory.extract.llm import LLMExtractor
 from kg_memory.llm import LLMClient
+from kg_memory.models import Episode
 from kg_memory.prompts import load_prompt
 
 from ..conftest import CONTRADICTIONS
@@ -37,8 +40,9 @@ def test_dev_contradictions_pass_with_the_llm_extractor(make_memory, replay):
     assert res["failures"] == [] and res["passed"] == res["checks"] == 22
     prompts = [r["messages"][0]["content"] for r in replay.requests]
     judged = [p for p in prompts if "Decide what the new statement does" in p]
-    # additive multi-valued facts (cello, Miso, shellfish) went through the judge, and only those
-    assert len(judged) == 3
+    # Of the multi-valued facts that met other values (cello, Miso, shellfish), only Miso went through the
+    # judge: "I also started learning the cello" and "I'm also allergic to shellfish" say themselves that they add.
+    assert len(judged) == 1 and "Miso" in judged[0]
 
 
 def test_llm_facts_record_prompt_version_and_usage(make_memory, replay, group):
@@ -69,3 +73,42 @@ def test_one_concurrency_limit_for_the_whole_ingest(make_memory, group, tmp_path
         assert server.max_in_flight == 2
         assert len(stats.llm_usage_by_episode) == 12
         assert all(u[0] == 1 and u[1] > 0 for u in stats.llm_usage_by_episode.values())
+
+
+def test_windowed_extraction_is_canonical_on_every_store(make_memory, replay, group, embedder):
+    """One call reads a window of turns; what the model proposes is made canonical before it is stored:
+    relation phrases map onto the vocabulary, invented objects, pronoun subjects and misfits are dropped,
+    open predicates stay multi-valued, dates resolve against the turn, and an invalid answer fails the window."""
+    c = LLMClient(base_url=replay.url, api_key="sk-test", model="replay-1", retry_base=0.01, sleep=lambda _: None)
+    ex = LLMExtractor(c, concurrency=1, window=8, embedder=embedder)
+    answer = {"facts": [
+        {"turn": 1, "subject": "I", "predicate": "relocated_to", "object": "Porto", "when": "last month"},
+        {"turn": 1, "subject": "Ana", "predicate": "works_at", "object": "Google"},        # never said: dropped
+        {"turn": 2, "subject": "she", "predicate": "has_pet", "object": "Rex"},            # pronoun subject: dropped
+        {"turn": 2, "subject": "Ben", "predicate": "signed_up_for", "object": "pottery class"},
+        {"turn": 2, "subject": "Ben", "predicate": "diet", "object": "pottery"},           # misfit: dropped
+        {"turn": 3, "subject": "Ana", "predicate": "lives_in", "object": "unknown"},       # placeholder: dropped
+    ]}
+    replay.script.append({"content": json.dumps(answer)})
+    m = make_memory()
+    m.extractor = ex
+    turns = [("Ana", "2024-03-05T10:00:00Z", "I moved to Porto last month, it is lovely."),
+             ("Ben", "2024-03-05T10:01:00Z", "Nice! I signed up for a pottery class and adopted Rex."),
+             ("Ana", "2024-03-05T10:02:00Z", "Ha, good luck with both.")]
+    stats = m.add_episodes([Episode(group_id=group, content=t, speaker=who, occurred_at=at, created_at=at,
+                                    session_id="s1") for who, at, t in turns])
+    assert stats.llm_calls == 1 and stats.episodes_extracted == 3  # one call for the window
+    window_prompt = replay.requests[-1]["messages"][0]["content"]
+    assert window_prompt.index("Predicates") < window_prompt.index("[1] 2024-03-05 Ana")  # static part first
+    ana = m.history("Ana", group=group)
+    assert [(v.predicate, v.object) for v in ana] == [("lives_in", "Porto")]
+    assert ana[0].valid_from.month == 2 and ana[0].prompt_version == load_prompt("extract_window").version
+    ben = {(v.predicate, v.object) for v in m.history("Ben", group=group)}
+    assert ("signed_up_for", "pottery class") in ben and not any(p == "diet" for p, _ in ben)
+    assert not any(p == "has_pet" for p, _ in ben)  # "she" is nobody we can name
+    # an answer that stays invalid after the repair fails the whole window, and writes nothing for it
+    replay.script.extend([{"content": "not json"}, {"content": "still not json"}])
+    bad = m.add_episodes([Episode(group_id=group, content="I play the cello.", speaker="Ana",
+                                  occurred_at="2024-04-01T10:00:00Z", created_at="2024-04-01T10:00:00Z",
+                                  session_id="s2")])
+    assert bad.episodes_failed == 1 and not [v for v in m.history("Ana", group=group) if v.predicate == "plays"]

@@ -24,6 +24,9 @@ def locomo_fixture(tmp_path: Path) -> Path:
             {"speaker": "Ana", "dia_id": "D2:2", "text": "Lisbon is wonderful, enjoy the tiles and the trams."},
             {"speaker": "Ben", "dia_id": "D2:3", "text": "I also signed up for a pottery class on Thursdays."},
         ],
+        "session_1_observation": {"Ana": [["Ana adopted a kitten named Pixel.", "D1:1"]]},
+        "session_2_observation": {"Ben": [["Ben moved to Lisbon for a new job.", "D2:1"],
+                                          ["Ben signed up for a pottery class.", "D2:3"]]},
         "qa": [
             {"question": "What is the name of Ana's kitten?", "answer": "Pixel", "evidence": ["D1:1"], "category": 4},
             {"question": "Where did Ben move?", "answer": "Lisbon", "evidence": ["D2:1; D2:2"], "category": 4},
@@ -43,7 +46,7 @@ def test_bench_locomo_reports_every_method(tmp_path: Path):
                            home=tmp_path / "h").stdout)
     assert res["questions"] == 4 and res["adversarial_excluded"] == 1
     assert res["dropped_evidence"] == ["D:1:9"]
-    assert set(res["methods"]) == {"bm25", "dense", "paper", "memor", "memor-dated", "ours"}
+    assert set(res["methods"]) == {"bm25", "dense", "paper", "memor", "memor-dated", "gold-facts", "ours", "facts"}
     for m in res["methods"].values():
         assert set(m["overall"]) == {"recall@1", "recall@5", "hit@1", "hit@5"}
         assert all(0.0 <= v <= 100.0 for v in m["overall"].values())
@@ -51,6 +54,12 @@ def test_bench_locomo_reports_every_method(tmp_path: Path):
     # six turns, k=5: every method must find the one-turn evidence of the easy questions
     assert res["methods"]["ours"]["overall"]["hit@5"] == 100.0
     assert res["methods"]["bm25"]["by_category"]["single-hop"]["questions"] == 2
+    # the fact layer alone: facts cover the turns they came from; gold facts the turns they cite
+    assert res["methods"]["gold-facts"]["by_category"]["single-hop"]["hit@1"] == 100.0
+    assert res["methods"]["facts"]["by_category"]["single-hop"]["hit@5"] == 100.0  # Pixel, Lisbon
+    x = res["extraction"]
+    assert x["episodes"] == 6 and x["facts_current"] >= 3 and x["extractor"].startswith("rules")
+    assert x["calls_per_episode"] == 0.0 and x["seconds_per_episode"] > 0
 
 
 def test_bench_longmemeval_with_time_travel(tmp_path: Path):

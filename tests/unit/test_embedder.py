@@ -7,7 +7,8 @@ import pytest
 from kg_memory.embed.base import CachedEmbedder
 from kg_memory.embed.minilm import MiniLMEmbedder
 
-REF = Path(__file__).resolve().parents[2].parent / "shared" / "data" / "minilm-reference-embeddings.json"
+# Reference vectors made with sentence-transformers (figures, copied into the project's fixtures).
+REF = Path(__file__).resolve().parents[1] / "fixtures" / "minilm-reference-embeddings.json"
 
 
 @pytest.fixture(scope="module")

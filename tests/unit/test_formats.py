@@ -7,7 +7,7 @@ from kg_memory.errors import InputError
 from kg_memory.formats import parse_file
 
 ROOT = Path(__file__).resolve().parents[2]
-LOCOMO = ROOT.parent / "shared" / "data" / "locomo-dev" / "26.json"
+LOCOMO = ROOT / "tests" / "fixtures" / "locomo-mini.json"  # LoCoMo-shaped, our own text
 
 
 def write(tmp_path: Path, name: str, data: str | bytes) -> Path:
@@ -78,10 +78,11 @@ def test_locomo_format_with_captions():
     out = parse_file(LOCOMO)
     assert not out.problems
     eps = out.episodes
-    assert len(eps) > 300 and len({e.group_id for e in eps}) == 1
+    assert len(eps) == 5 and {e.group_id for e in eps} == {"kgmem-mini-1"}
     first = eps[0]
     assert first.metadata["dia_id"] == "D1:1" and first.speaker == "Caroline"
     assert first.occurred_at.isoformat().startswith("2023-05-08T13:56")
+    assert eps[3].occurred_at.isoformat().startswith("2023-05-20T10:00") and eps[3].session_id != first.session_id
     captioned = [e for e in eps if "blip_caption" in e.metadata]
     assert captioned and "[image:" in captioned[0].index_text()
 

@@ -62,3 +62,10 @@ def test_speaker_is_the_subject_and_assistant_turns_are_not_about_the_user():
 def test_chit_chat_gives_nothing():
     assert facts("Hey Mel! Good to see you! I'm swamped with the kids & work.") == []
     assert facts("I live in a small town.") == []  # not a named place
+
+
+def test_pets_named_in_apposition():
+    assert ("User", "has_pet", "Oscar", False) in facts("And yup, I do - Oscar, my guinea pig. He's great.")
+    got = facts("Our cats Luna and Oliver are so sweet.")
+    assert ("User", "has_pet", "Luna", False) in got and ("User", "has_pet", "Oliver", False) in got
+    assert facts("I walked my dog yesterday.") == []

@@ -31,6 +31,18 @@ def test_bad_toml_and_values(tmp_path: Path):
         load_settings({"KGMEM_HOME": str(tmp_path / "none")}, recall_k="many")
 
 
+def test_config_typos_are_rejected_by_name(tmp_path: Path):
+    (tmp_path / "config.toml").write_text('groupp = "alice"\n')
+    with pytest.raises(ConfigError, match="unknown setting 'groupp'"):
+        load_settings({"KGMEM_HOME": str(tmp_path)})
+    (tmp_path / "config.toml").write_text("[weights]\ndecay_lamda = 0.1\n")
+    with pytest.raises(ConfigError, match="weights.decay_lamda"):
+        load_settings({"KGMEM_HOME": str(tmp_path)})
+    (tmp_path / "config.toml").write_text("llm_window = 4\nllm_threads = 3\n")
+    s = load_settings({"KGMEM_HOME": str(tmp_path), "KGMEM_LLM_WINDOW": "6"})
+    assert (s.llm_window, s.llm_threads) == (6, 3)
+
+
 def test_store_urls():
     u = parse_store_url("neo4j://bob:p%40ss@db.example:7688/memories")
     assert (u.user, u.password, u.host, u.port, u.database) == ("bob", "p@ss", "db.example", 7688, "memories")

@@ -1,0 +1,183 @@
+"""Making proposed facts canonical, whoever proposed them (a model or the parser).
+
+* Predicates map onto the vocabulary: by name, then by a phrase the vocabulary
+  lists for a predicate, then by embedding similarity to each predicate's
+  description and phrases. Anything else is kept as an open predicate in
+  lower_snake_case. An open predicate is never single-valued, so it never
+  retires anything (``Vocabulary.is_single`` is false for it).
+* Subjects must be a participant of the conversation or a named entity; "I",
+  "me" and "my" are the speaker of the turn.
+* Dates resolve against the time the turn was said."""
+
+from __future__ import annotations
+
+import re
+import weakref
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Any
+
+import numpy as np
+
+from ..embed.base import Embedder
+from ..timeutil import parse_datetime
+from ..vocab import PREDICATE_RE, Vocabulary
+from . import dates
+
+FIRST_PERSON = {"i", "me", "my", "myself", "mine", "user", "the user", "speaker", "the speaker"}
+_WORD = re.compile(r"[^a-z0-9]+")
+_LEADING = re.compile(r"^(?:(?:the|a|an|my|our|some|new|fully|now|really)\s+)+")
+_PLACEHOLDERS = {"unknown", "none", "null", "n/a", "na", "nothing", "not mentioned", "unspecified", "the",
+                 "and", "not", "specified", "mentioned"}
+_PRONOUNS = {"he", "she", "they", "him", "her", "them", "it", "this", "that", "we", "us", "you", "someone",
+             "something", "everyone", "everything", "nothing", "anything", "was", "to", "me", "i", "what", "who"}
+
+
+def snake(text: str) -> str:
+    """'Moved To' -> 'moved_to'; '' when nothing is left."""
+    s = _WORD.sub("_", text.strip().lower()).strip("_")
+    if s and not s[0].isalpha():
+        s = "p_" + s
+    return s[:64].rstrip("_")
+
+
+# The vocabulary's exemplar vectors, computed once per embedder and process.
+_EXEMPLARS: weakref.WeakKeyDictionary[Any, tuple[np.ndarray, list[str]]] = weakref.WeakKeyDictionary()
+
+
+@dataclass(frozen=True)
+class PredicateMatch:
+    name: str
+    known: bool
+    how: str  # name | phrase | embedding | open | misfit (callers drop a misfit)
+    similarity: float = 1.0
+
+
+class Canonicalizer:
+    def __init__(self, vocab: Vocabulary, embedder: Embedder | None = None, threshold: float = 0.62,
+                 margin: float = 0.04):
+        self.vocab = vocab
+        self.embedder = embedder
+        self.threshold = threshold
+        self.margin = margin
+        self.phrases: dict[str, str] = {}
+        for p in vocab.predicates.values():
+            for phrase in (*p.first_person, *p.third_person, *p.past):
+                self.phrases.setdefault(snake(phrase), p.name)
+        for rel, pred in vocab.relations.items():
+            self.phrases.setdefault(snake(f"has {rel}"), pred)
+        self._matrix: np.ndarray | None = None
+        self._owners: list[str] = []
+
+    # -- predicates -----------------------------------------------------------
+    def _exemplars(self) -> tuple[np.ndarray, list[str]]:
+        if self._matrix is None and self.embedder in _EXEMPLARS:
+            self._matrix, self._owners = _EXEMPLARS[self.embedder]
+        if self._matrix is None:
+            assert self.embedder is not None
+            texts: list[str] = []
+            owners: list[str] = []
+            for p in self.vocab.predicates.values():
+                for text in (p.name.replace("_", " "), p.description, *p.first_person[:6]):
+                    if text:
+                        texts.append(text)
+                        owners.append(p.name)
+            self._matrix = np.asarray(self.embedder.embed(texts), dtype=np.float32)
+            self._owners = owners
+            _EXEMPLARS[self.embedder] = (self._matrix, owners)
+        return self._matrix, self._owners
+
+    def predicate(self, raw: str, obj: str = "") -> PredicateMatch:
+        """The vocabulary predicate ``raw`` names, lists or means, provided ``obj``
+        (when given) is the kind of object it takes; else an open predicate."""
+        name = snake(raw)
+        for how, found in (("name", name if name in self.vocab.predicates else None),
+                           ("phrase", self.phrases.get(name)), ("embedding", None)):
+            if how == "embedding":
+                found, similarity = self._by_meaning(name)
+            else:
+                similarity = 1.0
+            if found and (not obj or self.fits(found, obj)):
+                return PredicateMatch(found, True, how, similarity)
+        if name in self.vocab.predicates:
+            return PredicateMatch(name, False, "misfit", 0.0)  # a vocabulary name with the wrong kind of object
+        if not name or not PREDICATE_RE.match(name):
+            name = "related_to"
+        return PredicateMatch(name, False, "open", 0.0)
+
+    def _by_meaning(self, name: str) -> tuple[str | None, float]:
+        """The predicate whose description and phrases are nearest to the relation
+        phrase, when it is near enough and clearly nearer than any other predicate."""
+        if self.embedder is None or not name:
+            return None, 0.0
+        matrix, owners = self._exemplars()
+        sims = matrix @ np.asarray(self.embedder.embed([name.replace("_", " ")])[0], dtype=np.float32)
+        order = np.argsort(-sims)
+        best = int(order[0])
+        runner_up = next((float(sims[i]) for i in order[1:] if owners[int(i)] != owners[best]), 0.0)
+        if float(sims[best]) >= self.threshold and float(sims[best]) - runner_up >= self.margin:
+            return owners[best], float(sims[best])
+        return None, float(sims[best])
+
+    def fits(self, predicate: str, obj: str) -> bool:
+        """Does ``obj`` have the shape the predicate takes: a word of its value class,
+        or a name for an entity predicate?"""
+        spec = self.vocab.predicates[predicate]
+        if spec.value_class:
+            return self.class_word(predicate, obj) is not None
+        if spec.object_kind == "entity":
+            return obj.strip()[:1].isupper()
+        return True
+
+    def class_word(self, predicate: str, obj: str) -> str | None:
+        spec = self.vocab.predicates[predicate]
+        if not spec.value_class:
+            return None
+        low = _LEADING.sub("", obj.strip().lower())
+        return next((w for w in self.vocab.value_classes[spec.value_class]
+                     if low == w or low.startswith(w + " ") or low.endswith(" " + w)), None)
+
+    # -- subjects and objects ---------------------------------------------------
+    @staticmethod
+    def subject(raw: str, speaker: str, participants: set[str], text: str) -> str | None:
+        """The speaker for first-person words; a participant or a name found in
+        the text as written; otherwise None (the fact is dropped)."""
+        s = raw.strip().strip("\"'")
+        low = s.lower()
+        if low in FIRST_PERSON or low == speaker.lower():
+            return speaker
+        for p in participants:
+            if low == p.lower():
+                return p
+        if low.startswith(("my ", "our ")) and len(s.split()) <= 4:
+            return f"{speaker}'s {s.split(' ', 1)[1]}"
+        if low in _PRONOUNS or not s or not s[0].isupper():
+            return None
+        return s if s.lower() in text.lower() else None
+
+    @staticmethod
+    def object_ok(raw: str) -> bool:
+        s = raw.strip().lower()
+        return (bool(s) and s not in _PRONOUNS and s not in _PLACEHOLDERS and len(s.split()) <= 8
+                and any(c.isalnum() for c in s))
+
+    @staticmethod
+    def grounded(obj: str, text: str) -> bool:
+        """Is the object said in the turn? A content word of it must occur in the
+        text, so a model cannot invent a city or an employer the turn never names."""
+        words = [w for w in _WORD.split(obj.lower()) if len(w) > 2 and w not in _PLACEHOLDERS]
+        low = text.lower()
+        return any(w in low or (w.endswith("s") and w[:-1] in low) for w in words)
+
+    # -- time -------------------------------------------------------------------
+    @staticmethod
+    def when(raw: str | None, said_at: datetime) -> tuple[datetime | None, bool]:
+        """(time, dated): an ISO date, or a phrase resolved against when it was said."""
+        if not raw:
+            return None, False
+        try:
+            return parse_datetime(raw), True
+        except (ValueError, TypeError):
+            pass
+        span = dates.resolve(raw, said_at)
+        return (span.start, True) if span else (None, False)

