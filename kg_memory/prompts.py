@@ -50,7 +50,8 @@ class WindowFactModel(BaseModel):
 class WindowExtractionResponse(BaseModel):
     """What extract_window.j2 asks the model for."""
 
-    facts: list[WindowFactModel] = Field(default_factory=list)
+    # Bounded, so a small model that starts listing every predicate stops (the server's grammar enforces it).
+    facts: list[WindowFactModel] = Field(default_factory=list, max_length=10)
 
 
 class JudgeResponse(BaseModel):

@@ -125,8 +125,9 @@ class Recaller:
         best = facts[0].score
         boost: dict[str, float] = {}
         for sf in facts:
+            share = sf.score / best * (1.0 if sf.fact.predicate in self.vocab.predicates else self.w.provenance_open)
             for eid in sf.fact.episode_ids[-PROVENANCE_PER_FACT:]:  # the most recent evidence
-                boost[eid] = max(boost.get(eid, 0.0), sf.score / best)
+                boost[eid] = max(boost.get(eid, 0.0), share)
         top = episodes[0].score if episodes else 1.0
         scored = {s.episode.id: s for s in episodes}
         missing = [eid for eid in boost if eid not in scored]

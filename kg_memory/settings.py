@@ -45,6 +45,9 @@ class RecallWeights(BaseModel):
     decay_lambda: float = 0.0  # per day, age measured from as_of; 0 = off (see docs/benchmarks.md)
     normalise: str = "minmax"  # how episode scores are put on one scale: minmax | max
     provenance: float = 0.3  # boost for the episodes a top fact came from
+    # x provenance for facts of an open predicate (not in the vocabulary): many and less specific, they
+    # would otherwise push answer turns down (docs/benchmarks-notes.md, "The fact layer")
+    provenance_open: float = 0.5
     candidates: int = 100  # episodes taken from each retriever before blending (at least 3 x k)
 
 

@@ -10,7 +10,7 @@ import typer
 from ..embed.minilm import MODEL_PIP_NAME, model_dir
 from ..errors import KgMemError, ModelMissingError
 from ..settings import load_settings
-from ..store.url import open_store, redact_url
+from ..store.url import open_store, parse_store_url, redact_url
 from .common import JsonOpt, StoreOpt, emit_json, handle_errors
 
 model_app = typer.Typer(help="The local models: the embedding model, and the local LLM.", no_args_is_help=True)
@@ -34,11 +34,16 @@ def doctor(store: str | None = StoreOpt, json_out: bool = JsonOpt) -> None:
     if settings.extractor == "llm" and not settings.llm_base_url and not llm_status.get("sha256_ok"):
         report["ok"] = False
     try:
-        st = open_store(url)
-        try:
-            report["store"] = st.info()
-        finally:
-            st.close()
+        target = parse_store_url(url)
+        if target.scheme == "sqlite" and target.path is not None and not target.path.exists():
+            # a check never creates what it checks: the first `kgmem ingest` creates the store
+            report["store"] = {"missing": f"no store at {target.path} (the first `kgmem ingest` creates it)"}
+        else:
+            st = open_store(url)
+            try:
+                report["store"] = st.info()
+            finally:
+                st.close()
     except KgMemError as exc:
         report["ok"] = False
         report["store"] = {"error": str(exc)}
@@ -49,7 +54,9 @@ def doctor(store: str | None = StoreOpt, json_out: bool = JsonOpt) -> None:
     else:
         info = report["store"]
         typer.echo(f"store:  {report['store_url']}")
-        if isinstance(info, dict) and "error" not in info:
+        if isinstance(info, dict) and "missing" in info:
+            typer.echo(f"  {info['missing']}")
+        elif isinstance(info, dict) and "error" not in info:
             for key in ("kind", "server_version", "edition", "sqlite_version", "journal_mode", "schema_version"):
                 if key in info:
                     typer.echo(f"  {key}: {info[key]}")

@@ -8,9 +8,9 @@ import typer
 
 from ..bench.contradictions import run_contradictions
 from ..memory import Memory
-from ..settings import default_store_url, load_settings
+from ..settings import load_settings
 from ..store.url import open_store
-from .common import JsonOpt, StoreOpt, emit_json, handle_errors
+from .common import JsonOpt, emit_json, handle_errors
 
 bench_app = typer.Typer(help="Benchmarks and evaluations.", no_args_is_help=True)
 
@@ -19,16 +19,20 @@ bench_app = typer.Typer(help="Benchmarks and evaluations.", no_args_is_help=True
 @handle_errors
 def contradictions(
     path: Path = typer.Argument(..., help="A kgmem-contradictions/1 JSON file."),
-    store: str | None = StoreOpt,
+    store: str | None = typer.Option(None, "--store", help="Store URL (default: a temporary SQLite file, so "
+                                     "your own store is never written)."),
     extractor: str | None = typer.Option(None, "--extractor", help="rules | llm"),
     json_out: bool = JsonOpt,
 ) -> None:
     """Replay planted contradictions and check recall at each as_of / known_at."""
+    import tempfile
+
     from ..embed.base import make_embedder
 
     settings = load_settings(store=store, extractor=extractor)
     emb = make_embedder(settings)
-    st = open_store(settings.store or default_store_url(), dim=emb.dim if emb else 384)
+    tmp = tempfile.TemporaryDirectory(prefix="kgmem-contradictions-")
+    st = open_store(store or f"sqlite:///{Path(tmp.name) / 'contradictions.db'}", dim=emb.dim if emb else 384)
 
     class _Shared(Memory):
         def close(self) -> None:  # the store outlives each case
@@ -39,6 +43,7 @@ def contradictions(
                                                              use_embedder=emb is not None))
     finally:
         st.close()
+        tmp.cleanup()
     if json_out:
         emit_json(res)
     else:

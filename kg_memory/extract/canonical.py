@@ -30,7 +30,8 @@ _LEADING = re.compile(r"^(?:(?:the|a|an|my|our|some|new|fully|now|really)\s+)+")
 _PLACEHOLDERS = {"unknown", "none", "null", "n/a", "na", "nothing", "not mentioned", "unspecified", "the",
                  "and", "not", "specified", "mentioned"}
 _PRONOUNS = {"he", "she", "they", "him", "her", "them", "it", "this", "that", "we", "us", "you", "someone",
-             "something", "everyone", "everything", "nothing", "anything", "was", "to", "me", "i", "what", "who"}
+             "something", "everyone", "everything", "nothing", "anything", "was", "to", "me", "i", "what", "who",
+             "ourselves", "myself", "yourself", "themselves", "himself", "herself", "itself", "kids", "people"}
 
 
 def snake(text: str) -> str:
@@ -166,8 +167,9 @@ class Canonicalizer:
         """Is the object said in the turn? A content word of it must occur in the
         text, so a model cannot invent a city or an employer the turn never names."""
         words = [w for w in _WORD.split(obj.lower()) if len(w) > 2 and w not in _PLACEHOLDERS]
-        low = text.lower()
-        return any(w in low or (w.endswith("s") and w[:-1] in low) for w in words)
+        said = set(_WORD.split(text.lower()))
+        stems = {w[:-1] for w in said if w.endswith("s")} | {w + "s" for w in said}
+        return bool(words) and all(w in said or w in stems for w in words)
 
     # -- time -------------------------------------------------------------------
     @staticmethod

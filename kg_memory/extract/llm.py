@@ -10,9 +10,9 @@ are bounded by ``max_retries``."""
 from __future__ import annotations
 
 import hashlib
-from pathlib import Path
 from collections.abc import Sequence
 from datetime import datetime
+from pathlib import Path
 
 from ..embed.base import Embedder
 from ..llm import LLMClient, ResponseCache, Usage

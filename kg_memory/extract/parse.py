@@ -210,13 +210,10 @@ def _clause(verb: Any, speaker: str, relations: dict[str, str]) -> Clause | None
         return None
     subject, noun = who
     head, preps = found
-    if verb.lemma_ == "be" and not noun and (preps or head.pos_ != "PROPN") and subject == speaker:
-        pass  # "I am a nurse", "I am fluent in X": kept only if the vocabulary places it (rules.py)
     if verb.lemma_ == "be" and not noun and subject != speaker:
-        poss = next((k for k in head.children if k.dep_ == "poss" and k.lower_ in ("my", "our")), None)
-        if poss is not None and head.lemma_.lower() not in relations:
-            rel = head.lemma_.lower()
-            return Clause(speaker, "be", "is", subject, f"{speaker}'s {rel} is {subject}", False, rel)
+        owned = _speakers_noun(head, relations)
+        if owned:  # "Luis is my boss": the speaker's boss is Luis
+            return Clause(speaker, "be", "is", subject, f"{speaker}'s {owned} is {subject}", False, owned)
     obj = _phrase(head)
     if not obj or len(obj.split()) > 8 or head.pos_ == "PRON":
         return None
@@ -228,6 +225,13 @@ def _clause(verb: Any, speaker: str, relations: dict[str, str]) -> Clause | None
     if not statement or head.i < verb.i:
         return None  # an object before its verb is a question or a fragment ("Dance out of ...?")
     return Clause(subject, relation, surface, obj, statement, past, noun)
+
+
+def _speakers_noun(head: Any, relations: dict[str, str]) -> str | None:
+    """The noun of "my <noun>" when it is not a kinship word (those are relations, read elsewhere)."""
+    mine = any(k.dep_ == "poss" and k.lower_ in ("my", "our") for k in head.children)
+    noun = head.lemma_.lower()
+    return noun if mine and noun not in relations else None
 
 
 def _statement(subject: str, verb: Any, head: Any, speaker: str) -> str:

@@ -143,7 +143,8 @@ class RulesExtractor:
         # "Oscar, my guinea pig", "my dog Rex", "our cats Luna and Oliver"
         self._pet_appos_rx = re.compile(
             rf"(?P<name>{_NAME}),\s+(?i:my|our)\s+(?:(?i:{animals}))\b"
-            rf"|\b(?i:my|our)\s+(?:(?i:{animals}))s?,?\s+(?P<name2>{_NAME})(?:\s+and\s+(?P<name3>{_NAME}))?",
+            rf"|\b(?:(?i:my|our)|(?i:have|own|got|adopted)\s+(?i:two|three|four|2|3|4))\s+(?:(?i:{animals}))s?,?"
+            rf"\s+(?P<name2>{_NAME})(?:\s+and\s+(?P<name3>{_NAME}))?",
         )
         self._married_rx = re.compile(
             rf"(?P<p>{_NAME})\s+and\s+I\s+(?:(?:{_ADVERBS})\s+)*(?:got|are|are now|just got)\s+"

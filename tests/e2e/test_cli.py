@@ -74,10 +74,22 @@ def test_bad_input_is_a_clean_error(home: Path, tmp_path: Path):
 
 def test_doctor_and_contradiction_bench(home: Path):
     doc = json.loads(kgmem("doctor", "--json", home=home).stdout)
-    assert doc["ok"] and doc["model"]["installed"] and doc["store"]["schema_version"] >= 4
+    assert doc["ok"] and doc["model"]["installed"] and doc["store"]["missing"].startswith("no store at ")
+    assert not (home / "kgmem.db").exists()  # doctor never creates the store it checks
     res = json.loads(kgmem("bench", "contradictions", str(CONTRADICTIONS), "--json", home=home).stdout)
     assert res["pass_rate"] == 1.0 and res["checks"] == 22 and res["failures"] == []
     assert set(res) >= {"cases", "checks", "passed", "pass_rate", "failures"}
+    assert not (home / "kgmem.db").exists()  # a temporary store: the user's own store is never written
+
+
+def test_version_and_config_typos(home: Path):
+    from importlib.metadata import version
+
+    assert kgmem("--version", home=home).stdout.strip() == f"kgmem {version('kgmem')}"
+    home.mkdir(parents=True, exist_ok=True)
+    (home / "config.toml").write_text('groupp = "alice"\n')
+    proc = kgmem("recall", "anything", home=home, check=False)
+    assert proc.returncode == 2 and "unknown setting 'groupp'" in proc.stderr and "Traceback" not in proc.stderr
 
 
 def test_cli_on_neo4j(home: Path):

@@ -12,6 +12,7 @@ import pytest
 from kg_memory import localllm
 from kg_memory.bench.contradictions import run_contradictions
 from kg_memory.extract.llm import LLMExtractor
+from kg_memory.memory import Memory
 from kg_memory.models import Episode
 from kg_memory.settings import Settings
 from kg_memory.timeutil import parse_datetime
@@ -38,11 +39,14 @@ def test_the_local_server_answers_on_loopback(extractor: LLMExtractor):
     assert url.startswith("http://127.0.0.1:")
 
 
-def test_dev_contradictions_with_the_local_llm(make_memory, extractor: LLMExtractor):
+class _Keep(Memory):
+    def close(self) -> None:  # the fixture owns the store
+        pass
+
+
+def test_dev_contradictions_with_the_local_llm(sqlite_store, embedder, extractor: LLMExtractor):
     def make(clock):
-        m = make_memory(clock=clock)
-        m.extractor = extractor
-        return m
+        return _Keep(sqlite_store, settings=Settings(), embedder=embedder, extractor=extractor, clock=clock)
 
     res = run_contradictions(CONTRADICTIONS, make)
     assert res["passed"] / res["checks"] >= 0.95, res["failures"]

@@ -58,6 +58,13 @@ def test_subjects_must_be_participants_or_named(canon: Canonicalizer):
     assert not canon.object_ok("it") and not canon.object_ok("me") and canon.object_ok("the cello")
 
 
+def test_objects_must_be_said_in_the_turn(canon: Canonicalizer):
+    text = "We went to a new pottery class in Porto; my cats love it."
+    assert canon.grounded("Porto", text) and canon.grounded("pottery class", text) and canon.grounded("cat", text)
+    assert not canon.grounded("New York", text)  # "new" is said, "york" is not: an invented city
+    assert not canon.grounded("unknown", text) and not canon.object_ok("none") and not canon.object_ok("ourselves")
+
+
 def test_dates_resolve_against_the_turn(canon: Canonicalizer):
     assert canon.when("2024-03-01", T) == (datetime(2024, 3, 1, tzinfo=UTC), True)
     start, dated = canon.when("last month", T)

@@ -68,4 +68,7 @@ def test_pets_named_in_apposition():
     assert ("User", "has_pet", "Oscar", False) in facts("And yup, I do - Oscar, my guinea pig. He's great.")
     got = facts("Our cats Luna and Oliver are so sweet.")
     assert ("User", "has_pet", "Luna", False) in got and ("User", "has_pet", "Oliver", False) in got
-    assert facts("I walked my dog yesterday.") == []
+    assert not [f for f in facts("I walked my dog yesterday.") if f[1] == "has_pet"]  # no name, no pet fact
+    got = facts("I own two cats, Luna and Oliver.")
+    assert ("User", "has_pet", "Luna", False) in got and ("User", "has_pet", "Oliver", False) in got
+    assert not [f for f in facts("I saw two cats, Luna and Oliver, at the shelter.") if f[1] == "has_pet"]
