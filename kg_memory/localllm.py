@@ -195,9 +195,9 @@ class LocalServer:
         with self._lock:
             if self._server is not None:
                 return str(self.base_url)
+            path = verify(self.path)
             if not runtime_installed():
                 raise ModelMissingError(f"the local LLM runtime (xllamacpp) is not installed; {INSTALL_HINT}")
-            path = verify(self.path)
             import xllamacpp
 
             p = xllamacpp.CommonParams()
