@@ -155,21 +155,28 @@ class RecallResult(BaseModel):
             e = se.episode
             row = {
                 "id": e.id, "content": e.content, "role": e.role, "speaker": e.speaker,
-                "occurred_at": ts(e.occurred_at), "score": round(se.score, 6),
+                "occurred_at": ts(e.occurred_at), "session_id": e.session_id, "metadata": dict(e.metadata),
+                "score": round(se.score, 6),
             }
             if explain:
                 row["components"] = {k: round(v, 6) for k, v in se.components.items()}
             eps.append(row)
         return {"query": self.query, "group_id": self.group_id, "as_of": ts(self.as_of),
-                "known_at": ts(self.known_at), "facts": facts, "episodes": eps}
+                "known_at": ts(self.known_at), "facts": facts, "episodes": eps,
+                "context_block": self.context_block()}
 
     def context_block(self) -> str:
+        from .vocab import load_vocabulary
+
+        known = load_vocabulary().predicates
         lines = ["# Facts"]
         for sf in self.facts:
             f = sf.fact
             since = f" (since {f.valid_from:%Y-%m-%d})" if f.valid_from else ""
             until = f" (until {f.valid_to:%Y-%m-%d})" if f.valid_to else ""
-            lines.append(f"- {f.subject} {f.predicate} {f.object}{since}{until}")
+            # an open predicate reads better as the sentence it came from
+            said = f"{f.subject} {f.predicate} {f.object}" if f.predicate in known or not f.statement else f.statement
+            lines.append(f"- {said}{since}{until}")
         if not self.facts:
             lines.append("- (none)")
         lines.append("# Episodes")

@@ -180,25 +180,34 @@ class RulesExtractor:
         span = dates.resolve(sentence, t)
         for c in parse.clauses(sentence, me, self.vocab.relations):
             spec = self._predicate_of(c)
-            if spec is not None and not self.canonical.fits(spec.name, c.object):
-                spec = None
-            if spec is None:
-                if c.copula_noun or c.relation.split()[0] == "be":
-                    continue  # a copula the vocabulary cannot place is a description or a feeling, not a fact
-                name = snake(c.relation) or "related_to"
-                if name in self.vocab.predicates or self.canonical.phrases.get(snake(c.surface)) \
-                        or self.canonical.phrases.get(name):
-                    continue  # a vocabulary relation with the wrong kind of object ("I live in a small town")
-                kind = "entity" if c.object[:1].isupper() else "value"
-                obj = c.object if kind == "entity" else c.object.lower()
-                self._emit(out, c.subject, name, obj, c.statement, t, span, kind)
-                continue
-            obj = c.object if spec.object_kind == "entity" else c.object.lower()
-            if spec.value_class:
-                obj = self.canonical.class_word(spec.name, c.object) or obj
-            # "lived in X" is over; "moved to X" (also past tense) is how it began
-            over = c.past and span is not None and c.surface in spec.past
-            self._fact(out, spec, c.subject, (obj, ""), t, span, past=over)
+            if spec is not None and self.canonical.fits(spec.name, c.object):
+                self._vocabulary_fact(c, spec, t, span, out)
+            elif self._may_stay_open(c):
+                self._open_fact(c, t, span, out)
+
+    def _vocabulary_fact(self, c: parse.Clause, spec: Predicate, t: datetime, span: dates.DateSpan | None,
+                         out: Extraction) -> None:
+        obj = c.object if spec.object_kind == "entity" else c.object.lower()
+        if spec.value_class:
+            obj = self.canonical.class_word(spec.name, c.object) or obj
+        # "lived in X" is over; "moved to X" (also past tense) is how it began
+        over = c.past and span is not None and c.surface in spec.past
+        self._fact(out, spec, c.subject, (obj, ""), t, span, past=over)
+
+    def _may_stay_open(self, c: parse.Clause) -> bool:
+        """A clause the vocabulary cannot place becomes an open fact, unless it is a
+        copula (a description or a feeling) or a vocabulary relation whose object is
+        the wrong kind ("I live in a small town": no named place)."""
+        if c.copula_noun or c.relation.split()[0] == "be":
+            return False
+        name = snake(c.relation)
+        return bool(name) and name not in self.vocab.predicates and not self.canonical.phrases.get(name) \
+            and not self.canonical.phrases.get(snake(c.surface))
+
+    def _open_fact(self, c: parse.Clause, t: datetime, span: dates.DateSpan | None, out: Extraction) -> None:
+        kind = "entity" if c.object[:1].isupper() else "value"
+        obj = c.object if kind == "entity" else c.object.lower()
+        self._emit(out, c.subject, snake(c.relation), obj, c.statement, t, span, kind)
 
     def _predicate_of(self, c: parse.Clause) -> Predicate | None:
         """The vocabulary predicate a clause states, if any: "my <noun> is X" by the

@@ -40,7 +40,9 @@ def test_ingest_recall_history_roundtrip(home: Path):
     assert now["facts"][0]["object"] == "Manchester"
     assert set(now["facts"][0]) >= {"id", "subject", "predicate", "object", "statement", "valid_from", "valid_to",
                                     "created_at", "expired_at", "expired_by", "score", "episode_ids"}
-    assert set(now["episodes"][0]) >= {"id", "content", "role", "speaker", "occurred_at", "score"}
+    assert set(now["episodes"][0]) >= {"id", "content", "role", "speaker", "occurred_at", "session_id", "metadata",
+                                       "score"}
+    assert now["context_block"].startswith("# Facts\n- User lives_in Manchester")
     then = json.loads(kgmem("recall", "Where do I live?", "--group", "demo", "--as-of", "2024-06-01",
                             "--json", home=home).stdout)
     assert then["facts"][0]["object"] == "Leeds"

@@ -30,3 +30,20 @@ def test_from_trusted_episode_keeps_methods() -> None:
     assert rebuilt == ep
     assert rebuilt.index_text() == ep.index_text()
     assert rebuilt.dedupe_key == ep.dedupe_key
+
+
+def test_context_block_reads_open_facts_as_sentences() -> None:
+    from kg_memory.models import RecallResult, ScoredFact
+
+    def fact(pred: str, obj: str, statement: str) -> ScoredFact:
+        f = FactVersion(group_id="g", subject_id="e1", subject="Caroline", predicate=pred, object_id="e2",
+                        object=obj, statement=statement, valid_from=T, created_at=T)
+        return ScoredFact(fact=f, score=1.0, components={})
+
+    res = RecallResult(query="q", group_id="g", as_of=T, known_at=T, episodes=[],
+                       facts=[fact("lives_in", "Lisbon", "Caroline lives in Lisbon"),
+                              fact("go_to", "lgbtq support group", "Caroline went to an LGBTQ support group")])
+    block = res.context_block()
+    assert "- Caroline lives_in Lisbon (since 2025-03-01)" in block
+    assert "- Caroline went to an LGBTQ support group (since 2025-03-01)" in block
+    assert res.to_json()["context_block"] == block
