@@ -240,3 +240,8 @@ def shared_server(threads: int, ctx: int, path: str | Path | None = None) -> Loc
         if srv is None:
             srv = _SHARED[key] = LocalServer(threads=threads, ctx=ctx, path=model)
         return srv
+
+
+def server_running() -> bool:
+    """Whether this process serves the local LLM now (for `kgmem doctor`)."""
+    return any(s.running() for s in _SHARED.values())

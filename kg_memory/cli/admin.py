@@ -28,8 +28,8 @@ def doctor(store: str | None = StoreOpt, json_out: bool = JsonOpt) -> None:
     report["model"] = {"installed": path is not None, "path": str(path) if path else None}
     from .. import localllm
 
-    llm_status = localllm.status() | {"server": "running" if any(
-        s.running() for s in localllm._SHARED.values()) else "started on demand by --extractor llm"}
+    server = "running" if localllm.server_running() else "started on demand by --extractor llm"
+    llm_status = localllm.status() | {"server": server}
     report["local_llm"] = llm_status
     if settings.extractor == "llm" and not settings.llm_base_url and not llm_status.get("sha256_ok"):
         report["ok"] = False

@@ -26,7 +26,8 @@ from . import dates
 
 FIRST_PERSON = {"i", "me", "my", "myself", "mine", "user", "the user", "speaker", "the speaker"}
 _WORD = re.compile(r"[^a-z0-9]+")
-_LEADING = re.compile(r"^(?:(?:the|a|an|my|our|some|new|fully|now|really)\s+)+")
+# Leading articles and fillers of an object phrase (the rules extractor uses the same one).
+LEADING = re.compile(r"^(?:(?:the|a|an|my|our|some|new|fully|now|really|a new|the new)\s+)+", re.I)
 _PLACEHOLDERS = {"unknown", "none", "null", "n/a", "na", "nothing", "not mentioned", "unspecified", "the",
                  "and", "not", "specified", "mentioned"}
 _PRONOUNS = {"he", "she", "they", "him", "her", "them", "it", "this", "that", "we", "us", "you", "someone",
@@ -134,7 +135,7 @@ class Canonicalizer:
         spec = self.vocab.predicates[predicate]
         if not spec.value_class:
             return None
-        low = _LEADING.sub("", obj.strip().lower())
+        low = LEADING.sub("", obj.strip().lower())
         return next((w for w in self.vocab.value_classes[spec.value_class]
                      if low == w or low.startswith(w + " ") or low.endswith(" " + w)), None)
 

@@ -16,6 +16,7 @@ from ..models import Episode
 from ..vocab import Predicate, Vocabulary, load_vocabulary
 from . import dates, parse
 from .base import ExtractContext, ExtractedFact, Extraction
+from .canonical import LEADING as _LEADING
 from .canonical import Canonicalizer, snake
 
 RULES_VERSION = "rules-2"
@@ -29,7 +30,6 @@ _STOP = re.compile(
     r"|[,.;:!?()\"]|\s-\s|\s—\s",
     re.I,
 )
-_LEADING = re.compile(r"^(?:(?:the|a|an|my|our|some|new|fully|now|really|a new|the new)\s+)+", re.I)
 _NAME = r"[A-Z][\w'’-]*(?:\s+(?:[A-Z][\w'’-]*|of|de|da|van|von))*"
 _NOT_SUBJECTS = {
     "i", "we", "you", "he", "she", "they", "it", "this", "that", "the", "my", "our", "your", "his", "her",
