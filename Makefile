@@ -24,12 +24,20 @@ $(STAMP): pyproject.toml kg_memory/data/parser-requirements.txt
 demo: install
 	rm -rf $(DEMO)
 	KGMEM_HOME=$(DEMO) $(BIN)/kgmem ingest examples/sample_conversation.jsonl --group demo
+	@sleep 1; date -u +%Y-%m-%dT%H:%M:%SZ > $(DEMO)/before-correction; sleep 1
+	@echo; echo "== A week later (in the conversation), a correction arrives"
+	KGMEM_HOME=$(DEMO) $(BIN)/kgmem ingest examples/sample_correction.jsonl --group demo
 	@echo; echo "== What is true now: where does the user live and work?"
-	KGMEM_HOME=$(DEMO) $(BIN)/kgmem recall "Where do I live and work?" --group demo --k 5
+	KGMEM_HOME=$(DEMO) $(BIN)/kgmem recall "Where do I live and work?" --group demo -k 5
 	@echo; echo "== What was true on 2024-06-01?"
-	KGMEM_HOME=$(DEMO) $(BIN)/kgmem recall "Where do I live and work?" --group demo --k 5 --as-of 2024-06-01
-	@echo; echo "== The belief history of the user's home"
+	KGMEM_HOME=$(DEMO) $(BIN)/kgmem recall "Where do I live and work?" --group demo -k 5 --as-of 2024-06-01
+	@echo; echo "== What we believed before the correction arrived (--known-at)"
+	KGMEM_HOME=$(DEMO) $(BIN)/kgmem recall "Where do I live?" --group demo -k 3 --known-at $$(cat $(DEMO)/before-correction)
+	@echo; echo "== The history of the user's home: the correction closed the Manchester belief"
 	KGMEM_HOME=$(DEMO) $(BIN)/kgmem history User --predicate lives_in --group demo
+	@echo; echo "== The same history as a picture"
+	KGMEM_HOME=$(DEMO) $(BIN)/kgmem timeline User --predicate lives_in --group demo -o $(DEMO)/timeline-user.html
+	@echo "open $(DEMO)/timeline-user.html in a browser"
 
 test: install
 	bash scripts/run-tests.sh

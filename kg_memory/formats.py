@@ -14,6 +14,7 @@ from __future__ import annotations
 import hashlib
 import json
 import os
+import sys
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
@@ -39,7 +40,13 @@ def scoped_id(group_id: str, source_id: str) -> str:
     return "ep_" + hashlib.sha256(f"{group_id}\x1f{source_id}".encode()).hexdigest()[:32]
 
 
+STDIN = Path("<stdin>")
+
+
 def _mtime(path: Path) -> datetime:
+    """The base time of records with no time of their own: the file's mtime (now for stdin)."""
+    if path == STDIN:
+        return ensure_utc(datetime.now())
     return ensure_utc(datetime.fromtimestamp(os.stat(path).st_mtime))
 
 
@@ -67,15 +74,18 @@ def detect_format(path: Path, head: Any | None) -> str:
 def parse_file(path: str | Path, fmt: str = "auto", group: str | None = None, now: datetime | None = None
                ) -> Parsed:
     """Parse one file into episodes (not yet stored). ``group`` overrides the
-    file's own groups; ``now`` stamps created_at."""
-    p = Path(path)
+    file's own groups; ``now`` stamps created_at. ``-`` reads standard input."""
+    p = STDIN if str(path) == "-" else Path(path)
     if fmt not in FORMATS:
         raise InputError([f"{p}: unknown format {fmt!r}; use one of {', '.join(FORMATS)}"])
-    if not p.exists():
+    if p == STDIN:
+        raw = sys.stdin.buffer.read()
+    elif not p.exists():
         raise InputError([f"{p}: no such file"])
-    if p.is_dir():
+    elif p.is_dir():
         raise InputError([f"{p}: is a directory; pass the files inside it"])
-    raw = p.read_bytes()
+    else:
+        raw = p.read_bytes()
     created = now or ensure_utc(datetime.now())
     if fmt == "jsonl" or (fmt == "auto" and p.suffix.lower() in (".jsonl", ".ndjson")):
         return _parse_jsonl(p, raw, group, created)

@@ -3,8 +3,9 @@
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Iterable, Sequence
 from datetime import datetime
+from difflib import get_close_matches
 from pathlib import Path
 from typing import Any
 
@@ -14,6 +15,7 @@ from .extract.base import Extractor
 from .formats import parse_file
 from .models import Episode, FactVersion, RecallResult, normalize_name
 from .pipeline import IngestStats, Pipeline
+from .progress import NoProgress, Progress
 from .recall import Recaller
 from .settings import Settings, default_store_url, load_settings
 from .store.base import Store
@@ -82,8 +84,7 @@ class Memory:
         return Pipeline(self.store, self.extractor, self.embedder, self.clock.now)
 
     def ingest_files(self, paths: Sequence[str | Path], fmt: str = "auto", group: str | None = None,
-                     on_error: str = "fail", progress: Callable[[int], None] | None = None,
-                     on_total: Callable[[int], None] | None = None) -> IngestStats:
+                     on_error: str = "fail", progress: Progress | None = None) -> IngestStats:
         """Parse every file, store the episodes (committed), then extract them.
 
         With ``on_error='fail'`` any bad record stops the run before anything is
@@ -93,24 +94,28 @@ class Memory:
         now = self.clock.now()
         episodes: list[Episode] = []
         problems: list[str] = []
+        report = progress or NoProgress()
+        report.phase("parse", len(paths))
         for p in paths:
             parsed = parse_file(p, fmt, group, now)
             episodes.extend(parsed.episodes)
             problems.extend(parsed.problems)
+            report.advance(1)
         if problems and on_error == "fail":
             raise InputError(problems)
-        stats = self.add_episodes(episodes, progress=progress, on_total=on_total)
+        stats = self.add_episodes(episodes, progress=progress)
         stats.errors[:0] = problems
         return stats
 
-    def add_episodes(self, episodes: Iterable[Episode], progress: Callable[[int], None] | None = None,
-                     on_total: Callable[[int], None] | None = None, extract: bool = True) -> IngestStats:
+    def add_episodes(self, episodes: Iterable[Episode], progress: Progress | None = None,
+                     extract: bool = True) -> IngestStats:
         episodes = list(episodes)
+        report = progress or NoProgress()
+        report.phase("store episodes", len(episodes))
         added, skipped = self.store.add_episodes(episodes)
+        report.advance(len(episodes))
         stats = IngestStats(episodes_added=len(added), episodes_skipped=skipped)
         if extract:
-            if on_total:
-                on_total(self.store.counts()["episodes_pending"])
             stats.merge(self._pipeline().run(None, self.settings.batch_size, progress=progress))
         return stats
 
@@ -124,28 +129,53 @@ class Memory:
         return self.add_episodes([ep])
 
     def process_pending(self, group: str | None = None, retry_failed: bool = False,
-                        progress: Callable[[int], None] | None = None) -> IngestStats:
+                        progress: Progress | None = None) -> IngestStats:
         return self._pipeline().run(group, self.settings.batch_size, retry_failed=retry_failed, progress=progress)
 
     # -- reading -----------------------------------------------------------
     def recall(self, query: str, *, group: str | None = None, as_of: datetime | str | None = None,
-               known_at: datetime | str | None = None, k: int | None = None) -> RecallResult:
+               known_at: datetime | str | None = None, k: int | None = None,
+               half_life: float | None = None) -> RecallResult:
+        """``half_life``: days for superseded evidence to lose half its weight (the
+        configured ``weights.half_life_days`` when None; 0 turns decay off)."""
         now = self.clock.now()
-        a = ensure_utc(parse_datetime(as_of)) if as_of is not None else now
-        kn = ensure_utc(parse_datetime(known_at)) if known_at is not None else now
+        a = _when("as_of", as_of) if as_of is not None else now
+        kn = _when("known_at", known_at) if known_at is not None else now
         gid = group or self.settings.group
         if self._recaller is None:  # built once: it indexes the vocabulary's keywords
             self._recaller = Recaller(self.store, self.embedder, self.settings.weights)
-        return self._recaller.recall(query, gid, a, kn, k or self.settings.recall_k)
+        if half_life is not None and half_life < 0:
+            raise ConfigError(f"--half-life: must be 0 or more days, got {half_life}")
+        return self._recaller.recall(query, gid, a, kn, k or self.settings.recall_k, half_life=half_life)
 
     def history(self, entity: str, *, group: str | None = None, predicate: str | None = None
                 ) -> list[FactVersion]:
         gid = group or self.settings.group
         found = self.store.find_entities(gid, [normalize_name(entity)])
         if not found:
-            raise NotFoundError(f"no entity named {entity!r} in group {gid!r}")
+            raise NotFoundError(f"no entity named {entity!r} in group {gid!r}; {self.hint(gid, entity)}")
         ent = next(iter(found.values()))
         return self.store.history(gid, ent.id, predicate)
+
+    def groups(self) -> list[tuple[str, dict[str, int]]]:
+        """Every group in the store with its episode, entity and fact-version counts."""
+        return self.store.groups()
+
+    def hint(self, group: str, entity: str | None = None) -> str:
+        """What to try when a group or an entity name matched nothing."""
+        known = dict(self.store.groups())
+        if group not in known:
+            listed = ", ".join(g for g in list(known)[:10]) or "none yet"
+            return f"the group {group!r} holds nothing (groups in this store: {listed}; see `kgmem groups`)"
+        if entity is None:
+            return "try other words, or an earlier --known-at"
+        names = self.store.entity_names(group, 5000)
+        close = get_close_matches(entity, names, n=3, cutoff=0.6) or get_close_matches(
+            entity.lower(), [n.lower() for n in names], n=3, cutoff=0.6)
+        if close:
+            return "did you mean " + " or ".join(repr(c) for c in close) + "?"
+        return f"the group has {len(names)} entities; `kgmem history` takes an entity's name, e.g. {names[0]!r}" \
+            if names else "the group has no entities yet (has extraction run?)"
 
     def doctor(self) -> dict[str, Any]:
         from .embed.minilm import model_dir
@@ -153,6 +183,14 @@ class Memory:
         path = model_dir()
         return {"store": self.store.info(), "embedder": getattr(self.embedder, "name", None),
                 "model_path": str(path) if path else None, "extractor": self.extractor.name}
+
+
+def _when(name: str, value: datetime | str) -> datetime:
+    """A recall time argument, or a ConfigError that names the option."""
+    try:
+        return ensure_utc(parse_datetime(value))
+    except (ValueError, TypeError, OverflowError) as exc:
+        raise ConfigError(f"--{name.replace('_', '-')}: {exc}") from None
 
 
 class AsyncMemory:
@@ -183,6 +221,9 @@ class AsyncMemory:
 
     async def history(self, entity: str, **kwargs: Any) -> list[FactVersion]:
         return await asyncio.to_thread(self._m.history, entity, **kwargs)
+
+    async def groups(self) -> list[tuple[str, dict[str, int]]]:
+        return await asyncio.to_thread(self._m.groups)
 
     async def close(self) -> None:
         await asyncio.to_thread(self._m.close)

@@ -132,6 +132,9 @@ class RecallResult(BaseModel):
     known_at: datetime
     facts: list[ScoredFact]
     episodes: list[ScoredEpisode]
+    # Asked-for values that no longer hold: the latest ended version of each
+    # (named subject, predicate) the question asks about that has no value now.
+    ended: list[FactVersion] = Field(default_factory=list)
 
     def to_json(self, explain: bool = False) -> dict[str, Any]:
         def ts(v: datetime | None) -> str | None:
@@ -161,8 +164,11 @@ class RecallResult(BaseModel):
             if explain:
                 row["components"] = {k: round(v, 6) for k, v in se.components.items()}
             eps.append(row)
+        ended = [{"id": f.id, "fact_id": f.fact_id, "subject": f.subject, "predicate": f.predicate,
+                  "object": f.object, "statement": f.statement, "valid_from": ts(f.valid_from),
+                  "valid_to": ts(f.valid_to), "episode_ids": list(f.episode_ids)} for f in self.ended]
         return {"query": self.query, "group_id": self.group_id, "as_of": ts(self.as_of),
-                "known_at": ts(self.known_at), "facts": facts, "episodes": eps,
+                "known_at": ts(self.known_at), "facts": facts, "ended": ended, "episodes": eps,
                 "context_block": self.context_block()}
 
     def context_block(self) -> str:
@@ -179,6 +185,12 @@ class RecallResult(BaseModel):
             lines.append(f"- {said}{since}{until}")
         if not self.facts:
             lines.append("- (none)")
+        if self.ended:
+            lines.append("# No longer true")
+            for f in self.ended:
+                since = f"from {f.valid_from:%Y-%m-%d}, " if f.valid_from else ""
+                lines.append(f"- {f.subject} {f.predicate} {f.object} ({since}ended {f.valid_to:%Y-%m-%d})"
+                             if f.valid_to else f"- {f.statement}")
         lines.append("# Episodes")
         for se in self.episodes:
             e = se.episode

@@ -21,6 +21,7 @@ from .embed.base import Embedder
 from .errors import KgMemError
 from .extract.base import ExtractContext, Extraction, Extractor
 from .models import Entity, Episode, FactVersion, normalize_name
+from .progress import NoProgress, Progress
 from .store.base import Store, WriteBatch
 from .temporal import Candidate, decide
 from .vocab import Vocabulary, check_predicate, load_vocabulary
@@ -99,32 +100,36 @@ class Pipeline:
         self.now = now
         self.vocab = vocab or load_vocabulary()
         self.context_turns = context_turns
+        self.progress: Progress = NoProgress()
 
     def run(self, group_id: str | None = None, batch_size: int = 256, retry_failed: bool = False,
-            progress: Callable[[int], None] | None = None) -> IngestStats:
+            progress: Progress | None = None) -> IngestStats:
         stats = IngestStats()
         if retry_failed:
             self.store.requeue_failed(group_id)
+        self.progress = progress or NoProgress()
         while True:
             eps = self.store.pending_episodes(group_id, batch_size)
             if not eps:
                 break
             stats.merge(self.process(eps))
-            if progress:
-                progress(len(eps))
         return stats
 
     def process(self, episodes: list[Episode]) -> IngestStats:
         stats = IngestStats()
         batch = WriteBatch()
         if self.embedder is not None:
+            self.progress.phase("embed", len(episodes))
             vecs = self.embedder.embed([e.index_text() for e in episodes])
             batch.episode_vectors = {e.id: vecs[i] for i, e in enumerate(episodes)}
+            self.progress.advance(len(episodes))
         by_group: dict[str, list[Episode]] = defaultdict(list)
         for e in episodes:
             by_group[e.group_id].append(e)
+        self.progress.phase("extract", len(episodes))
         for group_id, eps in by_group.items():
             self._group(group_id, eps, batch, stats)
+        self.progress.phase("store facts", len(episodes))
         if self.embedder is not None:
             if batch.inserts:
                 fv = self.embedder.embed([f.statement for f in batch.inserts])
@@ -133,6 +138,12 @@ class Pipeline:
                 ev = self.embedder.embed([e.name for e in batch.entities])
                 batch.entity_vectors = {e.id: ev[i] for i, e in enumerate(batch.entities)}
         self.store.write(batch)
+        self.progress.advance(len(episodes))
+        log.info("batch of %d episodes: %d facts added, %d invalidated, %d reinforced, %d failed",
+                 len(episodes), stats.facts_added, stats.facts_invalidated, stats.facts_reinforced,
+                 stats.episodes_failed)
+        for f in batch.inserts:  # content only at debug
+            log.debug("fact %s from %s: %s", f.id, f.episode_ids[-1] if f.episode_ids else "-", f.statement)
         return stats
 
     def _try_extract(self, e: Episode) -> tuple[Extraction | None, str | None]:
@@ -161,11 +172,16 @@ class Pipeline:
             chunks = [[e] for e in eps]
             run_one = self._try_extract_one
         workers = int(getattr(self.extractor, "concurrency", 1) or 1)
+        def counted(chunk: list[Episode]) -> Any:
+            out = run_one(chunk)
+            self.progress.advance(len(chunk))
+            return out
+
         if workers > 1 and len(chunks) > 1:
             with ThreadPoolExecutor(max_workers=workers) as pool:
-                per_chunk = list(pool.map(run_one, chunks))
+                per_chunk = list(pool.map(counted, chunks))
         else:
-            per_chunk = [run_one(c) for c in chunks]
+            per_chunk = [counted(c) for c in chunks]
         found: dict[str, tuple[Extraction | None, str | None]] = {}
         for chunk_result in per_chunk:
             found.update(chunk_result)

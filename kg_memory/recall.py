@@ -20,11 +20,12 @@ from .models import Episode, FactVersion, RecallResult, ScoredEpisode, ScoredFac
 from .settings import RecallWeights
 from .store.base import SearchHits, Store, TimeFilter
 from .store.sqlite import query_terms
-from .temporal import visible
+from .temporal import superseded_evidence, visible
 from .timeutil import days_between
 from .vocab import Vocabulary, load_vocabulary
 
 PROVENANCE_PER_FACT = 3
+EVIDENCE_FACTS = 2000  # facts read to tell superseded evidence from evidence that still holds
 _FIRST_PERSON = re.compile(r"\b(i|me|my|mine|myself|we|us|our)\b", re.I)
 _TOKEN = re.compile(r"[\w']+")
 
@@ -62,11 +63,13 @@ def minmax(scores: dict[str, float]) -> dict[str, float]:
     return {k: (v - lo) / (hi - lo) for k, v in scores.items()}
 
 
-def decay(weights: RecallWeights, as_of: datetime, at: datetime | None) -> float:
-    if at is None:
+def decay(half_life_days: float | None, as_of: datetime, at: datetime) -> float:
+    """Exponential recency decay: 1 at ``as_of``, one half ``half_life_days`` before
+    it. ``None`` or 0 turns it off. Recall applies it only to superseded evidence."""
+    if not half_life_days:
         return 1.0
     age = max(0.0, days_between(as_of, at))
-    return math.exp(-weights.decay_lambda * age)
+    return math.pow(0.5, age / half_life_days)
 
 
 def _ngrams(words: list[str], n: int = 3) -> Iterable[str]:
@@ -88,8 +91,10 @@ class Recaller:
         self._pool: ThreadPoolExecutor | None = None
 
     def recall(self, query: str, group_id: str, as_of: datetime, known_at: datetime, k: int = 10,
-               query_vector: np.ndarray | None = None) -> RecallResult:
+               query_vector: np.ndarray | None = None, half_life: float | None = None) -> RecallResult:
+        """``half_life`` (days) overrides the configured decay of superseded evidence; 0 turns it off."""
         tf = TimeFilter(as_of=as_of, known_at=known_at)
+        life = self.w.half_life_days if half_life is None else half_life
         qvec = query_vector
         if qvec is None and self.embedder is not None:
             qvec = self.embedder.embed([query])[0]
@@ -99,12 +104,12 @@ class Recaller:
             named_job = (self._worker().submit(self._named_facts, query, group_id, tf, k, pool)
                          if self.store.concurrent_reads else None)
             hits = self.store.search(group_id, query, qvec, pool, tf)
-            episodes = self._episodes(query, group_id, tf, k, hits)
+            episodes = self._episodes(query, group_id, tf, k, hits, life)
             named = named_job.result() if named_job else self._named_facts(query, group_id, tf, k, pool)
-            facts = self._facts(query, group_id, tf, k, hits, episodes, named)
-            episodes = self._provenance(group_id, tf, episodes, facts)
+            facts = self._facts(query, group_id, tf, k, hits, episodes, named[:2])
+            episodes = self._provenance(group_id, tf, episodes, facts, named[2])
         return RecallResult(query=query, group_id=group_id, as_of=as_of, known_at=known_at,
-                            facts=facts, episodes=episodes[:k])
+                            facts=facts, episodes=episodes[:k], ended=named[2])
 
     def _worker(self) -> ThreadPoolExecutor:
         if self._pool is None:
@@ -117,23 +122,27 @@ class Recaller:
             self._pool = None
 
     def _provenance(self, group_id: str, tf: TimeFilter, episodes: list[ScoredEpisode],
-                    facts: list[ScoredFact]) -> list[ScoredEpisode]:
+                    facts: list[ScoredFact], endings: list[FactVersion]) -> list[ScoredEpisode]:
         """Facts count through the episodes they came from: each provenance episode
-        of a top fact gains ``provenance`` x the fact's score relative to the best."""
-        if self.w.provenance <= 0 or not facts or facts[0].score <= 0:
+        of a top fact gains ``provenance`` x the fact's score relative to the best.
+        When the question asks for a value that has ended ("where do I work?" after
+        "I quit"), the episode that reported the end counts like the best fact."""
+        if self.w.provenance <= 0 or ((not facts or facts[0].score <= 0) and not endings):
             return episodes
-        best = facts[0].score
+        best = facts[0].score if facts and facts[0].score > 0 else 1.0
         boost: dict[str, float] = {}
         for sf in facts:
             share = sf.score / best * (1.0 if sf.fact.predicate in self.vocab.predicates else self.w.provenance_open)
             for eid in sf.fact.episode_ids[-PROVENANCE_PER_FACT:]:  # the most recent evidence
                 boost[eid] = max(boost.get(eid, 0.0), share)
+        for f in endings:
+            boost[f.episode_ids[-1]] = 1.0
         top = episodes[0].score if episodes else 1.0
         scored = {s.episode.id: s for s in episodes}
         missing = [eid for eid in boost if eid not in scored]
         for e in self.store.get_episodes(group_id, missing):
             if e.occurred_at <= tf.as_of and e.created_at <= tf.known_at:
-                scored[e.id] = _scored(e, 0.0, {"decay": decay(self.w, tf.as_of, e.occurred_at)})
+                scored[e.id] = _scored(e, 0.0, {"decay": 1.0})
         for eid, b in boost.items():
             se = scored.get(eid)
             if se is None:
@@ -144,8 +153,8 @@ class Recaller:
         return sorted(scored.values(), key=lambda s: (-s.score, s.episode.id))
 
     # -- episodes ----------------------------------------------------------
-    def _episodes(self, query: str, group_id: str, tf: TimeFilter, k: int, hits: SearchHits
-                  ) -> list[ScoredEpisode]:
+    def _episodes(self, query: str, group_id: str, tf: TimeFilter, k: int, hits: SearchHits,
+                  half_life: float | None) -> list[ScoredEpisode]:
         vec = {**hits.episode_similarity, **dict(hits.episode_vector)}
         bm = dict(hits.episode_text)
         ids = list(dict.fromkeys([*vec, *bm]))
@@ -159,15 +168,17 @@ class Recaller:
         overlap = {i: token_overlap(qterms, eps[i].index_text()) for i in ids if i in eps}
         norm = scale_by_max if self.w.normalise == "max" else minmax
         nv, nb, no = norm(vec), norm(bm), norm(overlap)
+        seen = {i: e for i, e in eps.items() if e.occurred_at <= tf.as_of and e.created_at <= tf.known_at}
+        stale = self._superseded(group_id, tf, seen) if half_life else set()
         scored: dict[str, ScoredEpisode] = {}
         for i in ids:
-            e = eps.get(i)
-            if e is None or e.occurred_at > tf.as_of or e.created_at > tf.known_at:
+            e = seen.get(i)
+            if e is None:
                 continue
             comp = {"vector": nv.get(i, 0.0), "bm25": nb.get(i, 0.0), "overlap": no.get(i, 0.0)}
             base = (self.w.episode_vector * comp["vector"] + self.w.episode_bm25 * comp["bm25"]
                     + self.w.episode_overlap * comp["overlap"])
-            comp["decay"] = decay(self.w, tf.as_of, e.occurred_at)
+            comp["decay"] = decay(half_life, tf.as_of, e.occurred_at) if i in stale else 1.0
             scored[i] = _scored(e, base * comp["decay"], comp)
         ranked = sorted(scored.values(), key=lambda s: (-s.score, s.episode.id))
         # Neighbouring turns of the best hits often hold the answer (question -> reply).
@@ -184,10 +195,31 @@ class Recaller:
                             cur.score += self.w.neighbour_support * val
                         continue
                     if cur is None or cur.score < val:
-                        comp = {"neighbour_of": 1.0, "decay": decay(self.w, tf.as_of, n.occurred_at)}
-                        scored[n.id] = _scored(n, val, comp)
+                        scored[n.id] = _scored(n, val, {"neighbour_of": 1.0, "decay": 1.0})
             ranked = sorted(scored.values(), key=lambda s: (-s.score, s.episode.id))
         return self._time_cues(query, ranked)
+
+    def _superseded(self, group_id: str, tf: TimeFilter, episodes: dict[str, Episode]) -> set[str]:
+        """The candidates that are superseded evidence (``temporal.superseded_evidence``):
+        read through the entities they mention, the facts that cite them. Facts of
+        open predicates never end, so they neither supersede a turn nor vouch for it."""
+        if not episodes:
+            return set()
+        ment = self.store.mentions(group_id, list(episodes))
+        ents = sorted({e for ids in ment.values() for e in ids})
+        ended = self.store.ended_facts(group_id, ents, tf, EVIDENCE_FACTS) if ents else []
+        if not ended:
+            return set()
+        holding = self.store.facts_for_entities(group_id, ents, tf, EVIDENCE_FACTS)
+        citing: dict[str, list[FactVersion]] = {}
+        for f in (*ended, *holding):
+            if f.predicate not in self.vocab.predicates:
+                continue
+            for eid in f.episode_ids:
+                if eid in episodes:
+                    citing.setdefault(eid, []).append(f)
+        return {eid for eid, vs in citing.items()
+                if superseded_evidence(episodes[eid].occurred_at, vs, tf.as_of, tf.known_at)}
 
     def _time_cues(self, query: str, ranked: list[ScoredEpisode]) -> list[ScoredEpisode]:
         """A "when" or "how long" question favours turns that state a time; a
@@ -217,10 +249,12 @@ class Recaller:
         return wanted
 
     def _named_facts(self, query: str, group_id: str, tf: TimeFilter, k: int, pool: int
-                     ) -> tuple[dict[str, FactVersion], dict[str, float]]:
+                     ) -> tuple[dict[str, FactVersion], dict[str, float], list[FactVersion]]:
         """Entities named in the query ("Maya"; "my" -> the user): their facts, and a
         second hop through the entities those facts reach ("my brother" -> Alex -> pet).
-        Depends on the query alone, so it can run beside the searches."""
+        Also the latest ended value of each asked-for predicate of a named entity
+        that holds no value now (the job the user quit). Depends on the query
+        alone, so it can run beside the searches."""
         wanted = self._wanted(query)
         preds = sorted(wanted) if wanted else None
         found: dict[str, FactVersion] = {}
@@ -242,7 +276,20 @@ class Recaller:
             for f in self.store.facts_for_entities(group_id, sorted(next_ids), tf, 2 * k, preds):
                 found[f.id] = f
                 entity[f.id] = max(entity.get(f.id, 0.0), 0.5)
-        return found, entity
+        return found, entity, self._endings(group_id, tf, k, named_ids, preds, hop1)
+
+    def _endings(self, group_id: str, tf: TimeFilter, k: int, named_ids: set[str], preds: list[str] | None,
+                 holding: list[FactVersion]) -> list[FactVersion]:
+        """The latest ended version of each asked-for (named subject, predicate) with no value now."""
+        if not preds or not named_ids:
+            return []
+        held = {(f.subject_id, f.predicate) for f in holding}
+        latest: dict[tuple[str, str], FactVersion] = {}
+        for f in self.store.ended_facts(group_id, sorted(named_ids), tf, k, preds):  # latest end first
+            key = (f.subject_id, f.predicate)
+            if f.subject_id in named_ids and key not in held and key not in latest:
+                latest[key] = f
+        return list(latest.values())
 
     def _facts(self, query: str, group_id: str, tf: TimeFilter, k: int, hits: SearchHits,
                episodes: list[ScoredEpisode], named_facts: tuple[dict[str, FactVersion], dict[str, float]]
@@ -294,7 +341,6 @@ class Recaller:
             }
             base = (self.w.fact_direct * comp["direct"] + self.w.fact_graph * comp["graph"]
                     + self.w.fact_entity * comp["entity"] + 0.4 * comp["predicate"] + 0.2 * comp["overlap"])
-            comp["decay"] = decay(self.w, tf.as_of, f.valid_from or f.created_at)
-            out.append(from_trusted(ScoredFact, fact=f, score=base * comp["decay"], components=comp))
+            out.append(from_trusted(ScoredFact, fact=f, score=base, components=comp))  # visible: it holds, no decay
         out.sort(key=lambda s: (-s.score, s.fact.id))
         return out[:k]

@@ -42,7 +42,9 @@ class RecallWeights(BaseModel):
     fact_direct: float = 0.5
     fact_graph: float = 0.3
     fact_entity: float = 0.35
-    decay_lambda: float = 0.0  # per day, age measured from as_of; 0 = off (see docs/benchmarks.md)
+    # Half-life in days of the decay of superseded evidence (turns whose facts a later turn changed),
+    # age counted back from as_of; 0 turns it off (docs/benchmarks.md, "Recency decay").
+    half_life_days: float = Field(default=90.0, ge=0.0)
     normalise: str = "minmax"  # how episode scores are put on one scale: minmax | max
     provenance: float = 0.3  # boost for the episodes a top fact came from
     # x provenance for facts of an open predicate (not in the vocabulary): many and less specific, they
@@ -77,6 +79,8 @@ class Settings(BaseModel):
     # Cosine at which a relation phrase maps onto a vocabulary predicate; below it the predicate stays open
     # (tests/unit/test_canonical.py holds the phrases that fixed it).
     predicate_similarity: float = Field(default=0.62, ge=0.0, le=1.0)
+    # doctor fails when an episode has waited longer than this for extraction (a stuck or dead ingest)
+    pending_alert_minutes: float = Field(default=30.0, gt=0)
     batch_size: int = 256
     recall_k: int = 10
     weights: RecallWeights = Field(default_factory=RecallWeights)

@@ -57,6 +57,24 @@ def visible(v: FactVersion, as_of: datetime, known_at: datetime) -> bool:
     return believed_at(v, known_at) and valid_at(v, as_of)
 
 
+def ended(v: FactVersion, as_of: datetime, known_at: datetime) -> bool:
+    """Believed at ``known_at`` to have stopped being true by ``as_of`` (a closed
+    valid time that ends at or before it). What ``Store.ended_facts`` returns."""
+    return believed_at(v, known_at) and v.valid_to is not None and v.valid_to <= as_of
+
+
+def superseded_evidence(occurred_at: datetime, citing: list[FactVersion], as_of: datetime,
+                        known_at: datetime) -> bool:
+    """An episode is superseded evidence at (as_of, known_at) when a fact it
+    supports had ended by ``as_of`` after it was said (a later episode changed or
+    ended it), and no fact it supports still holds. The episode that reports the
+    end ("I quit yesterday", said after the end) is not superseded."""
+    holds = any(visible(v, as_of, known_at) for v in citing)
+    overtaken = any(ended(v, as_of, known_at) and v.valid_to is not None and occurred_at < v.valid_to
+                    for v in citing)
+    return overtaken and not holds
+
+
 @dataclass(frozen=True)
 class Candidate:
     """A fact the extractor proposes, with its entities already resolved to ids."""

@@ -10,15 +10,20 @@ import typer
 from ..embed.minilm import MODEL_PIP_NAME, model_dir
 from ..errors import KgMemError, ModelMissingError
 from ..settings import load_settings
-from ..store.url import open_store, parse_store_url, redact_url
-from .common import JsonOpt, StoreOpt, emit_json, handle_errors
+from ..store.base import Store
+from ..store.url import open_store, redact_url
+from .common import JsonOpt, StoreOpt, emit_json, handle_errors, missing_store, open_memory
 
 model_app = typer.Typer(help="The local models: the embedding model, and the local LLM.", no_args_is_help=True)
 
 
 @handle_errors
-def doctor(store: str | None = StoreOpt, json_out: bool = JsonOpt) -> None:
-    """Check the store is reachable and migrated, and the model is installed."""
+def doctor(store: str | None = StoreOpt,
+           group: str | None = typer.Option(None, "--group", "-g",
+                                            help="Check only this group's episodes (default: every group)."),
+           json_out: bool = JsonOpt) -> None:
+    """Check the store is reachable and migrated, the models are installed, and no
+    episode has failed or waited too long for extraction (exit 1 if any check fails)."""
     from ..settings import default_store_url
 
     settings = load_settings(store=store)
@@ -34,16 +39,18 @@ def doctor(store: str | None = StoreOpt, json_out: bool = JsonOpt) -> None:
     if settings.extractor == "llm" and not settings.llm_base_url and not llm_status.get("sha256_ok"):
         report["ok"] = False
     try:
-        target = parse_store_url(url)
-        if target.scheme == "sqlite" and target.path is not None and not target.path.exists():
-            # a check never creates what it checks: the first `kgmem ingest` creates the store
-            report["store"] = {"missing": f"no store at {target.path} (the first `kgmem ingest` creates it)"}
+        missing = missing_store(store)
+        if missing:  # a check never creates what it checks
+            report["store"] = {"missing": missing}
         else:
             st = open_store(url)
             try:
                 report["store"] = st.info()
+                report["episodes"] = _episode_health(st, settings.pending_alert_minutes, group)
             finally:
                 st.close()
+            if report["episodes"]["problems"]:  # type: ignore[index]
+                report["ok"] = False
     except KgMemError as exc:
         report["ok"] = False
         report["store"] = {"error": str(exc)}
@@ -63,6 +70,8 @@ def doctor(store: str | None = StoreOpt, json_out: bool = JsonOpt) -> None:
             if "indexes" in info:
                 typer.echo(f"  indexes: {', '.join(info['indexes'])}")
             typer.echo(f"  counts: {info.get('counts')}")
+            for problem in report["episodes"]["problems"]:  # type: ignore[index]
+                typer.echo(f"  PROBLEM: {problem}")
         else:
             typer.echo(f"  error: {info.get('error') if isinstance(info, dict) else info}")
         typer.echo(f"model:  {'installed at ' + str(path) if path else 'MISSING (run `kgmem model install`)'}")
@@ -76,6 +85,51 @@ def doctor(store: str | None = StoreOpt, json_out: bool = JsonOpt) -> None:
             typer.echo("local LLM: not installed (optional: `kgmem model install --llm`)")
     if not report["ok"]:
         raise typer.Exit(1)
+
+
+def _episode_health(st: Store, pending_minutes: float, group: str | None) -> dict[str, object]:
+    """Failed episodes, and episodes left pending longer than ``pending_minutes``
+    (of one group, or of every group)."""
+    from datetime import timedelta
+
+    from ..timeutil import utcnow
+
+    counts = st.counts(group)
+    cutoff = utcnow() - timedelta(minutes=pending_minutes)
+    stale = [e for e in st.pending_episodes(group, 10_000) if e.created_at < cutoff]
+    problems = []
+    if counts["episodes_failed"]:
+        problems.append(f"{counts['episodes_failed']} episodes failed extraction; see the reason with "
+                        "`kgmem ingest --retry-failed` (it retries them)")
+    if stale:
+        problems.append(f"{len(stale)} episodes pending for more than {pending_minutes:g} minutes; "
+                        "`kgmem ingest` with no files resumes them")
+    return {"failed": counts["episodes_failed"], "pending": counts["episodes_pending"],
+            "pending_too_long": len(stale), "problems": problems}
+
+
+@handle_errors
+def groups(store: str | None = StoreOpt, json_out: bool = JsonOpt) -> None:
+    """List the groups (tenants) in the store, with their episode, entity and fact counts."""
+    missing = missing_store(store)
+    if missing:
+        typer.echo(missing)
+        return
+    mem = open_memory(store, None)
+    try:
+        rows = mem.groups()
+    finally:
+        mem.close()
+    if json_out:
+        emit_json([{"group": g, **c} for g, c in rows])
+        return
+    if not rows:
+        typer.echo("no groups yet (`kgmem ingest FILE --group NAME` creates one)")
+        return
+    width = max(len("group"), *(len(g) for g, _ in rows))
+    typer.echo(f"{'group':<{width}}  {'episodes':>8}  {'entities':>8}  {'facts':>8}")
+    for g, c in rows:
+        typer.echo(f"{g:<{width}}  {c['episodes']:>8}  {c['entities']:>8}  {c['facts']:>8}")
 
 
 def install_parser() -> str:

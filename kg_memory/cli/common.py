@@ -48,6 +48,19 @@ def open_memory(store: str | None, group: str | None, extractor: str | None = No
     return Memory.open(settings.store, settings=settings, **kw)
 
 
+def missing_store(store: str | None) -> str | None:
+    """"no store at …" when the SQLite file the command would read does not exist,
+    so that a read-only command never creates an empty store."""
+    from ..settings import default_store_url
+    from ..store.url import parse_store_url
+
+    settings = load_settings(store=store)
+    target = parse_store_url(settings.store or default_store_url())
+    if target.scheme == "sqlite" and target.path is not None and not target.path.exists():
+        return f"no store at {target.path} (the first `kgmem ingest` creates it)"
+    return None
+
+
 def emit_json(obj: Any) -> None:
     typer.echo(json.dumps(obj, indent=2, default=str, ensure_ascii=False))
 

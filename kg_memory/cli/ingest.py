@@ -2,22 +2,24 @@
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import typer
 
+from ..pipeline import IngestStats
 from .common import GroupOpt, JsonOpt, StoreOpt, emit_json, handle_errors, open_memory
+from .progress import CliProgress
 
 
 @handle_errors
 def ingest(
-    paths: list[Path] = typer.Argument(None, help="Files to ingest (jsonl, chat, locomo or longmemeval JSON)."),
+    paths: list[str] = typer.Argument(None, help="Files to ingest (jsonl, chat, locomo or longmemeval JSON); "
+                                      "'-' reads standard input."),
     fmt: str = typer.Option("auto", "--format", "-f", help="auto | jsonl | chat | locomo | longmemeval"),
     group: str | None = GroupOpt,
     store: str | None = StoreOpt,
     extractor: str | None = typer.Option(None, "--extractor", help="rules | llm (default: rules)"),
     on_error: str = typer.Option("fail", "--on-error", help="fail: stop before writing; skip: report and go on"),
     retry_failed: bool = typer.Option(False, "--retry-failed", help="Extract episodes marked failed again."),
+    quiet: bool = typer.Option(False, "--quiet", "-q", help="No progress on stderr."),
     json_out: bool = JsonOpt,
 ) -> None:
     """Store episodes (committed first), then extract entities and facts.
@@ -25,29 +27,10 @@ def ingest(
     Re-running is safe: stored episodes are skipped and pending ones resumed."""
     mem = open_memory(store, group, extractor)
     try:
-        bar = None
-        show = not json_out
-
-        def on_total(n: int) -> None:
-            nonlocal bar
-            if show and n:
-                bar = typer.progressbar(length=n, label="extracting", file=None)
-                bar.__enter__()
-
-        def progress(n: int) -> None:
-            if bar is not None:
-                bar.update(n)
-
-        stats = mem.ingest_files(paths or [], fmt=fmt, group=group, on_error=on_error, progress=progress,
-                                 on_total=on_total) if paths else None
-        if stats is None:
-            from ..pipeline import IngestStats
-
-            stats = IngestStats()
-        rest = mem.process_pending(retry_failed=retry_failed, progress=progress)
-        stats.merge(rest)
-        if bar is not None:
-            bar.__exit__(None, None, None)
+        with CliProgress(enabled=not quiet) as progress:
+            stats = mem.ingest_files(paths, fmt=fmt, group=group, on_error=on_error, progress=progress) \
+                if paths else IngestStats()
+            stats.merge(mem.process_pending(retry_failed=retry_failed, progress=progress))
     finally:
         mem.close()
     if json_out:

@@ -2,8 +2,12 @@
 
 from __future__ import annotations
 
+from datetime import datetime
+
 import typer
 
+from ..errors import NotFoundError
+from ..history import Closing, by_fact, closing, short_id
 from ..models import FactVersion
 from .common import GroupOpt, JsonOpt, StoreOpt, emit_json, handle_errors, open_memory
 
@@ -16,19 +20,25 @@ def recall(
     as_of: str | None = typer.Option(None, "--as-of", help="Valid time: what was true then (ISO 8601)."),
     known_at: str | None = typer.Option(None, "--known-at", help="Transaction time: what we believed then."),
     k: int = typer.Option(10, "--k", "-k", min=1, max=200, help="How many facts and episodes."),
+    half_life: float | None = typer.Option(
+        None, "--half-life", min=0.0,
+        help="Days for superseded evidence to lose half its weight (default: weights.half_life_days; 0: off)."),
     explain: bool = typer.Option(False, "--explain", help="Show every score component."),
     json_out: bool = JsonOpt,
 ) -> None:
     """Facts true at --as-of as believed at --known-at, and the episodes behind them."""
     mem = open_memory(store, group)
     try:
-        res = mem.recall(query, group=group, as_of=as_of, known_at=known_at, k=k)
+        res = mem.recall(query, group=group, as_of=as_of, known_at=known_at, k=k, half_life=half_life)
+        hint = mem.hint(res.group_id) if not (res.facts or res.episodes) else None
     finally:
         mem.close()
+    if hint:
+        typer.echo(f"Nothing recalled: {hint}.", err=True)
     if json_out:
         emit_json(res.to_json(explain=explain))
         return
-    typer.echo(f"# as of {res.as_of:%Y-%m-%d %H:%M}Z, known at {res.known_at:%Y-%m-%d %H:%M}Z")
+    typer.echo(f"# as of {res.as_of:%Y-%m-%d %H:%M:%S}Z, known at {res.known_at:%Y-%m-%d %H:%M:%S}Z")
     typer.echo(res.context_block())
     if explain:
         typer.echo("# Score components")
@@ -36,16 +46,30 @@ def recall(
             comp = " ".join(f"{k}={v:.3f}" for k, v in sf.components.items())
             typer.echo(f"- fact {sf.fact.statement!r}: {sf.score:.4f} ({comp})")
         for se in res.episodes:
+            e = se.episode
             comp = " ".join(f"{k}={v:.3f}" for k, v in se.components.items())
-            typer.echo(f"- episode {se.episode.id}: {se.score:.4f} ({comp})")
+            text = e.content if len(e.content) <= 90 else e.content[:89] + "…"
+            typer.echo(f"- episode {short_id(e.id)} [{e.occurred_at:%Y-%m-%d}] {e.speaker or e.role}: {text!r}: "
+                       f"{se.score:.4f} ({comp})")
 
 
-def _ts(v: object) -> str:
-    return v.strftime("%Y-%m-%d %H:%M") if v else "∞"  # type: ignore[attr-defined]
+def _day(v: datetime | None, open_as: str = "open") -> str:
+    return f"{v:%Y-%m-%d}" if v else open_as
 
 
-def version_json(v: FactVersion) -> dict[str, object]:
+def _instant(v: datetime) -> str:
+    return f"{v:%Y-%m-%d %H:%M:%S}"
+
+
+def _believed(v: FactVersion) -> str:
+    if v.expired_at is None:
+        return f"since {_instant(v.created_at)}"
+    return f"{_instant(v.created_at)} → {_instant(v.expired_at)}"
+
+
+def version_json(v: FactVersion, why: Closing) -> dict[str, object]:
     d = v.model_dump(mode="json")
+    d["closing"] = {"kind": why.kind, "text": why.text, "by": why.by}
     return d
 
 
@@ -57,23 +81,65 @@ def history(
     predicate: str | None = typer.Option(None, "--predicate", "-p", help="Only this predicate."),
     json_out: bool = JsonOpt,
 ) -> None:
-    """Every version of every fact about ENTITY, retired ones too, with both
-    intervals and the expired_by chain."""
+    """Every version of every fact about ENTITY, retired ones too: when each was
+    true (valid), when we believed it, how much evidence it has, and why its
+    belief closed. Sorted by valid time; --json gives full ids."""
     mem = open_memory(store, group)
     try:
         versions = mem.history(entity, group=group, predicate=predicate)
     finally:
         mem.close()
+    index = {v.id: v for v in versions}
     if json_out:
-        emit_json({"entity": entity, "versions": [version_json(v) for v in versions]})
+        emit_json({"entity": entity, "versions": [version_json(v, closing(v, index))
+                                                  for _, vs in by_fact(versions) for v in vs]})
         return
-    by_fact: dict[str, list[FactVersion]] = {}
-    for v in versions:
-        by_fact.setdefault(v.fact_id, []).append(v)
-    for fact_id, vs in by_fact.items():
+    if not versions:
+        typer.echo(f"{entity}: no facts" + (f" with predicate {predicate!r}" if predicate else ""))
+        return
+    for _, vs in by_fact(versions):
         head = vs[-1]
-        typer.echo(f"{head.subject} {head.predicate} {head.object}   [{fact_id}]")
+        typer.echo(f"{head.subject} {head.predicate} {head.object}")
         for v in vs:
-            state = "current" if v.expired_at is None else f"retired {_ts(v.expired_at)} by {v.expired_by}"
-            typer.echo(f"  {v.id}  valid [{_ts(v.valid_from)}, {_ts(v.valid_to)})  "
-                       f"believed [{_ts(v.created_at)}, {_ts(v.expired_at)})  x{v.reinforcement_count}  {state}")
+            valid = f"{_day(v.valid_from, 'always')} → {_day(v.valid_to)}"
+            why = closing(v, index)
+            by = f" ({short_id(why.by)})" if why.by and why.kind != "current" else ""
+            typer.echo(f"  valid {valid:<25} believed {_believed(v):<44} evidence {v.reinforcement_count:<3} "
+                       f"{short_id(v.id)}  {why.text}{by}")
+
+
+@handle_errors
+def timeline(
+    entity: str = typer.Argument(..., help="Entity name, e.g. 'User' or 'Maya'."),
+    group: str | None = GroupOpt,
+    store: str | None = StoreOpt,
+    predicate: str | None = typer.Option(None, "--predicate", "-p", help="Only this predicate."),
+    output: str | None = typer.Option(None, "--output", "-o",
+                                      help="File to write (.html or .svg); '-' for stdout. "
+                                           "Default: timeline-ENTITY.html"),
+) -> None:
+    """Draw ENTITY's fact history: valid time across, belief time down, one band
+    per version, arrows from each closed version to the one that closed it."""
+    from pathlib import Path
+
+    from ..errors import ConfigError
+    from ..timeline import render_html, render_svg
+    from ..timeutil import utcnow
+
+    target = output or f"timeline-{''.join(c if c.isalnum() else '-' for c in entity)}.html"
+    if target != "-" and not target.endswith((".html", ".svg")):
+        raise ConfigError(f"--output {target}: the file name must end in .html or .svg")
+    mem = open_memory(store, group)
+    try:
+        versions = mem.history(entity, group=group, predicate=predicate)
+    finally:
+        mem.close()
+    if not versions:
+        raise NotFoundError(f"{entity!r} has no facts" + (f" with predicate {predicate!r}" if predicate else ""))
+    render = render_svg if target.endswith(".svg") else render_html
+    doc = render(entity, versions, utcnow())
+    if target == "-":
+        typer.echo(doc)
+        return
+    Path(target).write_text(doc, encoding="utf-8")
+    typer.echo(f"wrote {target} ({len(versions)} versions)", err=True)

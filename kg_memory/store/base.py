@@ -142,6 +142,13 @@ class Store(ABC):
         """Visible versions with any of the entities as subject or object
         (only the given predicates, when given)."""
 
+    @abstractmethod
+    def ended_facts(self, group_id: str, entity_ids: list[str], tf: TimeFilter, limit: int,
+                    predicates: list[str] | None = None) -> list[FactVersion]:
+        """Versions with any of the entities as subject or object that are
+        ``temporal.ended`` at tf (believed at known_at, valid time closed by as_of),
+        the latest end first, ties by version id; at most ``limit``."""
+
     @contextmanager
     def read_scope(self) -> Iterator[None]:
         """Run a group of reads (one recall) against one consistent snapshot."""
@@ -174,3 +181,12 @@ class Store(ABC):
 
     @abstractmethod
     def counts(self, group_id: str | None = None) -> dict[str, int]: ...
+
+    @abstractmethod
+    def groups(self) -> list[tuple[str, dict[str, int]]]:
+        """Every group holding anything, by group id, with its ``episodes``,
+        ``entities`` and ``facts`` (versions) counts."""
+
+    @abstractmethod
+    def entity_names(self, group_id: str, limit: int) -> list[str]:
+        """Up to ``limit`` entity names of the group, in name order."""

@@ -498,6 +498,13 @@ class Neo4jStore(Store):
         return self._facts(self._read("facts_for_entities", group_id=group_id, ids=list(dict.fromkeys(entity_ids)),
                                       as_of=tf.as_of, known_at=tf.known_at, limit=limit, predicates=predicates))
 
+    def ended_facts(self, group_id: str, entity_ids: list[str], tf: TimeFilter, limit: int,
+                    predicates: list[str] | None = None) -> list[FactVersion]:
+        if not entity_ids or limit <= 0:
+            return []
+        return self._facts(self._read("facts_ended", group_id=group_id, ids=list(dict.fromkeys(entity_ids)),
+                                      as_of=tf.as_of, known_at=tf.known_at, limit=limit, predicates=predicates))
+
     # -- search --------------------------------------------------------------
     def _widening(self, name: str, k: int, base: dict[str, Any]) -> list[dict[str, Any]]:
         """Run an index query whose filter applies to its ``fetch`` best hits,
@@ -616,3 +623,10 @@ class Neo4jStore(Store):
         r = self._read("counts", group_id=group_id)[0]
         return {"episodes": r["episodes"], "entities": r["entities"], "facts": r["facts"],
                 "facts_current": r["current"], "episodes_pending": r["pending"], "episodes_failed": r["failed"]}
+
+    def groups(self) -> list[tuple[str, dict[str, int]]]:
+        return [(r["group_id"], {"episodes": r["episodes"], "entities": r["entities"], "facts": r["facts"]})
+                for r in self._read("groups_list")]
+
+    def entity_names(self, group_id: str, limit: int) -> list[str]:
+        return [r["name"] for r in self._read("entities_names", group_id=group_id, limit=limit)]

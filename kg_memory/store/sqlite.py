@@ -346,7 +346,7 @@ class SQLiteStore(Store):
 
     def history(self, group_id: str, entity_id: str, predicate: str | None = None) -> list[FactVersion]:
         sql = (f"SELECT {_FACT_COLS} FROM facts WHERE group_id = ? AND (subject_id = ? OR object_id = ?)"
-               + (" AND predicate = ?" if predicate else "") + " ORDER BY created_at, rowid")
+               + (" AND predicate = ?" if predicate else "") + " ORDER BY created_at, id")
         args: tuple[Any, ...] = (group_id, entity_id, entity_id) + ((predicate,) if predicate else ())
         with self._lock:
             return [self._fact(r) for r in self.conn.execute(sql, args)]
@@ -558,6 +558,29 @@ class SQLiteStore(Store):
         found = self._facts_by_rowid(rowids)
         return [found[r] for r in rowids if r in found]
 
+    def ended_facts(self, group_id: str, entity_ids: list[str], tf: TimeFilter, limit: int,
+                    predicates: list[str] | None = None) -> list[FactVersion]:
+        if not entity_ids or limit <= 0:
+            return []
+        idx = self._facts_index(group_id)
+        ents = [self._entity_codes[e] for e in entity_ids if e in self._entity_codes]
+        if not ents or idx.n == 0:
+            return []
+        view = idx.view()
+        a, kn = _micros_dt(tf.as_of), _micros_dt(tf.known_at)
+        mask = ((view["created"] <= kn) & (view["expired"] > kn) & (view["vt"] <= a) & (view["vt"] != POS_INF_TIME)
+                & (np.isin(view["subj"], ents) | np.isin(view["obj"], ents)))
+        if predicates is not None:
+            preds = [self._predicate_codes[p] for p in predicates if p in self._predicate_codes]
+            mask &= np.isin(view["pred"], preds)
+        rows = np.flatnonzero(mask)
+        if len(rows) > limit:  # keep every row tied with the limit-th latest end, then order exactly
+            cut = np.sort(view["vt"][rows])[::-1][limit - 1]
+            rows = rows[view["vt"][rows] >= cut]
+        found = self._facts_by_rowid([cast(int, idx.keys[i]) for i in rows])
+        out = sorted(found.values(), key=lambda f: (-_micros_dt(cast(datetime, f.valid_to)), f.id))
+        return out[:limit]
+
     def counts(self, group_id: str | None = None) -> dict[str, int]:
         where, args = (" WHERE group_id = ?", (group_id,)) if group_id else ("", ())
         with self._lock:
@@ -573,6 +596,19 @@ class SQLiteStore(Store):
                 f"SELECT COUNT(*) FROM episodes{where}{' AND' if where else ' WHERE'} status = 'failed'", args
             ).fetchone()[0]
         return c
+
+    def groups(self) -> list[tuple[str, dict[str, int]]]:
+        out: dict[str, dict[str, int]] = {}
+        with self._lock:
+            for table in ("episodes", "entities", "facts"):  # fixed names, never input
+                for gid, n in self.conn.execute(f"SELECT group_id, COUNT(*) FROM {table} GROUP BY group_id"):
+                    out.setdefault(gid, {"episodes": 0, "entities": 0, "facts": 0})[table] = n
+        return sorted(out.items())
+
+    def entity_names(self, group_id: str, limit: int) -> list[str]:
+        with self._lock:
+            return [r[0] for r in self.conn.execute(
+                "SELECT name FROM entities WHERE group_id = ? ORDER BY name LIMIT ?", (group_id, limit))]
 
 
 def _required_time(value: str) -> datetime:

@@ -15,10 +15,10 @@ def test_data_dir_override_and_xdg(tmp_path: Path):
 
 def test_toml_then_env_then_overrides(tmp_path: Path):
     cfg = tmp_path / "config.toml"
-    cfg.write_text('group = "from-toml"\nrecall_k = 7\n[weights]\ndecay_lambda = 0.01\n')
+    cfg.write_text('group = "from-toml"\nrecall_k = 7\n[weights]\nhalf_life_days = 30\n')
     env = {"KGMEM_HOME": str(tmp_path), "KGMEM_GROUP": "from-env", "KGMEM_LLM_API_KEY": "sk-secret"}
     s = load_settings(env)
-    assert (s.group, s.recall_k, s.weights.decay_lambda) == ("from-env", 7, 0.01)
+    assert (s.group, s.recall_k, s.weights.half_life_days) == ("from-env", 7, 30.0)
     assert load_settings(env, group="from-cli").group == "from-cli"
     assert "sk-secret" not in repr(s) and "sk-secret" not in str(s.model_dump())
 
@@ -35,8 +35,8 @@ def test_config_typos_are_rejected_by_name(tmp_path: Path):
     (tmp_path / "config.toml").write_text('groupp = "alice"\n')
     with pytest.raises(ConfigError, match="unknown setting 'groupp'"):
         load_settings({"KGMEM_HOME": str(tmp_path)})
-    (tmp_path / "config.toml").write_text("[weights]\ndecay_lamda = 0.1\n")
-    with pytest.raises(ConfigError, match="weights.decay_lamda"):
+    (tmp_path / "config.toml").write_text("[weights]\nhalf_life = 30\n")
+    with pytest.raises(ConfigError, match="weights.half_life"):
         load_settings({"KGMEM_HOME": str(tmp_path)})
     (tmp_path / "config.toml").write_text("llm_window = 4\nllm_threads = 3\n")
     s = load_settings({"KGMEM_HOME": str(tmp_path), "KGMEM_LLM_WINDOW": "6"})

@@ -154,3 +154,26 @@ def test_decisions_do_not_depend_on_the_order_of_current_versions():
                 believed.pop(x.version_id, None)
             for v in a.inserts:
                 believed[v.id] = v
+
+
+def test_ended_needs_a_closed_valid_time_and_belief():
+    from kg_memory.temporal import ended
+
+    v = version("A", d(2020), d(2022), created=d(2021), expired=d(2024))
+    assert ended(v, as_of=d(2022), known_at=d(2023))  # the end is open: at 2022 it no longer holds
+    assert not ended(v, as_of=d(2021, 12, 31), known_at=d(2023))  # still true then
+    assert not ended(v, as_of=d(2023), known_at=d(2024))  # belief closed
+    assert not ended(version("B", d(2020)), as_of=d(9999, 12, 31), known_at=d(2023))  # open never ends
+
+
+def test_superseded_evidence():
+    from kg_memory.temporal import superseded_evidence
+
+    leeds = version("Leeds", d(2020), d(2024))  # ended 2024 (a later turn moved the user)
+    home = version("Home", d(2020))  # still holds
+    said = d(2020, 2)
+    assert superseded_evidence(said, [leeds], as_of=d(2025), known_at=NOW)
+    assert not superseded_evidence(said, [leeds], as_of=d(2023), known_at=NOW)  # not yet ended then
+    assert not superseded_evidence(said, [leeds, home], as_of=d(2025), known_at=NOW)  # it still vouches for one
+    assert not superseded_evidence(d(2024, 1, 2), [leeds], as_of=d(2025), known_at=NOW)  # it reported the end
+    assert not superseded_evidence(said, [], as_of=d(2025), known_at=NOW)
