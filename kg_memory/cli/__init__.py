@@ -55,4 +55,4 @@ app.add_typer(model_app, name="model")
 
 
 def main() -> None:
-    app()
+    app(prog_name="kgmem")

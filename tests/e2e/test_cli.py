@@ -10,6 +10,8 @@ from pathlib import Path
 
 import pytest
 
+from kg_memory.store.url import redact_url
+
 from ..conftest import CONTRADICTIONS, SAMPLE, neo4j_url
 
 
@@ -19,7 +21,8 @@ def kgmem(*args: str, home: Path, check: bool = True) -> subprocess.CompletedPro
     proc = subprocess.run([sys.executable, "-m", "kg_memory", *args], capture_output=True, text=True, env=env,
                           timeout=600)
     if check and proc.returncode != 0:
-        raise AssertionError(f"kgmem {' '.join(args)} exited {proc.returncode}\n{proc.stdout}\n{proc.stderr}")
+        shown = " ".join(redact_url(a) if "://" in a else a for a in args)
+        raise AssertionError(f"kgmem {shown} exited {proc.returncode}\n{proc.stdout}\n{proc.stderr}")
     return proc
 
 
@@ -88,6 +91,11 @@ def test_version_and_config_typos(home: Path):
     from importlib.metadata import version
 
     assert kgmem("--version", home=home).stdout.strip() == f"kgmem {version('kgmem')}"
+    assert "_kgmem_completion()" in kgmem("--show-completion", "bash", home=home).stdout
+    env = {**os.environ, "KGMEM_HOME": str(home), "_KGMEM_COMPLETE": "complete_bash", "COMP_WORDS": "kgmem gro",
+           "COMP_CWORD": "1"}
+    done = subprocess.run([str(Path(sys.executable).parent / "kgmem")], capture_output=True, text=True, env=env)
+    assert done.stdout.split() == ["groups"]  # the shell completes command names
     home.mkdir(parents=True, exist_ok=True)
     (home / "config.toml").write_text('groupp = "alice"\n')
     proc = kgmem("recall", "anything", home=home, check=False)
