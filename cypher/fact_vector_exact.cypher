@@ -5,13 +5,13 @@
 CALL () {
   MATCH ()-[f:FACT]->()
   USING INDEX f:FACT(group_id, tx_end, valid_end, valid_start)
-  WHERE f.group_id = $group_id AND f.tx_end = datetime('9999-12-31T00:00:00Z')
+  WHERE f.group_id = $group_id AND f.tx_end = datetime('9999-12-31T23:59:59.999999999Z')
     AND f.valid_end > $as_of AND f.valid_start <= $as_of
   RETURN f
   UNION ALL
   MATCH ()-[f:FACT]->()
   USING INDEX f:FACT(group_id, tx_end, valid_end, valid_start)
-  WHERE f.group_id = $group_id AND f.tx_end > $known_at AND f.tx_end < datetime('9999-12-31T00:00:00Z')
+  WHERE f.group_id = $group_id AND f.tx_end > $known_at AND f.tx_end < datetime('9999-12-31T23:59:59.999999999Z')
     AND f.valid_end > $as_of AND f.valid_start <= $as_of
   RETURN f
 }

@@ -121,7 +121,7 @@ class Pipeline:
         if self.embedder is not None:
             self.progress.phase("embed", len(episodes))
             vecs = self.embedder.embed([e.index_text() for e in episodes])
-            batch.episode_vectors = {e.id: vecs[i] for i, e in enumerate(episodes)}
+            batch.episode_vectors = {(e.group_id, e.id): vecs[i] for i, e in enumerate(episodes)}
             self.progress.advance(len(episodes))
         by_group: dict[str, list[Episode]] = defaultdict(list)
         for e in episodes:

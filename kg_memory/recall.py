@@ -19,8 +19,8 @@ from .extract.dates import asks_for_time, mentions_time, query_periods
 from .models import Episode, FactVersion, RecallResult, ScoredEpisode, ScoredFact, from_trusted, normalize_name
 from .settings import RecallWeights
 from .store.base import SearchHits, Store, TimeFilter
-from .store.sqlite import query_terms
 from .temporal import superseded_evidence, visible
+from .text import query_terms
 from .timeutil import days_between
 from .vocab import Vocabulary, load_vocabulary
 

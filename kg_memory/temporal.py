@@ -14,7 +14,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 
-from .models import FactVersion, new_id
+from .models import Episode, FactVersion, new_id
 
 
 def starts_before_or_at(start: datetime | None, t: datetime) -> bool:
@@ -55,6 +55,12 @@ def valid_at(v: FactVersion, as_of: datetime) -> bool:
 def visible(v: FactVersion, as_of: datetime, known_at: datetime) -> bool:
     """The as-of filter every store implements: true at ``as_of``, believed at ``known_at``."""
     return believed_at(v, known_at) and valid_at(v, as_of)
+
+
+def episode_visible(e: Episode, as_of: datetime, known_at: datetime) -> bool:
+    """An episode is visible at (as_of, known_at) once it has happened and been stored:
+    ``occurred_at <= as_of`` and ``created_at <= known_at``. Episodes never close."""
+    return e.occurred_at <= as_of and e.created_at <= known_at
 
 
 def ended(v: FactVersion, as_of: datetime, known_at: datetime) -> bool:

@@ -5,8 +5,6 @@ from __future__ import annotations
 import re
 from datetime import UTC, date, datetime, timedelta
 
-_ISO_FMT = "%Y-%m-%dT%H:%M:%S.%fZ"
-
 
 def utcnow() -> datetime:
     return datetime.now(UTC)
@@ -73,7 +71,17 @@ def to_iso(value: datetime | None) -> str | None:
     """Fixed-width UTC text that sorts in time order (used as the SQLite column format)."""
     if value is None:
         return None
-    return ensure_utc(value).strftime(_ISO_FMT)
+    v = ensure_utc(value)
+    return f"{v.year:04d}-{v:%m-%dT%H:%M:%S.%f}Z"  # %Y does not pad years below 1000
+
+
+_EPOCH = datetime(1970, 1, 1, tzinfo=UTC)
+_MICRO = timedelta(microseconds=1)
+
+
+def micros(value: datetime) -> int:
+    """Exact microseconds since 1970 (a float timestamp loses microseconds near year 9999)."""
+    return (ensure_utc(value) - _EPOCH) // _MICRO
 
 
 def from_iso(value: str | None) -> datetime | None:

@@ -11,7 +11,7 @@ from collections.abc import Sequence
 
 import numpy as np
 
-from ..store.sqlite import STOPWORDS
+from ..text import STOPWORDS
 
 _TOKEN = re.compile(r"[\w']+")
 

@@ -1,6 +1,11 @@
 """The store interface. The pipeline and recall speak only this; the SQLite and
 Neo4j adapters implement it. Every method takes the group it works on, and every
-search is pre-filtered on group and time before it ranks."""
+search is pre-filtered on group and time before it ranks.
+
+What each method returns, in what order, with which tie-breaks and limits, is
+stated once, by the reference store (``kg_memory/store/reference.py``), which is
+written directly on the temporal core's rules. ``tests/contract/test_store_spec.py``
+holds SQLite and Neo4j to it on generated histories."""
 
 from __future__ import annotations
 
@@ -23,7 +28,7 @@ class WriteBatch:
 
     entities: list[Entity] = field(default_factory=list)
     entity_vectors: dict[str, np.ndarray] = field(default_factory=dict)
-    episode_vectors: dict[str, np.ndarray] = field(default_factory=dict)
+    episode_vectors: dict[tuple[str, str], np.ndarray] = field(default_factory=dict)  # (group, episode_id)
     mentions: list[tuple[str, str, str]] = field(default_factory=list)  # (group, episode_id, entity_id)
     inserts: list[FactVersion] = field(default_factory=list)
     fact_vectors: dict[str, np.ndarray] = field(default_factory=dict)
@@ -94,7 +99,7 @@ class Store(ABC):
 
     @abstractmethod
     def pending_episodes(self, group_id: str | None, limit: int) -> list[Episode]:
-        """Episodes not yet extracted, oldest first (``group_id`` None: every group)."""
+        """Episodes not yet extracted, by (occurred_at, id) (``group_id`` None: every group)."""
 
     @abstractmethod
     def requeue_failed(self, group_id: str | None) -> int:
@@ -105,11 +110,13 @@ class Store(ABC):
 
     @abstractmethod
     def previous_turns(self, group_id: str, session_id: str | None, before: datetime, n: int) -> list[Episode]:
-        """Up to ``n`` earlier turns of the session, oldest first."""
+        """The ``n`` latest turns of the session before ``before``, returned oldest first,
+        by (occurred_at, id). ``session_id`` None reads the group's session-less turns."""
 
     @abstractmethod
     def neighbours(self, group_id: str, episode_ids: list[str], tf: TimeFilter) -> dict[str, list[Episode]]:
-        """The turn before and after each episode in its session (visible at tf)."""
+        """The nearest visible turn before and after each episode in its session, by
+        (occurred_at, id); episodes with no session, or no such turn, are left out."""
 
     # -- entities ----------------------------------------------------------
     @abstractmethod
@@ -118,7 +125,7 @@ class Store(ABC):
 
     @abstractmethod
     def mentions(self, group_id: str, episode_ids: list[str]) -> dict[str, list[str]]:
-        """Entity ids each episode mentions."""
+        """Entity ids each episode mentions, sorted (episodes with none are left out)."""
 
     # -- facts -------------------------------------------------------------
     @abstractmethod
@@ -126,7 +133,7 @@ class Store(ABC):
         self, group_id: str, pairs: list[tuple[str, str]] | None = None, object_ids: list[str] | None = None
     ) -> list[FactVersion]:
         """Versions believed now (``expired_at`` NULL) for (subject_id, predicate)
-        pairs, or whose object is one of ``object_ids``."""
+        pairs, or whose object is one of ``object_ids``, by version id."""
 
     @abstractmethod
     def write(self, batch: WriteBatch) -> None:
@@ -134,13 +141,14 @@ class Store(ABC):
 
     @abstractmethod
     def history(self, group_id: str, entity_id: str, predicate: str | None = None) -> list[FactVersion]:
-        """Every version (expired too) with the entity as subject or object."""
+        """Every version (expired too) with the entity as subject or object, by (created_at, id)."""
 
     @abstractmethod
     def facts_for_entities(self, group_id: str, entity_ids: list[str], tf: TimeFilter, limit: int,
                            predicates: list[str] | None = None) -> list[FactVersion]:
-        """Visible versions with any of the entities as subject or object
-        (only the given predicates, when given)."""
+        """Versions ``temporal.visible`` at tf with any of the entities as subject or
+        object (only the given predicates, when given): the ``limit`` with the latest
+        valid_from (an open start orders as year 1), ties by version id."""
 
     @abstractmethod
     def ended_facts(self, group_id: str, entity_ids: list[str], tf: TimeFilter, limit: int,
@@ -151,7 +159,11 @@ class Store(ABC):
 
     @contextmanager
     def read_scope(self) -> Iterator[None]:
-        """Run a group of reads (one recall) against one consistent snapshot."""
+        """Group the reads of one recall. SQLite serves them from one snapshot (one
+        read transaction). Neo4j does not promise that: its reads are each read-committed,
+        so a write that commits between two searches of one recall can show in the
+        later one only. Recall re-checks visibility, so such a row is still correct
+        for (as_of, known_at); it can only be missing from an earlier list."""
         yield
 
     # -- search (pre-filtered on group and time, then ranked exactly) -------

@@ -17,22 +17,26 @@ from datetime import UTC, datetime
 from typing import Any, TypeVar
 
 import numpy as np
+from neo4j.time import DateTime as Neo4jDateTime
 
 from ..cypher import migration_names, query, script
 from ..errors import SchemaError, StoreError
 from ..models import Entity, Episode, FactVersion, from_trusted
+from ..text import query_terms
 from ..timeutil import ensure_utc
 from .base import SearchHits, Store, TimeFilter, WriteBatch
-from .sqlite import query_terms
 from .url import StoreURL
 
-# Stand-ins for open ends in the indexed copies of a version's interval ends (migration
-# 0005); fact_vector_exact and facts_for_entities spell OPEN_END as a literal.
-OPEN_END = datetime(9999, 12, 31, tzinfo=UTC)
+# Stand-ins for open ends in the indexed copies of a version's interval ends (migrations 0005
+# and 0009): OPEN_END is the last nanosecond of year 9999, after every instant a Python datetime
+# can name, so no as-of sees an open fact as ended; fact_vector_exact and facts_for_entities
+# spell it as a literal. OPEN_START is the first instant, which a start at or before any as-of
+# equals in effect.
+OPEN_END = Neo4jDateTime(9999, 12, 31, 23, 59, 59, 999_999_999, tzinfo=UTC)
 OPEN_START = datetime(1, 1, 1, tzinfo=UTC)
 
 
-def interval_keys(f: FactVersion) -> dict[str, datetime]:
+def interval_keys(f: FactVersion) -> dict[str, Any]:
     """The indexed copies of a version's interval ends (migration 0005)."""
     return {"tx_end": f.expired_at or OPEN_END, "valid_end": f.valid_to or OPEN_END,
             "valid_start": f.valid_from or OPEN_START}
@@ -229,7 +233,9 @@ class Neo4jStore(Store):
 
     @contextmanager
     def read_scope(self) -> Iterator[None]:
-        """All reads inside share one read transaction (one snapshot, one round of set-up)."""
+        """The reads of this thread share one read transaction (one round of set-up). Neo4j
+        transactions are read-committed, not snapshots, and the searches that run on worker
+        threads use their own sessions: see Store.read_scope for what that means."""
         if self._local.__dict__.get("tx") is not None:
             yield
             return
@@ -378,7 +384,7 @@ class Neo4jStore(Store):
         return [found[i] for i in ids if i in found]
 
     def previous_turns(self, group_id: str, session_id: str | None, before: datetime, n: int) -> list[Episode]:
-        if session_id is None:
+        if n <= 0:
             return []
         rows = self._read("episodes_previous", group_id=group_id, session_id=session_id, before=before, n=n)
         return [self._episode(r["e"]) for r in reversed(rows)]
@@ -418,7 +424,7 @@ class Neo4jStore(Store):
         if missing:
             out.update((r["episode_id"], list(r["entity_ids"]))
                        for r in self._read("mentions_get", group_id=group_id, ids=missing))
-        return out
+        return {ep: sorted(ents) for ep, ents in out.items() if ents}
 
     # -- facts -------------------------------------------------------------
     def current_facts(self, group_id: str, pairs: list[tuple[str, str]] | None = None,
@@ -431,7 +437,7 @@ class Neo4jStore(Store):
         if object_ids:
             rows = self._read("facts_current_objects", group_id=group_id, ids=object_ids)
             out.update({f.id: f for f in self._facts(rows)})
-        return list(out.values())
+        return sorted(out.values(), key=lambda f: f.id)
 
     def write(self, batch: WriteBatch) -> None:
         if batch.is_empty():
@@ -440,11 +446,7 @@ class Neo4jStore(Store):
                  "aliases": list(e.aliases), "created_at": e.created_at,
                  **({"embedding": _vec(batch.entity_vectors[e.id])} if e.id in batch.entity_vectors else {})}
                 for e in batch.entities]
-        ep_vecs: list[dict[str, Any]] = [{"id": k, "group_id": None, "embedding": _vec(v)}
-                                         for k, v in batch.episode_vectors.items()]
-        ep_groups = {eid: g for g, eid, _, _ in batch.statuses}
-        for row in ep_vecs:
-            row["group_id"] = ep_groups.get(row["id"])
+        ep_vecs = [{"id": eid, "group_id": g, "embedding": _vec(v)} for (g, eid), v in batch.episode_vectors.items()]
         mentions = [{"group_id": g, "episode_id": ep, "entity_id": en} for g, ep, en in batch.mentions]
         facts = []
         for f in batch.inserts:

@@ -4,13 +4,12 @@ numpy vector search over float32 blobs (see docs/benchmarks.md for why not sqlit
 from __future__ import annotations
 
 import json
-import re
 import sqlite3
 import threading
 from collections.abc import Callable, Iterator
 from concurrent.futures import Future, ThreadPoolExecutor
 from contextlib import contextmanager
-from datetime import datetime
+from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any, cast
 
@@ -18,7 +17,8 @@ import numpy as np
 
 from ..errors import SchemaError, StoreError
 from ..models import Entity, Episode, FactVersion, from_trusted
-from ..timeutil import from_iso, to_iso
+from ..text import query_terms
+from ..timeutil import from_iso, micros, to_iso
 from .base import SearchHits, Store, TimeFilter, WriteBatch
 from .sqlite_migrations import MIGRATIONS
 from .vecindex import NEG_INF_TIME, POS_INF_TIME, VectorIndex, bm25
@@ -28,40 +28,19 @@ _EP_COLS = ("id, group_id, role, speaker, content, occurred_at, created_at, sess
 _FACT_COLS = ("id, fact_id, group_id, subject_id, subject, predicate, object_id, object, statement, "
               "valid_from, valid_to, created_at, expired_at, expired_by, episode_ids, extractor, "
               "prompt_version, confidence, reinforcement_count")
-_WORD = re.compile(r"[\w']+", re.UNICODE)
-STOPWORDS = frozenset(
-    "a an the and or but if of at by for with about against between into through during before after above "
-    "below to from up down in out on off over under again further then once here there when where why how all "
-    "any both each few more most other some such no nor not only own same so than too very s t can will just "
-    "don should now i me my myself we our ours you your yours he him his she her hers it its they them their "
-    "what which who whom this that these those am is are was were be been being have has had having do does "
-    "did doing would could ought i'm you're he's she's it's we're they're i've you've we've they've i'd "
-    "you'd he'd she'd we'd they'd i'll you'll he'll she'll we'll they'll isn't aren't wasn't weren't hasn't "
-    "haven't hadn't doesn't don't didn't won't wouldn't shan't shouldn't can't cannot couldn't let's that's "
-    "who's what's here's there's when's where's why's how's did".split()
-)
-
-
-def query_terms(text: str) -> list[str]:
-    """Content words of a query (lower-cased, stopwords dropped, order kept)."""
-    out = []
-    for w in _WORD.findall(text.lower()):
-        w = w.strip("'")
-        if w and w not in STOPWORDS and w not in out:
-            out.append(w)
-    return out
-
-
 def _micros(value: str | None, default: int) -> int:
     if value is None:
         return default
     dt = from_iso(value)
     assert dt is not None
-    return int(dt.timestamp() * 1_000_000)
+    return micros(dt)
 
 
 def _micros_dt(dt: datetime) -> int:
-    return int(dt.timestamp() * 1_000_000)
+    return micros(dt)
+
+
+FIRST_INSTANT = micros(datetime.min.replace(tzinfo=UTC))  # an open start orders as 0001-01-01 (the reference's rule)
 
 
 class SQLiteStore(Store):
@@ -206,7 +185,7 @@ class SQLiteStore(Store):
     def pending_episodes(self, group_id: str | None, limit: int) -> list[Episode]:
         sql = (f"SELECT {_EP_COLS} FROM episodes WHERE status = 'pending'"
                + (" AND group_id = ?" if group_id is not None else "")
-               + " ORDER BY occurred_at, rowid LIMIT ?")
+               + " ORDER BY occurred_at, id LIMIT ?")
         args: tuple[Any, ...] = ((group_id,) if group_id is not None else ()) + (limit,)
         with self._lock:
             return [self._episode(r) for r in self.conn.execute(sql, args)]
@@ -238,7 +217,7 @@ class SQLiteStore(Store):
         with self._lock:
             rows = self.conn.execute(
                 f"SELECT {_EP_COLS} FROM episodes WHERE group_id = ? AND session_id IS ? AND occurred_at < ? "
-                "ORDER BY occurred_at DESC, rowid DESC LIMIT ?", (group_id, session_id, to_iso(before), n),
+                "ORDER BY occurred_at DESC, id DESC LIMIT ?", (group_id, session_id, to_iso(before), n),
             ).fetchall()
         return [self._episode(r) for r in reversed(rows)]
 
@@ -264,7 +243,8 @@ class SQLiteStore(Store):
                          asof, known)).fetchone()
                     if r is not None:
                         found.append(self._episode(r))
-                out[eid] = found
+                if found:
+                    out[eid] = found
         return out
 
     # -- entities ----------------------------------------------------------
@@ -308,7 +288,7 @@ class SQLiteStore(Store):
                     f"SELECT {_FACT_COLS} FROM facts WHERE group_id = ? AND object_id IN ({marks}) "
                     "AND expired_at IS NULL", (group_id, *chunk)):
                     out[r["id"]] = self._fact(r)
-        return list(out.values())
+        return sorted(out.values(), key=lambda f: f.id)
 
     def write(self, batch: WriteBatch) -> None:
         if batch.is_empty():
@@ -321,10 +301,13 @@ class SQLiteStore(Store):
                     "VALUES (?,?,?,?,?,?,?,?)",
                     (e.id, e.group_id, e.name, e.key, e.kind, json.dumps(list(e.aliases)), to_iso(e.created_at),
                      _blob(vec)))
-            for eid, vec in batch.episode_vectors.items():
-                c.execute("UPDATE episodes SET embedding = ? WHERE id = ?", (_blob(vec), eid))
-            c.executemany("INSERT OR IGNORE INTO mentions (group_id, episode_id, entity_id) VALUES (?,?,?)",
-                          batch.mentions)
+            for (group_id, eid), vec in batch.episode_vectors.items():
+                c.execute("UPDATE episodes SET embedding = ? WHERE id = ? AND group_id = ?",
+                          (_blob(vec), eid, group_id))
+            # a mention of an episode or entity the group does not hold is dropped, as on every store
+            c.executemany("INSERT OR IGNORE INTO mentions (group_id, episode_id, entity_id) SELECT ?1, ?2, ?3 "
+                          "WHERE EXISTS (SELECT 1 FROM episodes WHERE id = ?2 AND group_id = ?1) "
+                          "AND EXISTS (SELECT 1 FROM entities WHERE id = ?3 AND group_id = ?1)", batch.mentions)
             for f in batch.inserts:
                 cur = c.execute(
                     f"INSERT INTO facts ({_FACT_COLS}, embedding) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
@@ -541,45 +524,54 @@ class SQLiteStore(Store):
                     out[r["rowid"]] = self._fact(r)
         return out
 
-    def facts_for_entities(self, group_id: str, entity_ids: list[str], tf: TimeFilter, limit: int,
-                           predicates: list[str] | None = None) -> list[FactVersion]:
+    def _touching(self, group_id: str, entity_ids: list[str], predicates: list[str] | None
+                  ) -> tuple[VectorIndex, dict[str, np.ndarray], np.ndarray] | None:
+        """The group's fact index, its columns, and the mask of versions with one of
+        the entities at either end (and one of the predicates, when given)."""
         if not entity_ids:
-            return []
+            return None
         idx = self._facts_index(group_id)
         ents = [self._entity_codes[e] for e in entity_ids if e in self._entity_codes]
         if not ents or idx.n == 0:
-            return []
+            return None
         view = idx.view()
-        mask = self._visible_mask(tf)(view) & (np.isin(view["subj"], ents) | np.isin(view["obj"], ents))
+        mask = np.isin(view["subj"], ents) | np.isin(view["obj"], ents)
         if predicates is not None:
             preds = [self._predicate_codes[p] for p in predicates if p in self._predicate_codes]
             mask &= np.isin(view["pred"], preds)
-        rowids = [cast(int, idx.keys[i]) for i in np.flatnonzero(mask)[:limit]]
-        found = self._facts_by_rowid(rowids)
-        return [found[r] for r in rowids if r in found]
+        return idx, view, mask
+
+    def _latest_first(self, idx: VectorIndex, when: np.ndarray, rows: np.ndarray, limit: int) -> list[FactVersion]:
+        """The ``limit`` rows latest by ``when`` (micros), ties by version id (the
+        reference store's order). Only rows that can make the cut are read."""
+        if limit <= 0 or not len(rows):
+            return []
+        if len(rows) > limit:  # keep every row tied with the limit-th, then order exactly
+            cut = np.sort(when[rows])[::-1][limit - 1]
+            rows = rows[when[rows] >= cut]
+        keyed = {cast(int, idx.keys[i]): int(when[i]) for i in rows}
+        found = self._facts_by_rowid(list(keyed))
+        ordered = sorted(found.items(), key=lambda kv: (-keyed[kv[0]], kv[1].id))
+        return [f for _, f in ordered[:limit]]
+
+    def facts_for_entities(self, group_id: str, entity_ids: list[str], tf: TimeFilter, limit: int,
+                           predicates: list[str] | None = None) -> list[FactVersion]:
+        touched = self._touching(group_id, entity_ids, predicates)
+        if touched is None:
+            return []
+        idx, view, mask = touched
+        rows = np.flatnonzero(mask & self._visible_mask(tf)(view))
+        return self._latest_first(idx, np.maximum(view["vf"], FIRST_INSTANT), rows, limit)
 
     def ended_facts(self, group_id: str, entity_ids: list[str], tf: TimeFilter, limit: int,
                     predicates: list[str] | None = None) -> list[FactVersion]:
-        if not entity_ids or limit <= 0:
+        touched = self._touching(group_id, entity_ids, predicates)
+        if touched is None:
             return []
-        idx = self._facts_index(group_id)
-        ents = [self._entity_codes[e] for e in entity_ids if e in self._entity_codes]
-        if not ents or idx.n == 0:
-            return []
-        view = idx.view()
+        idx, view, mask = touched
         a, kn = _micros_dt(tf.as_of), _micros_dt(tf.known_at)
-        mask = ((view["created"] <= kn) & (view["expired"] > kn) & (view["vt"] <= a) & (view["vt"] != POS_INF_TIME)
-                & (np.isin(view["subj"], ents) | np.isin(view["obj"], ents)))
-        if predicates is not None:
-            preds = [self._predicate_codes[p] for p in predicates if p in self._predicate_codes]
-            mask &= np.isin(view["pred"], preds)
-        rows = np.flatnonzero(mask)
-        if len(rows) > limit:  # keep every row tied with the limit-th latest end, then order exactly
-            cut = np.sort(view["vt"][rows])[::-1][limit - 1]
-            rows = rows[view["vt"][rows] >= cut]
-        found = self._facts_by_rowid([cast(int, idx.keys[i]) for i in rows])
-        out = sorted(found.values(), key=lambda f: (-_micros_dt(cast(datetime, f.valid_to)), f.id))
-        return out[:limit]
+        ended = (view["created"] <= kn) & (view["expired"] > kn) & (view["vt"] <= a) & (view["vt"] != POS_INF_TIME)
+        return self._latest_first(idx, view["vt"], np.flatnonzero(mask & ended), limit)
 
     def counts(self, group_id: str | None = None) -> dict[str, int]:
         where, args = (" WHERE group_id = ?", (group_id,)) if group_id else ("", ())

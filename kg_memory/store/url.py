@@ -1,4 +1,6 @@
-"""Store URLs: ``sqlite:///path.db`` and ``neo4j://user:pass@host:7687[/db]``."""
+"""Store URLs: ``sqlite:///path.db``, ``neo4j://user:pass@host:7687[/db]`` and
+``memory://`` (the reference store: in this process only, gone at exit). This
+module is the one place that knows every store class."""
 
 from __future__ import annotations
 
@@ -30,6 +32,8 @@ def redact_url(url: str) -> str:
 
 
 def parse_store_url(url: str) -> StoreURL:
+    if url == "memory://":
+        return StoreURL("memory")
     if url.startswith("sqlite://"):
         rest = url[len("sqlite://"):]
         if not rest.startswith("/") or rest == "/":
@@ -50,7 +54,8 @@ def parse_store_url(url: str) -> StoreURL:
                         user=unquote(parts.username) if parts.username else "neo4j",
                         password=unquote(parts.password) if parts.password else None, database=db)
     raise ConfigError(
-        f"store URL {redact_url(url)!r} not understood: use sqlite:///path.db or neo4j://user:pass@host:7687"
+        f"store URL {redact_url(url)!r} not understood: use sqlite:///path.db, neo4j://user:pass@host:7687 "
+        "or memory://"
     )
 
 
@@ -62,6 +67,10 @@ def open_store(url: str, *, migrate: bool = True, dim: int = 384) -> Store:
         from .sqlite import SQLiteStore
 
         store = SQLiteStore(u.path, dim=dim)  # type: ignore[arg-type]
+    elif u.scheme == "memory":
+        from .reference import ReferenceStore
+
+        store = ReferenceStore(dim=dim)
     else:
         from .neo4j import Neo4jStore
 

@@ -76,7 +76,7 @@ def test_time_filtered_vector_search_is_not_diluted(store, group):
         eps.append(e)
         vecs[e.id] = near(0.95)
     store.add_episodes(eps)
-    store.write(WriteBatch(episode_vectors=vecs,
+    store.write(WriteBatch(episode_vectors={(group, k): v for k, v in vecs.items()},
                            statuses=[(group, e.id, "done", None) for e in eps]))
     limit = getattr(store, "exact_scan_limit", None)
     if store.kind == "neo4j":
@@ -123,7 +123,8 @@ def test_search_scores_text_hits_by_vector_too(store, group):
         v[0], v[1 + i] = cos, np.sqrt(1 - cos * cos)
         vecs[e.id] = v
     store.add_episodes(eps)
-    store.write(WriteBatch(episode_vectors=vecs, statuses=[(group, e.id, "done", None) for e in eps]))
+    store.write(WriteBatch(episode_vectors={(group, k): v for k, v in vecs.items()},
+                           statuses=[(group, e.id, "done", None) for e in eps]))
     tf = TimeFilter(as_of=t + timedelta(days=1), known_at=datetime(2030, 1, 1, tzinfo=UTC))
     hits = store.search(group, "apples orchard", q, 2, tf)
     assert [i for i, _ in hits.episode_text] == [eps[0].id]

@@ -1,0 +1,309 @@
+"""The reference store: the executable specification of the ``Store`` interface.
+
+It keeps everything in Python lists and dicts and answers every read by
+applying the temporal core's rules (``temporal.visible``, ``temporal.ended``,
+``temporal.episode_visible``) to every row, then the ordering, tie-break and
+limit rules written once here. It is slow on purpose: nothing is indexed, so
+nothing can be indexed wrongly. The differential tests
+(``tests/contract/test_store_spec.py``) require SQLite and Neo4j to return
+exactly what this store returns. It is also usable as a throw-away store
+(``memory://``).
+
+The rules, in one place:
+
+* Ids: an id names one episode, entity or version across the whole store; a
+  second episode with a known id, or with a known dedupe key (group, role,
+  content hash, occurred_at), is skipped.
+* Episode order: ``(occurred_at, id)``. Version order for ``history``:
+  ``(created_at, id)``. ``facts_for_entities``: latest ``valid_from`` first (an
+  open start orders as 0001-01-01T00:00Z), then id. ``ended_facts``: latest ``valid_to``
+  first, then id. ``current_facts``: by id. Mentions: entity ids sorted.
+* A session-less episode belongs to the group's one session-less stream:
+  ``previous_turns(group, None, ...)`` reads it, and ``neighbours`` does not
+  (a turn without a session has no neighbours).
+* Vector search: exact cosine; ties by id. Text search is the backend's own
+  engine (FTS5, Lucene); only its filter (group, visibility, k) is specified.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+import threading
+from datetime import UTC, datetime
+from typing import Any
+
+import numpy as np
+
+from ..errors import StoreError
+from ..models import Entity, Episode, FactVersion
+from ..temporal import ended, episode_visible, visible
+from ..timeutil import micros
+from .base import SearchHits, Store, TimeFilter, WriteBatch
+
+_FIRST = micros(datetime.min.replace(tzinfo=UTC))  # an open start orders as the first instant
+_WORD = re.compile(r"\w+")
+
+
+def episode_order(e: Episode) -> tuple[datetime, str]:
+    return (e.occurred_at, e.id)
+
+
+def latest_start_first(v: FactVersion) -> tuple[int, str]:
+    return (-(micros(v.valid_from) if v.valid_from else _FIRST), v.id)
+
+
+def latest_end_first(v: FactVersion) -> tuple[int, str]:
+    assert v.valid_to is not None
+    return (-micros(v.valid_to), v.id)
+
+
+class ReferenceStore(Store):
+    kind = "reference"
+
+    def __init__(self, dim: int = 384):
+        self.dim = dim
+        self._lock = threading.RLock()
+        self.episodes: dict[str, Episode] = {}  # insertion order
+        self.episode_vectors: dict[str, np.ndarray] = {}
+        self.entities: dict[str, Entity] = {}
+        self.entity_vectors: dict[str, np.ndarray] = {}
+        self.mention_pairs: set[tuple[str, str, str]] = set()  # (group, episode, entity)
+        self.facts: dict[str, FactVersion] = {}  # insertion order
+        self.fact_vectors: dict[str, np.ndarray] = {}
+
+    # -- lifecycle ---------------------------------------------------------
+    def migrate(self) -> list[str]:
+        return []
+
+    def applied_migrations(self) -> list[str]:
+        return []
+
+    def info(self) -> dict[str, Any]:
+        return {"kind": self.kind, "schema_version": 0, "counts": self.counts()}
+
+    def close(self) -> None:
+        return None
+
+    # -- episodes ----------------------------------------------------------
+    def add_episodes(self, episodes: list[Episode]) -> tuple[list[Episode], int]:
+        with self._lock:
+            keys = {e.dedupe_key for e in self.episodes.values()}
+            added = []
+            for e in episodes:
+                if e.id in self.episodes or e.dedupe_key in keys:
+                    continue
+                self.episodes[e.id] = e
+                keys.add(e.dedupe_key)
+                added.append(e)
+            return added, len(episodes) - len(added)
+
+    def _group_episodes(self, group_id: str | None) -> list[Episode]:
+        return [e for e in self.episodes.values() if group_id is None or e.group_id == group_id]
+
+    def pending_episodes(self, group_id: str | None, limit: int) -> list[Episode]:
+        found = [e for e in self._group_episodes(group_id) if e.status == "pending"]
+        return sorted(found, key=episode_order)[:limit]
+
+    def requeue_failed(self, group_id: str | None) -> int:
+        with self._lock:
+            failed = [e for e in self._group_episodes(group_id) if e.status == "failed"]
+            for e in failed:
+                self.episodes[e.id] = e.model_copy(update={"status": "pending", "status_reason": None})
+            return len(failed)
+
+    def get_episodes(self, group_id: str, ids: list[str]) -> list[Episode]:
+        return [self.episodes[i] for i in ids if i in self.episodes and self.episodes[i].group_id == group_id]
+
+    def previous_turns(self, group_id: str, session_id: str | None, before: datetime, n: int) -> list[Episode]:
+        found = [e for e in self._group_episodes(group_id) if e.session_id == session_id and e.occurred_at < before]
+        return sorted(found, key=episode_order)[-n:] if n > 0 else []
+
+    def neighbours(self, group_id: str, episode_ids: list[str], tf: TimeFilter) -> dict[str, list[Episode]]:
+        out: dict[str, list[Episode]] = {}
+        for eid in episode_ids:
+            e = self.episodes.get(eid)
+            if e is None or e.group_id != group_id or e.session_id is None:
+                continue
+            turns = sorted((x for x in self._group_episodes(group_id) if x.session_id == e.session_id
+                            and x.id != e.id and episode_visible(x, tf.as_of, tf.known_at)), key=episode_order)
+            before = [x for x in turns if episode_order(x) < episode_order(e)]
+            after = [x for x in turns if episode_order(x) > episode_order(e)]
+            found = before[-1:] + after[:1]
+            if found:
+                out[eid] = found
+        return out
+
+    # -- entities ----------------------------------------------------------
+    def find_entities(self, group_id: str, keys: list[str]) -> dict[str, Entity]:
+        wanted = set(keys)
+        return {n.key: n for n in self.entities.values() if n.group_id == group_id and n.key in wanted}
+
+    def mentions(self, group_id: str, episode_ids: list[str]) -> dict[str, list[str]]:
+        wanted = set(episode_ids)
+        out: dict[str, list[str]] = {}
+        for g, ep, en in self.mention_pairs:
+            if g == group_id and ep in wanted:
+                out.setdefault(ep, []).append(en)
+        return {ep: sorted(ens) for ep, ens in out.items()}
+
+    # -- facts -------------------------------------------------------------
+    def _group_facts(self, group_id: str) -> list[FactVersion]:
+        return [f for f in self.facts.values() if f.group_id == group_id]
+
+    def current_facts(self, group_id: str, pairs: list[tuple[str, str]] | None = None,
+                      object_ids: list[str] | None = None) -> list[FactVersion]:
+        want_pairs, want_objects = set(pairs or []), set(object_ids or [])
+        found = [f for f in self._group_facts(group_id) if f.expired_at is None
+                 and ((f.subject_id, f.predicate) in want_pairs or f.object_id in want_objects)]
+        return sorted(found, key=lambda f: f.id)
+
+    def write(self, batch: WriteBatch) -> None:
+        with self._lock:
+            self._check(batch)
+            for n in batch.entities:
+                self.entities[n.id] = n
+                if n.id in batch.entity_vectors:
+                    self.entity_vectors[n.id] = batch.entity_vectors[n.id]
+            for (g, eid), vec in batch.episode_vectors.items():
+                if eid in self.episodes and self.episodes[eid].group_id == g:
+                    self.episode_vectors[eid] = vec
+            for g, ep, en in batch.mentions:
+                if ep in self.episodes and en in self.entities and self.episodes[ep].group_id == g \
+                        and self.entities[en].group_id == g:
+                    self.mention_pairs.add((g, ep, en))
+            for f in batch.inserts:
+                self.facts[f.id] = f
+                if f.id in batch.fact_vectors:
+                    self.fact_vectors[f.id] = batch.fact_vectors[f.id]
+            for _, x in batch.expiries:
+                self.facts[x.version_id] = self.facts[x.version_id].replace(expired_at=x.expired_at,
+                                                                            expired_by=x.expired_by)
+            for g, eid, status, why in batch.statuses:
+                e = self.episodes.get(eid)
+                if e is not None and e.group_id == g:
+                    self.episodes[eid] = e.model_copy(update={"status": status, "status_reason": why})
+
+    def _check(self, batch: WriteBatch) -> None:
+        """All or nothing: a batch that would break a rule changes nothing."""
+        entities = {n.id: n for n in (*self.entities.values(), *batch.entities)}
+        for f in batch.inserts:
+            s, o = entities.get(f.subject_id), entities.get(f.object_id)
+            if s is None or o is None or s.group_id != f.group_id or o.group_id != f.group_id:
+                raise StoreError(f"fact version {f.id}: its entities are missing from group {f.group_id!r}")
+        pending = {f.id: f for f in batch.inserts}
+        for g, x in batch.expiries:
+            v = pending.get(x.version_id) or self.facts.get(x.version_id)
+            if v is None or v.group_id != g or v.expired_at is not None:
+                raise StoreError(f"fact version {x.version_id} is not current; refusing to expire it twice")
+
+    def history(self, group_id: str, entity_id: str, predicate: str | None = None) -> list[FactVersion]:
+        found = [f for f in self._group_facts(group_id) if entity_id in (f.subject_id, f.object_id)
+                 and (predicate is None or f.predicate == predicate)]
+        return sorted(found, key=lambda f: (f.created_at, f.id))
+
+    def _touching(self, group_id: str, entity_ids: list[str], predicates: list[str] | None) -> list[FactVersion]:
+        ents, preds = set(entity_ids), set(predicates) if predicates is not None else None
+        return [f for f in self._group_facts(group_id) if (f.subject_id in ents or f.object_id in ents)
+                and (preds is None or f.predicate in preds)]
+
+    def facts_for_entities(self, group_id: str, entity_ids: list[str], tf: TimeFilter, limit: int,
+                           predicates: list[str] | None = None) -> list[FactVersion]:
+        found = [f for f in self._touching(group_id, entity_ids, predicates) if visible(f, tf.as_of, tf.known_at)]
+        return sorted(found, key=latest_start_first)[:max(limit, 0)]
+
+    def ended_facts(self, group_id: str, entity_ids: list[str], tf: TimeFilter, limit: int,
+                    predicates: list[str] | None = None) -> list[FactVersion]:
+        found = [f for f in self._touching(group_id, entity_ids, predicates) if ended(f, tf.as_of, tf.known_at)]
+        return sorted(found, key=latest_end_first)[:max(limit, 0)]
+
+    # -- search ------------------------------------------------------------
+    def _visible_episodes(self, group_id: str, tf: TimeFilter) -> list[Episode]:
+        return [e for e in self._group_episodes(group_id) if episode_visible(e, tf.as_of, tf.known_at)]
+
+    def _visible_facts(self, group_id: str, tf: TimeFilter) -> list[FactVersion]:
+        return [f for f in self._group_facts(group_id) if visible(f, tf.as_of, tf.known_at)]
+
+    @staticmethod
+    def _cosine_top(vector: np.ndarray, rows: list[tuple[str, np.ndarray]], k: int) -> list[tuple[str, float]]:
+        scored = [(rid, float(np.dot(vec.astype(np.float32), vector.astype(np.float32)))) for rid, vec in rows]
+        return sorted(scored, key=lambda r: (-r[1], r[0]))[:max(k, 0)]
+
+    @staticmethod
+    def _bm25_top(query: str, docs: list[tuple[str, str]], k: int) -> list[tuple[str, float]]:
+        """Okapi BM25 over words (the filter is the specification; the scoring is illustrative)."""
+        terms = set(_WORD.findall(query.lower()))
+        if not terms or not docs:
+            return []
+        toks = {d: set(_WORD.findall(text.lower())) for d, text in docs}
+        lens = {d: len(_WORD.findall(text)) for d, text in docs}
+        avg = sum(lens.values()) / len(lens) or 1.0
+        scores: dict[str, float] = {}
+        for t in terms:
+            hits = [d for d in toks if t in toks[d]]
+            idf = max(math.log((len(docs) - len(hits) + 0.5) / (len(hits) + 0.5)), 1e-6)
+            for d in hits:
+                scores[d] = scores.get(d, 0.0) + idf * 2.2 / (1 + 1.2 * (0.25 + 0.75 * lens[d] / avg))
+        return sorted(scores.items(), key=lambda r: (-r[1], r[0]))[:max(k, 0)]
+
+    def episode_text_search(self, group_id: str, query: str, k: int, tf: TimeFilter) -> list[tuple[str, float]]:
+        return self._bm25_top(query, [(e.id, e.index_text()) for e in self._visible_episodes(group_id, tf)], k)
+
+    def episode_vector_search(self, group_id: str, vector: np.ndarray, k: int, tf: TimeFilter
+                              ) -> list[tuple[str, float]]:
+        rows = [(e.id, self.episode_vectors[e.id]) for e in self._visible_episodes(group_id, tf)
+                if e.id in self.episode_vectors]
+        return self._cosine_top(vector, rows, k)
+
+    def fact_text_search(self, group_id: str, query: str, k: int, tf: TimeFilter
+                         ) -> list[tuple[FactVersion, float]]:
+        facts = {f.id: f for f in self._visible_facts(group_id, tf)}
+        docs = [(f.id, f"{f.statement} {f.subject} {f.predicate.replace('_', ' ')} {f.object}")
+                for f in facts.values()]
+        return [(facts[i], s) for i, s in self._bm25_top(query, docs, k)]
+
+    def fact_vector_search(self, group_id: str, vector: np.ndarray, k: int, tf: TimeFilter
+                           ) -> list[tuple[FactVersion, float]]:
+        facts = {f.id: f for f in self._visible_facts(group_id, tf)}
+        rows = [(i, self.fact_vectors[i]) for i in facts if i in self.fact_vectors]
+        return [(facts[i], s) for i, s in self._cosine_top(vector, rows, k)]
+
+    def search(self, group_id: str, query: str, vector: np.ndarray | None, k: int, tf: TimeFilter) -> SearchHits:
+        hits = SearchHits()
+        if query:
+            hits.episode_text = self.episode_text_search(group_id, query, k, tf)
+            hits.fact_text = self.fact_text_search(group_id, query, k, tf)
+        if vector is not None:
+            hits.episode_vector = self.episode_vector_search(group_id, vector, k, tf)
+            hits.fact_vector = self.fact_vector_search(group_id, vector, k, tf)
+            seen = {i for i, _ in hits.episode_vector}
+            hits.episode_similarity = {
+                i: float(np.dot(self.episode_vectors[i], vector)) for i, _ in hits.episode_text
+                if i not in seen and i in self.episode_vectors}
+            seen = {f.id for f, _ in hits.fact_vector}
+            hits.fact_similarity = {
+                f.id: float(np.dot(self.fact_vectors[f.id], vector)) for f, _ in hits.fact_text
+                if f.id not in seen and f.id in self.fact_vectors}
+        hit_ids = [i for i, _ in (*hits.episode_vector, *hits.episode_text)]
+        hits.episodes = {i: self.episodes[i] for i in hit_ids}
+        return hits
+
+    def counts(self, group_id: str | None = None) -> dict[str, int]:
+        eps = self._group_episodes(group_id)
+        facts = [f for f in self.facts.values() if group_id is None or f.group_id == group_id]
+        return {"episodes": len(eps),
+                "entities": sum(1 for n in self.entities.values() if group_id is None or n.group_id == group_id),
+                "facts": len(facts), "facts_current": sum(1 for f in facts if f.expired_at is None),
+                "episodes_pending": sum(1 for e in eps if e.status == "pending"),
+                "episodes_failed": sum(1 for e in eps if e.status == "failed")}
+
+    def groups(self) -> list[tuple[str, dict[str, int]]]:
+        out: dict[str, dict[str, int]] = {}
+        for kind, rows in (("episodes", self.episodes.values()), ("entities", self.entities.values()),
+                           ("facts", self.facts.values())):
+            for r in rows:
+                out.setdefault(r.group_id, {"episodes": 0, "entities": 0, "facts": 0})[kind] += 1
+        return sorted(out.items())
+
+    def entity_names(self, group_id: str, limit: int) -> list[str]:
+        return sorted(n.name for n in self.entities.values() if n.group_id == group_id)[:max(limit, 0)]

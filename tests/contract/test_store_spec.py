@@ -1,0 +1,252 @@
+"""Differential tests: SQLite and Neo4j must return exactly what the reference
+store (the executable specification) returns, for every read of the ``Store``
+interface, on generated histories: several groups and sessions, turns at the
+same instant, versions closed by later writes, late facts, open and closed ends,
+and time points at the extremes of what kgmem represents (years 1 and 9999).
+
+The example count is bounded here (``KGMEM_SPEC_EXAMPLES``, default 12 per
+store); ``make test-spec`` runs many more."""
+
+from __future__ import annotations
+
+import os
+import uuid
+from dataclasses import dataclass
+from datetime import UTC, datetime, timedelta
+from typing import Any
+
+import numpy as np
+import pytest
+from hypothesis import HealthCheck, Phase, given, settings
+from hypothesis import strategies as st
+
+from kg_memory.models import Entity, Episode, FactVersion
+from kg_memory.store.base import Store, TimeFilter, WriteBatch
+from kg_memory.store.reference import ReferenceStore
+from kg_memory.temporal import Expiry, episode_visible, visible
+
+EXAMPLES = int(os.environ.get("KGMEM_SPEC_EXAMPLES", "12"))
+# KGMEM_SPEC_SHRINK=0 reports the first failing history as found (shrinking on Neo4j takes minutes)
+PHASES = [p for p in Phase if os.environ.get("KGMEM_SPEC_SHRINK", "1") != "0" or p is not Phase.shrink]
+DIM = 384  # the stores' vector indexes are built for the model's 384 dimensions
+MAX = datetime.max.replace(tzinfo=UTC)
+MIN = datetime.min.replace(tzinfo=UTC)
+# Instants, with ties: histories reuse them, so turns and versions often share one.
+TIMES = [MIN, datetime(2020, 1, 1, tzinfo=UTC), datetime(2020, 1, 1, 0, 0, 0, 1, tzinfo=UTC),
+         datetime(2021, 6, 1, tzinfo=UTC), datetime(2022, 1, 1, tzinfo=UTC), datetime(9999, 12, 31, tzinfo=UTC),
+         datetime(9999, 12, 31, 12, tzinfo=UTC), MAX]
+POINTS = [*TIMES, datetime(2020, 12, 31, tzinfo=UTC)]
+WORDS = ["leeds", "manchester", "piano", "cello", "porto", "lisbon"]
+ENTITY_NAMES = ["User", "Ines", "Leeds", "Porto"]
+PREDICATES = ["lives_in", "plays", "has_sibling"]
+
+
+@dataclass
+class History:
+    groups: list[str]
+    episodes: list[Episode]
+    entities: list[Entity]
+    batches: list[WriteBatch]
+
+    def __repr__(self) -> str:  # what a failing example shows: no vectors
+        lines = [f"groups {self.groups}"]
+        lines += [f"  {e.id[-4:]} {e.group_id[-1]} {e.role} s={e.session_id} at={e.occurred_at:%Y-%m-%d %H:%M:%S.%f} "
+                  f"stored={e.created_at:%Y-%m-%d %H:%M:%S.%f} {e.status} {e.content!r}" for e in self.episodes]
+        for b in self.batches:
+            lines += [f"  {v.id[-4:]} {v.group_id[-1]} {v.subject} {v.predicate} {v.object} valid [{v.valid_from}, "
+                      f"{v.valid_to}) believed from {v.created_at} eps={[i[-4:] for i in v.episode_ids]}"
+                      for v in b.inserts]
+            lines += [f"  expire {x.version_id[-4:]} at {x.expired_at}" for _, x in b.expiries]
+            lines += [f"  mention {ep[-4:]} {en[-4:]}" for _, ep, en in b.mentions]
+        return "\n".join(lines)
+
+    def _repr_pretty_(self, p: Any, cycle: bool) -> None:  # hypothesis prints failing examples with this
+        p.text(repr(self))
+
+
+def _vec(rng: np.random.Generator) -> np.ndarray:
+    v = rng.normal(size=DIM).astype(np.float32)
+    return v / np.linalg.norm(v)
+
+
+@st.composite
+def histories(draw: st.DrawFn) -> History:
+    tag = uuid.uuid4().hex[:10]  # fresh per run (the Neo4j server is shared); ids keep their order in a replay
+    serial = iter(range(10_000))
+
+    def new(prefix: str) -> str:
+        return f"{prefix}_{tag}{next(serial):04d}"
+
+    groups = [f"spec-{tag}-a", f"spec-{tag}-b"]
+    rng = np.random.default_rng(draw(st.integers(0, 2**32 - 1)))
+    idx = st.integers(0, len(TIMES) - 1)
+    episodes: list[Episode] = []
+    for _ in range(draw(st.integers(1, 9))):
+        g = draw(st.sampled_from(groups))
+        words = draw(st.lists(st.sampled_from(WORDS), min_size=1, max_size=3))
+        episodes.append(Episode(
+            id=new("ep"), group_id=g, role=draw(st.sampled_from(["user", "assistant"])), content=" ".join(words),
+            occurred_at=TIMES[draw(idx)], created_at=TIMES[draw(st.integers(1, 4))],
+            session_id=draw(st.sampled_from([None, "s1", "s2"])),
+            status=draw(st.sampled_from(["pending", "done", "failed"]))))
+    if draw(st.booleans()):  # a repeat: same group, role, content and time (skipped)
+        episodes.append(episodes[0].model_copy(update={"id": new("ep")}))
+    created = TIMES[2]
+    entities = [Entity(id=new("en"), group_id=g, name=n, created_at=created) for g in groups for n in ENTITY_NAMES]
+    by_group = {g: [n for n in entities if n.group_id == g] for g in groups}
+    batches = [WriteBatch(entities=list(entities))]
+    versions: list[FactVersion] = []
+    for _ in range(draw(st.integers(0, 10))):
+        g = draw(st.sampled_from(groups))
+        s, o = draw(st.sampled_from(by_group[g])), draw(st.sampled_from(by_group[g]))
+        a, b = sorted((draw(idx), draw(idx)))
+        vf = None if draw(st.booleans()) and a == 0 else TIMES[a]
+        vt = None if b == a or draw(st.booleans()) else TIMES[b]
+        c = draw(st.integers(1, 4))
+        mine = [e.id for e in episodes if e.group_id == g]
+        pred = draw(st.sampled_from(PREDICATES))
+        versions.append(FactVersion(
+            id=new("fv"), fact_id=new("fact"), group_id=g, subject_id=s.id, subject=s.name, predicate=pred,
+            object_id=o.id, object=o.name,
+            statement=f"{s.name} {pred} {o.name}", valid_from=vf, valid_to=vt, created_at=TIMES[c],
+            episode_ids=tuple(draw(st.lists(st.sampled_from(mine), max_size=2, unique=True))) if mine else ()))
+    first = WriteBatch(inserts=versions, fact_vectors={v.id: _vec(rng) for v in versions if draw(st.booleans())},
+                       episode_vectors={(e.group_id, e.id): _vec(rng) for e in episodes},
+                       statuses=[(e.group_id, e.id, "done", None) for e in episodes[:1]])
+    for e in episodes:
+        for n in draw(st.lists(st.sampled_from(by_group[e.group_id]), max_size=2, unique=True)):
+            first.mentions.append((e.group_id, e.id, n.id))
+    batches.append(first)
+    closing = WriteBatch()
+    for v in versions:  # a later write closes some beliefs; some close in the batch that wrote them
+        later = [t for t in TIMES[2:6] if t > v.created_at]
+        if later and draw(st.booleans()):
+            into = first if draw(st.booleans()) else closing
+            into.expiries.append((v.group_id, Expiry(v.id, draw(st.sampled_from(later)), new("fv"))))
+    batches.append(closing)
+    return History(groups, episodes, entities, batches)
+
+
+def _load(store: Store, h: History) -> tuple[list[Episode], int]:
+    out = store.add_episodes(h.episodes)
+    for b in h.batches:
+        store.write(b)
+    return out
+
+
+def _ids(rows: list[Any]) -> list[str]:
+    return [r.id for r in rows]
+
+
+def _reads(store: Store, h: History) -> dict[str, Any]:
+    """Every read of the interface over the history, as plain data."""
+    out: dict[str, Any] = {}
+    ents = [n.id for n in h.entities]
+    ep_ids = [e.id for e in h.episodes] + ["ep_missing"]
+    rng = np.random.default_rng(1)
+    q = _vec(rng)
+    for g in [*h.groups, h.groups[0] + "-none"]:
+        mine = [n for n in h.entities if n.group_id == g]
+        out[g, "pending"] = _ids(store.pending_episodes(g, 100))
+        out[g, "pending-2"] = _ids(store.pending_episodes(g, 2))
+        out[g, "get"] = _ids(store.get_episodes(g, ep_ids))
+        out[g, "counts"] = store.counts(g)
+        out[g, "names"] = store.entity_names(g, 100)
+        out[g, "find"] = {k: v.id for k, v in store.find_entities(g, ["user", "ines", "nobody"]).items()}
+        out[g, "mentions"] = store.mentions(g, ep_ids)
+        pairs = [(n.id, p) for n in mine for p in PREDICATES]
+        out[g, "current"] = _ids(store.current_facts(g, pairs=pairs))
+        out[g, "current-objects"] = _ids(store.current_facts(g, object_ids=[n.id for n in mine]))
+        for n in mine:
+            out[g, "history", n.name] = _ids(store.history(g, n.id))
+            out[g, "history-lives", n.name] = _ids(store.history(g, n.id, "lives_in"))
+        for session in (None, "s1", "s2"):
+            for before in (TIMES[2], TIMES[5], MAX):
+                out[g, "previous", session, before] = _ids(store.previous_turns(g, session, before, 2))
+        for as_of in POINTS:
+            for known_at in (TIMES[1], TIMES[3], MAX):
+                tf = TimeFilter(as_of=as_of, known_at=known_at)
+                key = (g, as_of, known_at)
+                out[key, "neighbours"] = {k: _ids(v) for k, v in store.neighbours(g, ep_ids, tf).items()}
+                for limit in (1, 3, 100):
+                    out[key, "facts", limit] = _ids(store.facts_for_entities(g, ents, tf, limit))
+                    out[key, "ended", limit] = _ids(store.ended_facts(g, ents, tf, limit))
+                out[key, "facts-pred"] = _ids(store.facts_for_entities(g, ents, tf, 100, ["lives_in"]))
+                ev = store.episode_vector_search(g, q, 3, tf)
+                out[key, "ep-vec"] = [(i, round(s, 4)) for i, s in ev]
+                fv = store.fact_vector_search(g, q, 3, tf)
+                out[key, "fact-vec"] = [(f.id, round(s, 4)) for f, s in fv]
+    return out
+
+
+def _text_search_is_filtered(store: Store, h: History) -> None:
+    """Text search ranks with the backend's own engine; what it may return is specified."""
+    for g in h.groups:
+        for as_of in POINTS:
+            for known_at in (TIMES[1], MAX):
+                tf = TimeFilter(as_of=as_of, known_at=known_at)
+                allowed = {e.id for e in h.episodes if e.group_id == g and episode_visible(e, as_of, known_at)}
+                for word in WORDS[:3]:
+                    got = store.episode_text_search(g, word, 5, tf)
+                    assert {i for i, _ in got} <= allowed and len(got) <= 5
+                    facts = store.fact_text_search(g, "leeds", 5, tf)
+                    assert all(f.group_id == g and visible(f, as_of, known_at) for f, _ in facts)
+
+
+def _compare(backend: Store, h: History) -> None:
+    ref = ReferenceStore(dim=DIM)
+    want_added, want_skipped = _load(ref, h)
+    got_added, got_skipped = _load(backend, h)
+    assert (_ids(got_added), got_skipped) == (_ids(want_added), want_skipped)
+    want, got = _reads(ref, h), _reads(backend, h)
+    diffs = {k: (want[k], got.get(k)) for k in want if got.get(k) != want[k]}
+    assert not diffs, "\n".join(f"{k}: reference {w!r} != {backend.kind} {g!r}"
+                                for k, (w, g) in list(diffs.items())[:8])
+    _text_search_is_filtered(backend, h)
+    for g in h.groups:
+        assert backend.requeue_failed(g) == ref.requeue_failed(g)
+        assert _ids(backend.pending_episodes(g, 100)) == _ids(ref.pending_episodes(g, 100))
+    groups = dict(backend.groups())
+    assert {g: groups.get(g) for g in h.groups if g in dict(ref.groups())} == dict(ref.groups())
+
+
+@pytest.fixture
+def spec_store(store: Store, tmp_path_factory: pytest.TempPathFactory):
+    """A fresh SQLite file per example (Neo4j: fresh groups on the shared server)."""
+    from kg_memory.store.url import open_store
+
+    def make() -> Store:
+        if store.kind == "sqlite":
+            return open_store(f"sqlite:///{tmp_path_factory.mktemp('spec') / 'kg.db'}", dim=DIM)
+        return store  # every example writes fresh groups
+
+    return make
+
+
+@settings(max_examples=EXAMPLES, deadline=None, phases=PHASES,
+          suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow])
+@given(h=histories())
+def test_every_read_matches_the_reference(spec_store, h: History):
+    backend = spec_store()
+    try:
+        _compare(backend, h)
+    finally:
+        if backend.kind == "sqlite":
+            backend.close()
+
+
+def test_reference_store_refuses_a_double_expiry():
+    ref = ReferenceStore(dim=DIM)
+    t = datetime(2024, 1, 1, tzinfo=UTC)
+    a, b = Entity(group_id="g", name="A", created_at=t), Entity(group_id="g", name="B", created_at=t)
+    v = FactVersion(group_id="g", subject_id=a.id, subject="A", predicate="likes", object_id=b.id, object="B",
+                    statement="A likes B", created_at=t)
+    ref.write(WriteBatch(entities=[a, b], inserts=[v]))
+    ref.write(WriteBatch(expiries=[("g", Expiry(v.id, t + timedelta(days=1), "fv_x"))]))
+    from kg_memory.errors import StoreError
+
+    with pytest.raises(StoreError, match="refusing to expire it twice"):
+        ref.write(WriteBatch(expiries=[("g", Expiry(v.id, t + timedelta(days=2), "fv_y"))]))
+    with pytest.raises(StoreError, match="entities are missing"):
+        ref.write(WriteBatch(inserts=[v.replace(id="fv_other", subject_id="en_nobody")]))
+    assert ref.counts("g")["facts"] == 1
