@@ -81,6 +81,9 @@ class Settings(BaseModel):
     predicate_similarity: float = Field(default=0.62, ge=0.0, le=1.0)
     # doctor fails when an episode has waited longer than this for extraction (a stuck or dead ingest)
     pending_alert_minutes: float = Field(default=30.0, gt=0)
+    # groups whose in-memory search index the SQLite store keeps (about 1.6 KB per episode); the least
+    # recently used group's index is dropped first and rebuilt on its next read
+    cache_groups: int = Field(default=64, ge=1)
     batch_size: int = 256
     recall_k: int = 10
     weights: RecallWeights = Field(default_factory=RecallWeights)

@@ -87,4 +87,28 @@ MIGRATIONS: list[tuple[str, list[str]]] = [
         "CREATE INDEX facts_subject_predicate ON facts (group_id, subject_id, predicate, valid_from)",
         "CREATE INDEX facts_object_predicate ON facts (group_id, object_id, predicate, valid_from)",
     ]),
+    # Which rows of which group changed, in commit order, so a process's in-memory index of a group
+    # reads only that group's new and changed rows after a write (not the whole group again, and
+    # nothing for another group's write). Triggers write it, so every writer records its changes.
+    ("0006_changes", [
+        """CREATE TABLE changes (
+            seq INTEGER PRIMARY KEY AUTOINCREMENT,
+            group_id TEXT NOT NULL,
+            tbl TEXT NOT NULL CHECK (tbl IN ('e', 'f')),
+            row INTEGER NOT NULL
+        )""",
+        "CREATE INDEX changes_group ON changes (group_id, seq)",
+        """CREATE TRIGGER episodes_changed_insert AFTER INSERT ON episodes BEGIN
+            INSERT INTO changes (group_id, tbl, row) VALUES (NEW.group_id, 'e', NEW.rowid); END""",
+        """CREATE TRIGGER episodes_changed_update AFTER UPDATE OF embedding, occurred_at, created_at ON episodes BEGIN
+            INSERT INTO changes (group_id, tbl, row) VALUES (NEW.group_id, 'e', NEW.rowid); END""",
+        """CREATE TRIGGER episodes_changed_delete AFTER DELETE ON episodes BEGIN
+            INSERT INTO changes (group_id, tbl, row) VALUES (OLD.group_id, 'e', OLD.rowid); END""",
+        """CREATE TRIGGER facts_changed_insert AFTER INSERT ON facts BEGIN
+            INSERT INTO changes (group_id, tbl, row) VALUES (NEW.group_id, 'f', NEW.rowid); END""",
+        """CREATE TRIGGER facts_changed_update AFTER UPDATE OF expired_at, embedding ON facts BEGIN
+            INSERT INTO changes (group_id, tbl, row) VALUES (NEW.group_id, 'f', NEW.rowid); END""",
+        """CREATE TRIGGER facts_changed_delete AFTER DELETE ON facts BEGIN
+            INSERT INTO changes (group_id, tbl, row) VALUES (OLD.group_id, 'f', OLD.rowid); END""",
+    ]),
 ]

@@ -59,14 +59,15 @@ def parse_store_url(url: str) -> StoreURL:
     )
 
 
-def open_store(url: str, *, migrate: bool = True, dim: int = 384) -> Store:
-    """Open (and by default migrate) the store a URL names."""
+def open_store(url: str, *, migrate: bool = True, dim: int = 384, cache_groups: int = 64) -> Store:
+    """Open (and by default migrate) the store a URL names. ``cache_groups``: how many
+    groups' in-memory indexes an embedded store keeps (least recently used go first)."""
     u = parse_store_url(url)
     store: Store
     if u.scheme == "sqlite":
         from .sqlite import SQLiteStore
 
-        store = SQLiteStore(u.path, dim=dim)  # type: ignore[arg-type]
+        store = SQLiteStore(u.path, dim=dim, max_groups=cache_groups)  # type: ignore[arg-type]
     elif u.scheme == "memory":
         from .reference import ReferenceStore
 

@@ -19,6 +19,7 @@ class VectorIndex:
         self.time_cols = tuple(time_cols)
         self.n = 0
         self.stamp: object = None  # owner's freshness marker
+        self.seq: int | None = None  # owner's position in its change log (None: never loaded)
         self._cap = 0
         self.keys: list[object] = []
         self.pos: dict[object, int] = {}

@@ -127,11 +127,23 @@ def histories(draw: st.DrawFn) -> History:
     return History(groups, episodes, entities, batches)
 
 
-def _load(store: Store, h: History) -> tuple[list[Episode], int]:
+def _load(store: Store, h: History) -> tuple[tuple[list[Episode], int], list[Any]]:
+    """Store the history; between writes, read (so an index a store keeps must follow each write)."""
+    seen = []
     out = store.add_episodes(h.episodes)
     for b in h.batches:
+        seen.append(_quick_reads(store, h))
         store.write(b)
-    return out
+    return out, seen
+
+
+def _quick_reads(store: Store, h: History) -> list[Any]:
+    q = _vec(np.random.default_rng(1))
+    tf = TimeFilter(as_of=TIMES[4], known_at=MAX)
+    ents = [n.id for n in h.entities]
+    return [(g, [(i, round(s, 4)) for i, s in store.episode_vector_search(g, q, 3, tf)],
+             _ids(store.facts_for_entities(g, ents, tf, 100)), _ids(store.ended_facts(g, ents, tf, 100)))
+            for g in h.groups]
 
 
 def _ids(rows: list[Any]) -> list[str]:
@@ -195,9 +207,10 @@ def _text_search_is_filtered(store: Store, h: History) -> None:
 
 def _compare(backend: Store, h: History) -> None:
     ref = ReferenceStore(dim=DIM)
-    want_added, want_skipped = _load(ref, h)
-    got_added, got_skipped = _load(backend, h)
+    (want_added, want_skipped), want_between = _load(ref, h)
+    (got_added, got_skipped), got_between = _load(backend, h)
     assert (_ids(got_added), got_skipped) == (_ids(want_added), want_skipped)
+    assert got_between == want_between
     want, got = _reads(ref, h), _reads(backend, h)
     diffs = {k: (want[k], got.get(k)) for k in want if got.get(k) != want[k]}
     assert not diffs, "\n".join(f"{k}: reference {w!r} != {backend.kind} {g!r}"

@@ -1,0 +1,54 @@
+"""The SQLite store's in-memory group indexes follow writes incrementally: a
+write to one group costs another group's next read nothing, and a write to the
+same group reads only the rows it changed. Observed through the SQL the store
+runs (a trace), on a real file with a real model."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime, timedelta
+from pathlib import Path
+
+from kg_memory.memory import Memory
+from kg_memory.settings import Settings
+from kg_memory.store.sqlite import SQLiteStore
+from kg_memory.timeutil import FixedClock
+
+
+def _traced(store: SQLiteStore) -> list[str]:
+    seen: list[str] = []
+    store.conn.set_trace_callback(seen.append)
+    return seen
+
+
+def test_writes_to_another_group_cost_nothing_and_same_group_writes_are_incremental(tmp_path: Path, embedder):
+    store = SQLiteStore(tmp_path / "kg.db", dim=384, max_groups=2)
+    store.migrate()
+    clock = FixedClock(datetime(2025, 1, 1, tzinfo=UTC))
+    mem = Memory(store, settings=Settings(), embedder=embedder, clock=clock)
+    for i in range(30):
+        mem.add(f"Turn {i}: I went hiking near lake {i}.", group="a", occurred_at=f"2024-01-{i % 28 + 1:02d}T10:00:00Z")
+    mem.add("I live in Leeds.", group="b", occurred_at="2024-02-01T10:00:00Z")
+    assert "Leeds" not in mem.recall("where do I live?", group="a").context_block()
+
+    seen = _traced(store)
+    clock.advance(timedelta(minutes=1))
+    mem.add("I moved to York.", group="b", occurred_at="2024-03-01T10:00:00Z")  # another group
+    seen.clear()
+    mem.recall("lake hiking", group="a")
+    full = [s for s in seen if "WHERE e.group_id" in s or "WHERE f.group_id" in s]
+    reread = [s for s in seen if "FROM episodes e LEFT JOIN" in s or "FROM facts f LEFT JOIN" in s]
+    assert full == [] and reread == []  # group a's index was not touched by b's write
+
+    mem.add("I moved to Bath.", group="a", occurred_at="2024-04-01T10:00:00Z")  # the same group
+    seen.clear()
+    res = mem.recall("where do I live?", group="a")
+    assert res.facts and res.facts[0].fact.object == "Bath"  # the new row is in the index
+    reread = [s for s in seen if "FROM episodes e LEFT JOIN" in s]
+    assert reread and all("e.rowid IN (" in s for s in reread)  # only the changed rows, never the whole group
+    listed = [s.split("e.rowid IN (", 1)[1].split(")", 1)[0].split(",") for s in reread]
+    assert max(len(rows) for rows in listed) == 1  # one turn added: one row read
+
+    mem.recall("anything", group="b")
+    mem.recall("anything", group="c")  # a third group: the least recently used index (a) is dropped
+    assert store._indexes.groups() == ["b", "c"]
+    assert mem.recall("where do I live?", group="a").facts[0].fact.object == "Bath"  # rebuilt on demand
