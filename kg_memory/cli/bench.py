@@ -97,6 +97,35 @@ def scale(
             typer.echo(f"{name} end-to-end: {r['eps_per_s']} ep/s over {r['episodes']} episodes")
 
 
+@bench_app.command("agent-loop")
+@handle_errors
+def agent_loop(
+    episodes: int = typer.Option(100_000, "--episodes", min=100, help="Episodes in the agent's group."),
+    neighbour: int = typer.Option(20_000, "--neighbour", min=0, help="Episodes in a neighbouring group."),
+    rounds: int = typer.Option(200, "--rounds", min=1, help="Rounds of recall, add, recall, add elsewhere, recall."),
+    store: list[str] = typer.Option(["sqlite"], "--store", help="'sqlite' (a temp file) or a neo4j:// URL; repeat."),
+    json_out: bool = JsonOpt,
+) -> None:
+    """Recall right after writes, as an agent runs: steady, after a write to the same
+    group and after a write to another group; and the latency of an add."""
+    from ..bench.agent_loop import run_agent_loop
+
+    def log(m: str) -> None:
+        typer.echo(m, err=True)
+
+    res = run_agent_loop(store, _embedder_for("agent-loop"), episodes=episodes, neighbour=min(neighbour, episodes),
+                         rounds=rounds, log=log)
+    if json_out:
+        emit_json(res)
+        return
+    for name, r in res["stores"].items():
+        typer.echo(f"{name}: recall p50/p95 steady {r['recall_steady']['p50_ms']}/{r['recall_steady']['p95_ms']} ms, "
+                   f"after a same-group write {r['recall_after_same_group_write']['p50_ms']}/"
+                   f"{r['recall_after_same_group_write']['p95_ms']} ms, after another group's write "
+                   f"{r['recall_after_other_group_write']['p50_ms']}/{r['recall_after_other_group_write']['p95_ms']}"
+                   f" ms; add p50 {r['add_same_group']['p50_ms']} ms")
+
+
 def _embedder_for(command: str):  # noqa: ANN202
     """The configured embedder; the retrieval benches cannot run without one."""
     from ..embed.base import make_embedder

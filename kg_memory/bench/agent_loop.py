@@ -1,0 +1,114 @@
+"""`kgmem bench agent-loop`: what an agent does, on each store. One group holds a
+long history (100k episodes by default) and a neighbour group a shorter one
+(20k). The loop then repeats: recall, add a turn to the group, recall, add a
+turn to the neighbour, recall. It reports recall latency in the steady state,
+right after a write to the same group and right after a write to another group,
+and the latency of an add (store, extraction, index), with the turn's embedding
+computed beforehand so the figure is the memory's own cost.
+
+Timed tests are not part of the test suite; this is where speed is measured."""
+
+from __future__ import annotations
+
+import random
+import tempfile
+import time
+import uuid
+from collections.abc import Callable, Sequence
+from pathlib import Path
+from typing import Any
+
+from ..embed.base import Embedder
+from ..extract.rules import RulesExtractor
+from ..models import Episode
+from ..pipeline import Pipeline
+from ..recall import Recaller
+from ..settings import RecallWeights
+from ..timeutil import utcnow
+from .scale import QUESTIONS, PrecomputedEmbedder, _open, embed_cached, percentiles
+from .synthetic import CITIES, NAMES, generate
+
+WARMUP = 100
+
+
+def _prepare(n: int, neighbour: int, turns: int, seed: int, embedder: Embedder, cache_dir: Path,
+             log: Callable[[str], None]) -> tuple[list[Episode], list[Episode], list[Episode], PrecomputedEmbedder]:
+    main = list(generate(n, seed=seed))
+    side = main[:neighbour]  # the same texts (their vectors are cached), in another group
+    extra = list(generate(turns, seed=seed + 99))
+    texts = [e.index_text() for e in main] + [e.index_text() for e in extra]
+    log(f"embedding {len(texts)} texts (cached in {cache_dir})")
+    vecs = embed_cached(embedder, texts, cache_dir)
+    return main, side, extra, PrecomputedEmbedder(embedder, dict(zip(texts, vecs, strict=True)))
+
+
+def _fill(store: Any, episodes: list[Episode], group: str, pre: PrecomputedEmbedder) -> None:
+    eps = [e.model_copy(update={"group_id": group, "id": f"ep_{uuid.uuid4().hex}"}) for e in episodes]
+    for i in range(0, len(eps), 1000):
+        store.add_episodes(eps[i: i + 1000])
+    Pipeline(store, RulesExtractor(use_parser=False), pre, utcnow).run(group, batch_size=1000)
+
+
+def _add(store: Any, pipe: Pipeline, turn: Episode, group: str) -> float:
+    """One agent write, as ``Memory.add`` does it: store the turn, then extract and index it."""
+    now = utcnow()
+    ep = turn.model_copy(update={"group_id": group, "id": f"ep_{uuid.uuid4().hex}", "created_at": now,
+                                 "occurred_at": now})
+    t0 = time.perf_counter()
+    store.add_episodes([ep])
+    pipe.process([ep])
+    return time.perf_counter() - t0
+
+
+def _timed_recall(rec: Recaller, group: str, q: str, qvecs: dict[str, Any]) -> float:
+    now = utcnow()
+    t0 = time.perf_counter()
+    rec.recall(q, group, now, now, 10, query_vector=qvecs[q])
+    return time.perf_counter() - t0
+
+
+def run_agent_loop(stores: Sequence[str], embedder: Embedder, episodes: int = 100_000, neighbour: int = 20_000,
+                   rounds: int = 200, seed: int = 42, cache_dir: Path | None = None,
+                   log: Callable[[str], None] = print) -> dict[str, Any]:
+    cache_dir = cache_dir or Path(".bench-cache")
+    main, side, extra, pre = _prepare(episodes, neighbour, 2 * rounds + WARMUP, seed, embedder, cache_dir, log)
+    rng = random.Random(seed)
+    qs = [rng.choice(QUESTIONS).format(name=rng.choice(NAMES), city=rng.choice(CITIES)) for _ in range(3 * rounds)]
+    qvecs = {q: embedder.embed([q])[0] for q in set(qs)}
+    out: dict[str, Any] = {"episodes": episodes, "neighbour": neighbour, "rounds": rounds, "seed": seed, "stores": {}}
+    with tempfile.TemporaryDirectory() as tmpdir:
+        for url in stores:
+            name = "sqlite" if url == "sqlite" else "neo4j"
+            store, _ = _open(url, Path(tmpdir), embedder.dim)
+            group, other = f"loop-{uuid.uuid4().hex[:8]}", f"loop-n-{uuid.uuid4().hex[:8]}"
+            log(f"{name}: {episodes} episodes in the group, {neighbour} in its neighbour")
+            _fill(store, main, group, pre)
+            _fill(store, side, other, pre)
+            rec = Recaller(store, pre, RecallWeights())
+            pipe = Pipeline(store, RulesExtractor(use_parser=False), pre, utcnow)
+            turns = iter(extra)
+
+            def recall(q: str, rec: Recaller = rec, group: str = group) -> float:
+                return _timed_recall(rec, group, q, qvecs)
+
+            log(f"{name}: warm-up")
+            for i in range(WARMUP):  # plans compiled, caches filled, as in a server that has been up a while
+                recall(qs[i % len(qs)])
+                if i % 10 == 0:
+                    _add(store, pipe, next(turns), group)
+            steady, after_same, after_other, add_same, add_other = [], [], [], [], []
+            log(f"{name}: {rounds} rounds of recall, add, recall, add to the neighbour, recall")
+            for r in range(rounds):
+                steady.append(recall(qs[3 * r]))
+                add_same.append(_add(store, pipe, next(turns), group))
+                after_same.append(recall(qs[3 * r + 1]))
+                add_other.append(_add(store, pipe, next(turns), other))
+                after_other.append(recall(qs[3 * r + 2]))
+            row = {"recall_steady": percentiles(steady), "recall_after_same_group_write": percentiles(after_same),
+                   "recall_after_other_group_write": percentiles(after_other),
+                   "add_same_group": percentiles(add_same), "add_other_group": percentiles(add_other)}
+            out["stores"][name] = row
+            log(f"{name}: {row}")
+            rec.close()
+            store.close()
+    return out
