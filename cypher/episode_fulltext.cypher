@@ -3,8 +3,7 @@
 // cosine of each hit with $vector when one is given (recall scores every candidate both ways).
 CALL db.index.fulltext.queryNodes('kgmem_episode_text', $query, {limit: $fetch}) YIELD node, score
 WITH collect({node: node, score: score}) AS hits
-WITH size(hits) AS raw, [h IN hits WHERE h.node.group_id = $group_id AND h.node.occurred_at <= $as_of
-     AND h.node.created_at <= $known_at] AS survivors
+WITH size(hits) AS raw, [h IN hits WHERE h.node.group_id = $group_id AND {{visible_episode:h.node}}] AS survivors
 WITH raw, size(survivors) AS kept, survivors[0..$k] AS best
 UNWIND CASE WHEN best = [] THEN [null] ELSE best END AS h
 WITH raw, kept, h.node AS n, h.score AS score

@@ -1,7 +1,7 @@
 // Pre-filter on group and time, then rank every survivor exactly. Counts the survivors
 // up to $cap + 1: n > $cap means "too many for a scan" and the caller uses the index.
 MATCH (e:Episode)
-WHERE e.group_id = $group_id AND e.occurred_at <= $as_of AND e.created_at <= $known_at AND e.embedding IS NOT NULL
+WHERE e.group_id = $group_id AND {{visible_episode:e}} AND e.embedding IS NOT NULL
 WITH e LIMIT $cap + 1
 WITH collect(e) AS cands
 WITH size(cands) AS n, cands

@@ -3,8 +3,7 @@
 // widens $fetch until k survive or the index is exhausted, and learns kept/raw for next time.
 CALL db.index.vector.queryNodes('kgmem_episode_embedding', $fetch, $vector) YIELD node, score
 WITH collect({node: node, score: score}) AS hits
-WITH size(hits) AS raw, [h IN hits WHERE h.node.group_id = $group_id AND h.node.occurred_at <= $as_of
-     AND h.node.created_at <= $known_at] AS survivors
+WITH size(hits) AS raw, [h IN hits WHERE h.node.group_id = $group_id AND {{visible_episode:h.node}}] AS survivors
 WITH raw, size(survivors) AS kept, survivors[0..$k] AS best
 UNWIND CASE WHEN best = [] THEN [null] ELSE best END AS h
 WITH raw, kept, h.node AS n, h.score AS score

@@ -7,13 +7,13 @@ CALL (e) {
   MATCH (p:Episode)
   WHERE p.group_id = e.group_id AND p.session_id = e.session_id AND p.occurred_at <= e.occurred_at
     AND (p.occurred_at < e.occurred_at OR p.id < e.id)
-    AND p.occurred_at <= $as_of AND p.created_at <= $known_at
+    AND {{visible_episode:p}}
   RETURN p AS n ORDER BY p.occurred_at DESC, p.id DESC LIMIT 1
   UNION
   MATCH (q:Episode)
   WHERE q.group_id = e.group_id AND q.session_id = e.session_id AND q.occurred_at >= e.occurred_at
     AND (q.occurred_at > e.occurred_at OR q.id > e.id)
-    AND q.occurred_at <= $as_of AND q.created_at <= $known_at
+    AND {{visible_episode:q}}
   RETURN q AS n ORDER BY q.occurred_at ASC, q.id ASC LIMIT 1
 }
 RETURN id, n {.id, .group_id, .role, .speaker, .content, occurred_at: toString(n.occurred_at), created_at: toString(n.created_at), .session_id, .source,

@@ -1,8 +1,6 @@
 CALL db.index.vector.queryRelationships('kgmem_fact_embedding', $fetch, $vector) YIELD relationship, score
 WITH collect({f: relationship, score: score}) AS hits
-WITH size(hits) AS raw, [h IN hits WHERE h.f.group_id = $group_id
-     AND h.f.created_at <= $known_at AND (h.f.expired_at IS NULL OR h.f.expired_at > $known_at)
-     AND (h.f.valid_from IS NULL OR h.f.valid_from <= $as_of) AND (h.f.valid_to IS NULL OR h.f.valid_to > $as_of)
+WITH size(hits) AS raw, [h IN hits WHERE h.f.group_id = $group_id AND {{visible_fact:h.f}}
      ] AS survivors
 WITH raw, size(survivors) AS kept, survivors[0..$k] AS best
 UNWIND CASE WHEN best = [] THEN [null] ELSE best END AS h

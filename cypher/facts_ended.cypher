@@ -3,9 +3,8 @@
 // ties by version id. An open end is stored as valid_to = null, so it never counts as ended.
 MATCH (s:Entity)-[f:FACT]->(o:Entity)
 USING INDEX f:FACT(group_id, tx_end, valid_end, valid_start)
-WHERE f.group_id = $group_id AND f.tx_end > $known_at AND f.valid_end <= $as_of
-  AND f.valid_start <= $as_of  // implied (a version starts before it ends); it lets the index serve the seek
-  AND f.valid_to IS NOT NULL AND f.created_at <= $known_at
+WHERE f.group_id = $group_id AND f.tx_end > $known_at AND f.valid_end <= $as_of AND f.valid_start <= $as_of
+  AND {{ended_fact:f}}  // the seek above is implied by the rule; it lets the index serve it
   AND ($predicates IS NULL OR f.predicate IN $predicates)
   AND (s.id IN $ids OR o.id IN $ids)
 WITH f, s, o

@@ -7,6 +7,7 @@ from functools import lru_cache
 from importlib import resources
 
 from .errors import KgMemError
+from .store.timefilter import expand_cypher
 
 _NAME = re.compile(r"^[a-z][a-z0-9_]*$")
 
@@ -21,7 +22,7 @@ def registry() -> dict[str, str]:
         stem = name[: -len(".cypher")]
         if not _NAME.match(stem):
             raise KgMemError(f"cypher/{name}: query names must be lower_snake_case")
-        out[stem] = entry.read_text(encoding="utf-8")
+        out[stem] = expand_cypher(entry.read_text(encoding="utf-8"))  # the time rules, compiled
     return out
 
 

@@ -19,7 +19,7 @@ from .extract.dates import asks_for_time, mentions_time, query_periods
 from .models import Episode, FactVersion, RecallResult, ScoredEpisode, ScoredFact, from_trusted, normalize_name
 from .settings import RecallWeights
 from .store.base import SearchHits, Store, TimeFilter
-from .temporal import superseded_evidence, visible
+from .temporal import episode_visible, superseded_evidence, visible
 from .text import query_terms
 from .timeutil import days_between
 from .vocab import Vocabulary, load_vocabulary
@@ -141,7 +141,7 @@ class Recaller:
         scored = {s.episode.id: s for s in episodes}
         missing = [eid for eid in boost if eid not in scored]
         for e in self.store.get_episodes(group_id, missing):
-            if e.occurred_at <= tf.as_of and e.created_at <= tf.known_at:
+            if episode_visible(e, tf.as_of, tf.known_at):
                 scored[e.id] = _scored(e, 0.0, {"decay": 1.0})
         for eid, b in boost.items():
             se = scored.get(eid)
@@ -168,7 +168,7 @@ class Recaller:
         overlap = {i: token_overlap(qterms, eps[i].index_text()) for i in ids if i in eps}
         norm = scale_by_max if self.w.normalise == "max" else minmax
         nv, nb, no = norm(vec), norm(bm), norm(overlap)
-        seen = {i: e for i, e in eps.items() if e.occurred_at <= tf.as_of and e.created_at <= tf.known_at}
+        seen = {i: e for i, e in eps.items() if episode_visible(e, tf.as_of, tf.known_at)}
         stale = self._superseded(group_id, tf, seen) if half_life else set()
         scored: dict[str, ScoredEpisode] = {}
         for i in ids:

@@ -43,6 +43,46 @@ def is_empty(start: datetime | None, end: datetime | None) -> bool:
     return start is not None and end is not None and end <= start
 
 
+@dataclass(frozen=True)
+class Bound:
+    """One comparison of a time rule: ``field op point``. ``open_as`` says what an
+    open (None) field means: ``"-inf"`` or ``"+inf"`` (it compares as the earliest
+    or latest instant), ``"fails"`` (an open field never satisfies the bound), or
+    None (the field is never open)."""
+
+    field: str
+    op: str  # "<=", "<" or ">"
+    point: str  # "as_of" or "known_at"
+    open_as: str | None = None
+
+
+# The rules, stated once. ``holds`` evaluates them here; each store compiles them for its
+# backend (kg_memory/store/timefilter.py): numpy masks and SQL on SQLite, Cypher on Neo4j.
+FACT_VISIBLE = (Bound("created_at", "<=", "known_at"), Bound("expired_at", ">", "known_at", "+inf"),
+                Bound("valid_from", "<=", "as_of", "-inf"), Bound("valid_to", ">", "as_of", "+inf"))
+FACT_ENDED = (Bound("created_at", "<=", "known_at"), Bound("expired_at", ">", "known_at", "+inf"),
+              Bound("valid_to", "<=", "as_of", "fails"))
+EPISODE_VISIBLE = (Bound("occurred_at", "<=", "as_of"), Bound("created_at", "<=", "known_at"))
+
+_CMP = {"<=": lambda a, b: a <= b, "<": lambda a, b: a < b, ">": lambda a, b: a > b}
+
+
+def holds(rule: tuple[Bound, ...], row: object, as_of: datetime, known_at: datetime) -> bool:
+    """Whether ``row`` (a version or an episode) satisfies ``rule`` at (as_of, known_at)."""
+    points = {"as_of": as_of, "known_at": known_at}
+    for b in rule:
+        value = getattr(row, b.field)
+        if value is None:
+            if b.open_as == "fails" or b.open_as is None:
+                return False
+            if (b.open_as == "-inf") != (b.op in ("<=", "<")):
+                return False  # -inf is never > a point; +inf is never <= one
+            continue
+        if not _CMP[b.op](value, points[b.point]):
+            return False
+    return True
+
+
 def believed_at(v: FactVersion, known_at: datetime) -> bool:
     """Transaction time: ``created_at <= known_at < expired_at``."""
     return v.created_at <= known_at and ends_after(v.expired_at, known_at)
@@ -53,20 +93,20 @@ def valid_at(v: FactVersion, as_of: datetime) -> bool:
 
 
 def visible(v: FactVersion, as_of: datetime, known_at: datetime) -> bool:
-    """The as-of filter every store implements: true at ``as_of``, believed at ``known_at``."""
-    return believed_at(v, known_at) and valid_at(v, as_of)
+    """The as-of filter every store applies (``FACT_VISIBLE``): true at ``as_of``, believed at ``known_at``."""
+    return holds(FACT_VISIBLE, v, as_of, known_at)
 
 
 def episode_visible(e: Episode, as_of: datetime, known_at: datetime) -> bool:
     """An episode is visible at (as_of, known_at) once it has happened and been stored:
     ``occurred_at <= as_of`` and ``created_at <= known_at``. Episodes never close."""
-    return e.occurred_at <= as_of and e.created_at <= known_at
+    return holds(EPISODE_VISIBLE, e, as_of, known_at)
 
 
 def ended(v: FactVersion, as_of: datetime, known_at: datetime) -> bool:
     """Believed at ``known_at`` to have stopped being true by ``as_of`` (a closed
     valid time that ends at or before it). What ``Store.ended_facts`` returns."""
-    return believed_at(v, known_at) and v.valid_to is not None and v.valid_to <= as_of
+    return holds(FACT_ENDED, v, as_of, known_at)
 
 
 def superseded_evidence(occurred_at: datetime, citing: list[FactVersion], as_of: datetime,

@@ -17,11 +17,13 @@ import numpy as np
 
 from ..errors import SchemaError, StoreError
 from ..models import Entity, Episode, FactVersion, from_trusted
+from ..temporal import EPISODE_VISIBLE, FACT_ENDED, FACT_VISIBLE
 from ..text import query_terms
 from ..timeutil import from_iso, micros, to_iso
 from .base import SearchHits, Store, TimeFilter, WriteBatch
 from .cache import GroupCache
 from .sqlite_migrations import MIGRATIONS
+from .timefilter import numpy_mask, sql_filter
 from .vecindex import NEG_INF_TIME, POS_INF_TIME, VectorIndex, bm25
 
 _EP_COLS = ("id, group_id, role, speaker, content, occurred_at, created_at, session_id, source, "
@@ -224,7 +226,8 @@ class SQLiteStore(Store):
 
     def neighbours(self, group_id: str, episode_ids: list[str], tf: TimeFilter) -> dict[str, list[Episode]]:
         out: dict[str, list[Episode]] = {}
-        asof, known = to_iso(tf.as_of), to_iso(tf.known_at)
+        seen, points = sql_filter(EPISODE_VISIBLE)
+        at = [to_iso(tf.as_of if p == "as_of" else tf.known_at) for p in points]
         with self._lock:
             for eid in episode_ids:
                 row = self.conn.execute(
@@ -238,10 +241,8 @@ class SQLiteStore(Store):
                     r = self.conn.execute(
                         f"SELECT {_EP_COLS} FROM episodes WHERE group_id = ? AND session_id = ? "
                         f"AND (occurred_at {op} ? OR (occurred_at = ? AND id {op} ?)) "
-                        "AND occurred_at <= ? AND created_at <= ? "
-                        f"ORDER BY occurred_at {order}, id {order} LIMIT 1",
-                        (group_id, row["session_id"], row["occurred_at"], row["occurred_at"], eid,
-                         asof, known)).fetchone()
+                        f"AND {seen} ORDER BY occurred_at {order}, id {order} LIMIT 1",
+                        (group_id, row["session_id"], row["occurred_at"], row["occurred_at"], eid, *at)).fetchone()
                     if r is not None:
                         found.append(self._episode(r))
                 if found:
@@ -399,12 +400,8 @@ class SQLiteStore(Store):
         throughout, so no refresh can change an index under the worker."""
         with self._lock:
             eidx, fidx = self._episode_index(group_id), self._facts_index(group_id)
-            a, kn = _micros_dt(tf.as_of), _micros_dt(tf.known_at)
-
-            def ep_seen(t: dict[str, np.ndarray]) -> np.ndarray:
-                return (t["occurred"] <= a) & (t["created"] <= kn)
-
-            visible = self._visible_mask(tf)
+            ep_seen = numpy_mask(EPISODE_VISIBLE, tf.as_of, tf.known_at)
+            visible = numpy_mask(FACT_VISIBLE, tf.as_of, tf.known_at)
             scan: Future[list[tuple[int, float]]] | None = None
             if vector is not None:  # the big scan (episodes) on the worker, the rest here
                 scan = self._worker().submit(eidx.search, vector, k, lambda t: ep_seen(t) & (t["hasvec"] == 1))
@@ -539,11 +536,6 @@ class SQLiteStore(Store):
         return (VectorIndex(self.dim, ("occurred", "created", "hasvec", "dl")),
                 VectorIndex(self.dim, ("vf", "vt", "created", "expired", "subj", "obj", "pred", "hasvec", "dl")))
 
-    @staticmethod
-    def _visible_mask(tf: TimeFilter) -> Callable[[dict[str, np.ndarray]], np.ndarray]:
-        a, kn = _micros_dt(tf.as_of), _micros_dt(tf.known_at)
-        return lambda t: (t["created"] <= kn) & (t["expired"] > kn) & (t["vf"] <= a) & (t["vt"] > a)
-
     def _facts_by_rowid(self, rowids: list[int]) -> dict[int, FactVersion]:
         out: dict[int, FactVersion] = {}
         with self._lock:
@@ -589,7 +581,7 @@ class SQLiteStore(Store):
         if touched is None:
             return []
         idx, view, mask = touched
-        rows = np.flatnonzero(mask & self._visible_mask(tf)(view))
+        rows = np.flatnonzero(mask & numpy_mask(FACT_VISIBLE, tf.as_of, tf.known_at)(view))
         return self._latest_first(idx, np.maximum(view["vf"], FIRST_INSTANT), rows, limit)
 
     def ended_facts(self, group_id: str, entity_ids: list[str], tf: TimeFilter, limit: int,
@@ -598,8 +590,7 @@ class SQLiteStore(Store):
         if touched is None:
             return []
         idx, view, mask = touched
-        a, kn = _micros_dt(tf.as_of), _micros_dt(tf.known_at)
-        ended = (view["created"] <= kn) & (view["expired"] > kn) & (view["vt"] <= a) & (view["vt"] != POS_INF_TIME)
+        ended = numpy_mask(FACT_ENDED, tf.as_of, tf.known_at)(view)
         return self._latest_first(idx, view["vt"], np.flatnonzero(mask & ended), limit)
 
     def counts(self, group_id: str | None = None) -> dict[str, int]:

@@ -9,8 +9,7 @@ from collections.abc import Callable, Iterable, Sequence
 
 import numpy as np
 
-NEG_INF_TIME = np.iinfo(np.int64).min
-POS_INF_TIME = np.iinfo(np.int64).max
+from .timefilter import NEG_INF_TIME, POS_INF_TIME  # noqa: F401 - how an open end is held here
 
 
 class VectorIndex:

@@ -138,7 +138,7 @@ def test_search_scores_text_hits_by_vector_too(store, group):
 
 
 def test_neo4j_backfill_migrations_match_the_write_path(store, group):
-    """Migrations 0005 and 0007 compute, for versions written before them, the same index
+    """Migrations 0005, 0007 and 0009 compute, for versions written before them, the same index
     keys (interval ends, time keys) that the write path stores for new versions."""
     if store.kind != "neo4j":
         return  # SQLite keeps no such copies
@@ -164,7 +164,8 @@ def test_neo4j_backfill_migrations_match_the_write_path(store, group):
         written = s.run(f"MATCH ()-[f:FACT {{group_id: $g}}]->() RETURN f.id AS id, {keys} ORDER BY id", g=group).data()
         s.run("MATCH ()-[f:FACT {group_id: $g}]->() REMOVE f.tx_end, f.valid_end, f.valid_start, f.vend, f.tend",
               g=group).consume()
-        for name in ("migration_0005_fact_interval_ends", "migration_0007_fact_time_keys"):
+        for name in ("migration_0005_fact_interval_ends", "migration_0007_fact_time_keys",
+                     "migration_0009_open_end_after_every_instant"):
             for statement in script(name):
                 s.run(statement).consume()
         backfilled = s.run(f"MATCH ()-[f:FACT {{group_id: $g}}]->() RETURN f.id AS id, {keys} ORDER BY id",
