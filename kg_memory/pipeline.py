@@ -23,7 +23,7 @@ from .extract.base import ExtractContext, Extraction, Extractor
 from .models import Entity, Episode, FactVersion, normalize_name
 from .progress import NoProgress, Progress
 from .store.base import Store, WriteBatch
-from .temporal import Candidate, decide
+from .temporal import Candidate, Decision, decide
 from .vocab import Vocabulary, check_predicate, load_vocabulary
 
 log = logging.getLogger(__name__)
@@ -217,10 +217,36 @@ class Pipeline:
         return self.extractor.extract(e, ctx)
 
     def _group(self, group_id: str, eps: list[Episode], batch: WriteBatch, stats: IngestStats) -> None:
+        """Extract one group's episodes (in time order) and decide what they change.
+
+        Invariant: a version that this batch creates and then closes is written
+        once, already closed; ``batch.expiries`` names only versions committed
+        before the batch (tests/unit/test_pipeline_batch.py)."""
         eps = sorted(eps, key=lambda e: e.occurred_at)
+        extractions = self._extractions(group_id, eps, batch, stats)
+        now = self.now()
+        known = self._resolve_entities(group_id, extractions, batch, stats, now)
+        state = self._believed(group_id, extractions, known)
+        pending: dict[str, FactVersion] = {}  # versions this batch creates, by id
+        for e in eps:
+            found = extractions.get(e.id)
+            if found is None:
+                continue
+            mentioned = self._decide_facts(group_id, e, found, known, state, pending, batch, stats, now)
+            for m in found.mentions:
+                named = known.get(normalize_name(m))
+                if named:
+                    mentioned.add(named.id)
+            batch.mentions.extend((group_id, e.id, ent_id) for ent_id in sorted(mentioned))
+            batch.statuses.append((group_id, e.id, "done", None))
+            stats.episodes_extracted += 1
+        batch.inserts.extend(pending.values())
+
+    def _extractions(self, group_id: str, eps: list[Episode], batch: WriteBatch, stats: IngestStats
+                     ) -> dict[str, Extraction]:
+        """Run the extractor; a failed episode is marked failed (kept, with its reason)."""
         extractions: dict[str, Extraction] = {}
-        results = self._extract_all(eps)
-        for e, (result, error) in zip(eps, results, strict=True):
+        for e, (result, error) in zip(eps, self._extract_all(eps), strict=True):
             if result is not None:
                 extractions[e.id] = result
                 stats.charge(e.id, result.llm_calls, result.prompt_tokens, result.completion_tokens)
@@ -228,8 +254,11 @@ class Pipeline:
                 batch.statuses.append((group_id, e.id, "failed", (error or "unknown error")[:500]))
                 stats.episodes_failed += 1
                 stats.errors.append(f"episode {e.id}: {error}")
+        return extractions
 
-        # Resolve every name to an entity (existing, or new in this batch).
+    def _resolve_entities(self, group_id: str, extractions: dict[str, Extraction], batch: WriteBatch,
+                          stats: IngestStats, now: datetime) -> dict[str, Entity]:
+        """Every name the extractions use, by key: the stored entity, or a new one in this batch."""
         kinds: dict[str, tuple[str, str]] = {}
         for x in extractions.values():
             for f in x.facts:
@@ -241,15 +270,17 @@ class Pipeline:
         ending_objects = {normalize_name(f.object) for x in extractions.values() for f in x.facts
                           if f.ending and f.object}
         known = self.store.find_entities(group_id, list(kinds) + list(ending_objects))
-        now = self.now()
         for key, (name, kind) in kinds.items():
             if key and key not in known:
                 ent = Entity(group_id=group_id, name=name, kind=kind, created_at=now)  # type: ignore[arg-type]
                 known[key] = ent
                 batch.entities.append(ent)
                 stats.entities_added += 1
+        return known
 
-        # Load the believed versions of every (subject, predicate) the batch touches.
+    def _believed(self, group_id: str, extractions: dict[str, Extraction], known: dict[str, Entity]
+                  ) -> dict[tuple[str, str], dict[str, FactVersion]]:
+        """The versions believed now of every (subject, predicate) the batch touches."""
         pairs = set()
         for x in extractions.values():
             for f in x.facts:
@@ -259,54 +290,55 @@ class Pipeline:
         state: dict[tuple[str, str], dict[str, FactVersion]] = defaultdict(dict)
         for v in self.store.current_facts(group_id, sorted(pairs)):
             state[(v.subject_id, v.predicate)][v.id] = v
-        pending: dict[str, FactVersion] = {}
+        return state
 
-        for e in eps:
-            found = extractions.get(e.id)
-            if found is None:
+    def _decide_facts(self, group_id: str, e: Episode, found: Extraction, known: dict[str, Entity],
+                      state: dict[tuple[str, str], dict[str, FactVersion]], pending: dict[str, FactVersion],
+                      batch: WriteBatch, stats: IngestStats, now: datetime) -> set[str]:
+        """Decide each fact of one episode against what is believed (``state``, which
+        this updates); return the ids of the entities the facts name."""
+        mentioned: set[str] = set()
+        for f in found.facts:
+            subj = known.get(normalize_name(f.subject))
+            obj = known.get(normalize_name(f.object)) if f.object else None
+            if subj is None or (obj is None and not (f.ending and f.any_object)):
                 continue
-            mentioned = set()
-            for f in found.facts:
-                subj = known.get(normalize_name(f.subject))
-                obj = known.get(normalize_name(f.object)) if f.object else None
-                if subj is None or (obj is None and not (f.ending and f.any_object)):
-                    continue
-                mentioned.add(subj.id)
-                if obj is not None:
-                    mentioned.add(obj.id)
-                cand = Candidate(
-                    group_id=group_id, subject_id=subj.id, subject=subj.name, predicate=f.predicate,
-                    object_id=obj.id if obj else "", object=obj.name if obj else "", statement=f.statement,
-                    valid_from=f.valid_from, valid_to=f.valid_to, episode_id=e.id, ending=f.ending,
-                    dated=f.dated, extractor=self.extractor.name, prompt_version=self.extractor.version,
-                    confidence=f.confidence, any_object=f.any_object,
-                )
-                pair = (subj.id, f.predicate)
-                current = list(state[pair].values())
-                single = self.vocab.is_single(f.predicate)
-                cand, current, single = self._judged(cand, current, single, e, stats)
-                decision = decide(cand, current, single, now)
-                for exp in decision.expiries:
-                    state[pair].pop(exp.version_id, None)
-                    if exp.version_id in pending:
-                        pending[exp.version_id] = pending[exp.version_id].replace(
-                            expired_at=exp.expired_at, expired_by=exp.expired_by)
-                    else:
-                        batch.expiries.append((group_id, exp))
-                for v in decision.inserts:
-                    pending[v.id] = v
-                    state[pair][v.id] = v
-                stats.facts_added += decision.facts_added
-                stats.facts_invalidated += decision.facts_invalidated
-                stats.facts_reinforced += 1 if decision.kind == "reinforce" else 0
-            for m in found.mentions:
-                named = known.get(normalize_name(m))
-                if named:
-                    mentioned.add(named.id)
-            batch.mentions.extend((group_id, e.id, ent_id) for ent_id in sorted(mentioned))
-            batch.statuses.append((group_id, e.id, "done", None))
-            stats.episodes_extracted += 1
-        batch.inserts.extend(pending.values())
+            mentioned.add(subj.id)
+            if obj is not None:
+                mentioned.add(obj.id)
+            cand = Candidate(
+                group_id=group_id, subject_id=subj.id, subject=subj.name, predicate=f.predicate,
+                object_id=obj.id if obj else "", object=obj.name if obj else "", statement=f.statement,
+                valid_from=f.valid_from, valid_to=f.valid_to, episode_id=e.id, ending=f.ending,
+                dated=f.dated, extractor=self.extractor.name, prompt_version=self.extractor.version,
+                confidence=f.confidence, any_object=f.any_object,
+            )
+            pair = (subj.id, f.predicate)
+            cand, current, single = self._judged(cand, list(state[pair].values()), self.vocab.is_single(f.predicate),
+                                                 e, stats)
+            decision = decide(cand, current, single, now)
+            self._persist(group_id, pair, decision, state, pending, batch)
+            stats.facts_added += decision.facts_added
+            stats.facts_invalidated += decision.facts_invalidated
+            stats.facts_reinforced += 1 if decision.kind == "reinforce" else 0
+        return mentioned
+
+    @staticmethod
+    def _persist(group_id: str, pair: tuple[str, str], decision: Decision,
+                 state: dict[tuple[str, str], dict[str, FactVersion]], pending: dict[str, FactVersion],
+                 batch: WriteBatch) -> None:
+        """Record a decision in the batch, keeping the invariant of ``_group``: an
+        expiry of a version this batch created closes that pending version instead."""
+        for exp in decision.expiries:
+            state[pair].pop(exp.version_id, None)
+            if exp.version_id in pending:
+                pending[exp.version_id] = pending[exp.version_id].replace(
+                    expired_at=exp.expired_at, expired_by=exp.expired_by)
+            else:
+                batch.expiries.append((group_id, exp))
+        for v in decision.inserts:
+            pending[v.id] = v
+            state[pair][v.id] = v
 
     def _judged(self, cand: Candidate, current: list[FactVersion], single: bool, e: Episode,
                 stats: IngestStats) -> tuple[Candidate, list[FactVersion], bool]:

@@ -4,17 +4,16 @@ decisions come from the same pure functions as on SQLite."""
 
 from __future__ import annotations
 
-import bisect
 import hashlib
 import json
 import re
 import threading
 import uuid
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from concurrent.futures import ThreadPoolExecutor
 from contextlib import contextmanager
 from datetime import UTC, datetime
-from typing import Any, TypeVar
+from typing import Any
 
 import numpy as np
 from neo4j.time import DateTime as Neo4jDateTime
@@ -25,6 +24,7 @@ from ..models import Entity, Episode, FactVersion, from_trusted
 from ..text import query_terms
 from ..timeutil import ensure_utc
 from .base import SearchHits, Store, TimeFilter, WriteBatch
+from .planning import LargeFrontier, SurvivalMemory, bounded, widen
 from .url import StoreURL
 
 # Stand-ins for open ends in the indexed copies of a version's interval ends (migrations 0005
@@ -104,82 +104,6 @@ def _row_cosine(row: Any) -> float | None:
 
 def _vec(v: np.ndarray | None) -> list[float] | None:
     return None if v is None else [float(x) for x in np.asarray(v, dtype=np.float32)]
-
-
-MAX_FETCH = 100_000  # the most hits one index query asks for
-T = TypeVar("T")
-
-
-def next_fetch(fetch: int, k: int, kept: int, raw: int) -> int:
-    """The next, wider request after ``kept`` of ``raw`` hits survived the filter
-    and k were wanted: what that share says k needs, at least twice and at most
-    eight times as many as before (a share seen in a few hits is a rough guess)."""
-    want = int(k / (kept / raw) * 1.2) + 8 if kept and raw else 8 * fetch
-    return min(MAX_FETCH, max(2 * fetch, min(8 * fetch, want)))
-
-
-class SurvivalMemory:
-    """The share of an index's hits that passed the group and time filter,
-    remembered by the as-of day it was seen at. The share at the nearest day
-    seen at or before is the guess for a new question: it grows with the as-of
-    date for episodes (more of the group is visible), and changes slowly for facts."""
-
-    LIMIT = 4096
-
-    def __init__(self) -> None:
-        self.days: list[float] = []
-        self.shares: dict[float, float] = {}
-        self._lock = threading.Lock()  # concurrent recalls share the store
-
-    def note(self, day: float, share: float) -> None:
-        key = float(int(day))
-        with self._lock:
-            if key not in self.shares:
-                if len(self.days) >= self.LIMIT:
-                    self.days = []
-                    self.shares = {}
-                bisect.insort(self.days, key)
-            self.shares[key] = max(share, 1e-4)
-
-    def guess(self, day: float) -> float | None:
-        with self._lock:
-            if not self.days:
-                return None
-            # The nearest day at or before: for episodes its share is the lower one, so
-            # the request is wide enough the first time.
-            i = bisect.bisect_right(self.days, float(int(day)))
-            return self.shares[self.days[i - 1] if i else self.days[0]]
-
-
-class LargeFrontier:
-    """Points (as_of, known_at) at which a group had more episodes visible than
-    the exact scan takes. What an episode search can see only grows with both
-    times (episodes are never edited or deleted, and gain embeddings only), so any
-    question at or after such a point in both times needs the index, and the
-    counting query can be skipped."""
-
-    LIMIT = 64
-
-    def __init__(self) -> None:
-        self.points: list[tuple[datetime, datetime]] = []
-
-    def covers(self, as_of: datetime, known_at: datetime) -> bool:
-        return any(a <= as_of and kn <= known_at for a, kn in self.points)
-
-    def add(self, as_of: datetime, known_at: datetime) -> None:
-        points = self.points  # replaced whole, never changed in place: safe to read meanwhile
-        keep = [(a, kn) for a, kn in points if not (a >= as_of and kn >= known_at)]
-        self.points = [*keep[-(self.LIMIT - 1):], (as_of, known_at)]
-
-
-def _bounded(table: dict[Any, T], key: Any, make: Callable[[], T]) -> T:
-    """``table[key]``, made on first use; a table of more than 10,000 groups starts over."""
-    found = table.get(key)
-    if found is None:
-        if len(table) >= 10_000:
-            table.clear()
-        found = table.setdefault(key, make())
-    return found
 
 
 class Neo4jStore(Store):
@@ -516,18 +440,13 @@ class Neo4jStore(Store):
         group that owns most of the index is not over-fetched, one that owns
         little does not widen step by step, and a question about an early date
         does not make the next question about now fetch thousands of hits."""
-        memory = _bounded(self._survival, (name, base["group_id"]), SurvivalMemory)
-        day = base["as_of"].timestamp() / 86400.0
-        share = memory.guess(day)
-        fetch = min(MAX_FETCH, max(40, int(k / share * 1.2) + 8)) if share else max(2 * k, 40)
-        while True:
+        memory = bounded(self._survival, (name, base["group_id"]), SurvivalMemory)
+
+        def run(fetch: int) -> tuple[list[dict[str, Any]], int, int]:
             row = self._read(name, k=k, fetch=fetch, **base)[0]
-            rows = list(row["rows"])
-            if row["raw"]:
-                memory.note(day, row["kept"] / row["raw"])
-            if len(rows) >= k or row["raw"] < fetch or fetch >= MAX_FETCH:
-                return rows
-            fetch = next_fetch(fetch, k, row["kept"], row["raw"])
+            return list(row["rows"]), row["raw"], row["kept"]
+
+        return widen(run, k, memory, base["as_of"].timestamp() / 86400.0)
 
     def episode_text_search(self, group_id: str, query_text: str, k: int, tf: TimeFilter) -> list[tuple[str, float]]:
         return [(e.id, s) for e, s, _ in self._episode_text(group_id, query_text, k, tf, None)]
@@ -566,7 +485,7 @@ class Neo4jStore(Store):
                         ) -> list[tuple[Episode, float]]:
         params = {"group_id": group_id, "as_of": tf.as_of, "known_at": tf.known_at, "vector": _vec(vector)}
         cap = self.exact_scan_limit
-        large = _bounded(self._large, (group_id, cap), LargeFrontier)
+        large = bounded(self._large, (group_id, cap), LargeFrontier)
         if large.covers(tf.as_of, tf.known_at):
             rows = self._widening("episode_vector_index", k, params)  # known to be too many: skip the count
         else:

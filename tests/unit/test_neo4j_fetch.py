@@ -7,7 +7,8 @@ from datetime import UTC, datetime, timedelta
 
 import pytest
 
-from kg_memory.store.neo4j import MAX_FETCH, LargeFrontier, SurvivalMemory, _bounded, next_fetch
+from kg_memory.store.planning import MAX_FETCH, LargeFrontier, SurvivalMemory, next_fetch
+from kg_memory.store.planning import bounded as _bounded
 
 pytestmark = pytest.mark.unit
 
@@ -84,3 +85,31 @@ def test_per_group_tables_are_bounded() -> None:
     for i in range(1, 10_001):
         _bounded(table, f"g{i}", SurvivalMemory)
     assert len(table) <= 10_000
+
+
+def test_widen_asks_again_until_k_survive_and_remembers_the_share() -> None:
+    from kg_memory.store.planning import first_fetch, widen
+
+    asked: list[int] = []
+
+    def run(fetch: int):  # an index of 10,000 hits of which one in 50 passes the filter
+        asked.append(fetch)
+        raw = min(fetch, 10_000)
+        kept = raw // 50
+        return list(range(min(kept, 10))), raw, kept
+
+    memory = SurvivalMemory()
+    assert widen(run, 10, memory, day=100.0) == list(range(10))
+    assert asked[0] == first_fetch(10, None) == 40 and asked[-1] >= 500 and len(asked) <= 4
+    asked.clear()
+    share = memory.guess(120.0)
+    assert share is not None and abs(share - 1 / 50) < 0.002
+    widen(run, 10, memory, day=120.0)  # the share seen before sizes the first request: one query
+    assert len(asked) == 1 and asked[0] == first_fetch(10, share)
+    asked.clear()
+
+    def small(fetch: int):  # fewer hits than asked for: the index is exhausted, stop
+        asked.append(fetch)
+        return [1, 2], 7, 2
+
+    assert widen(small, 10, SurvivalMemory(), day=1.0) == [1, 2] and asked == [40]
