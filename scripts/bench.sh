@@ -17,6 +17,9 @@ mkdir -p .bench
 home=$(mktemp -d)
 KGMEM_HOME="$home" KGMEM_BENCH_NEO4J_DATA=.neo4j-bench/data "$BIN/kgmem" bench scale \
   --episodes "${BENCH_SIZES:-10000,100000}" --store sqlite --store "$url" --vector-backends --json > .bench/scale.json
+# What an agent does: recall right after writes, at 100k episodes plus a 20k neighbour group.
+KGMEM_HOME="$home" "$BIN/kgmem" bench agent-loop --episodes "${BENCH_LOOP_EPISODES:-100000}" --neighbour 20000 \
+  --rounds 200 --random-vectors --store sqlite --store "$url" --json > .bench/agent-loop.json
 KGMEM_HOME="$home" "$BIN/kgmem" bench contradictions tests/fixtures/contradictions-dev.json --json \
   > .bench/contradictions-sqlite.json
 KGMEM_HOME="$home" "$BIN/kgmem" bench contradictions tests/fixtures/contradictions-dev.json --store "$url" --json \

@@ -18,6 +18,8 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
+import numpy as np
+
 from ..embed.base import Embedder
 from ..extract.rules import RulesExtractor
 from ..models import Episode
@@ -32,13 +34,19 @@ WARMUP = 100
 
 
 def _prepare(n: int, neighbour: int, turns: int, seed: int, embedder: Embedder, cache_dir: Path,
-             log: Callable[[str], None]) -> tuple[list[Episode], list[Episode], list[Episode], PrecomputedEmbedder]:
+             log: Callable[[str], None], random_vectors: bool
+             ) -> tuple[list[Episode], list[Episode], list[Episode], PrecomputedEmbedder]:
     main = list(generate(n, seed=seed))
     side = main[:neighbour]  # the same texts (their vectors are cached), in another group
     extra = list(generate(turns, seed=seed + 99))
     texts = [e.index_text() for e in main] + [e.index_text() for e in extra]
-    log(f"embedding {len(texts)} texts (cached in {cache_dir})")
-    vecs = embed_cached(embedder, texts, cache_dir)
+    if random_vectors:  # a scan costs the same whatever the values; the model takes ~8 min per 100k here
+        log(f"seeded random unit vectors for {len(texts)} texts")
+        vecs = np.random.default_rng(seed).normal(size=(len(texts), embedder.dim)).astype(np.float32)
+        vecs /= np.linalg.norm(vecs, axis=1, keepdims=True)
+    else:
+        log(f"embedding {len(texts)} texts (cached in {cache_dir})")
+        vecs = embed_cached(embedder, texts, cache_dir)
     return main, side, extra, PrecomputedEmbedder(embedder, dict(zip(texts, vecs, strict=True)))
 
 
@@ -69,13 +77,15 @@ def _timed_recall(rec: Recaller, group: str, q: str, qvecs: dict[str, Any]) -> f
 
 def run_agent_loop(stores: Sequence[str], embedder: Embedder, episodes: int = 100_000, neighbour: int = 20_000,
                    rounds: int = 200, seed: int = 42, cache_dir: Path | None = None,
-                   log: Callable[[str], None] = print) -> dict[str, Any]:
+                   log: Callable[[str], None] = print, random_vectors: bool = False) -> dict[str, Any]:
     cache_dir = cache_dir or Path(".bench-cache")
-    main, side, extra, pre = _prepare(episodes, neighbour, 2 * rounds + WARMUP, seed, embedder, cache_dir, log)
+    main, side, extra, pre = _prepare(episodes, neighbour, 2 * rounds + WARMUP, seed, embedder, cache_dir, log,
+                                      random_vectors)
     rng = random.Random(seed)
     qs = [rng.choice(QUESTIONS).format(name=rng.choice(NAMES), city=rng.choice(CITIES)) for _ in range(3 * rounds)]
     qvecs = {q: embedder.embed([q])[0] for q in set(qs)}
-    out: dict[str, Any] = {"episodes": episodes, "neighbour": neighbour, "rounds": rounds, "seed": seed, "stores": {}}
+    out: dict[str, Any] = {"episodes": episodes, "neighbour": neighbour, "rounds": rounds, "seed": seed,
+                           "history_vectors": "seeded random" if random_vectors else embedder.name, "stores": {}}
     with tempfile.TemporaryDirectory() as tmpdir:
         for url in stores:
             name = "sqlite" if url == "sqlite" else "neo4j"

@@ -130,6 +130,7 @@ def render(bench_dir: Path, extra: str = "") -> str:
             out.append(f"| {name} | " + " | ".join(
                 f"{m['by_category'][c].get('recall@10', 0):.1f} ({m['by_category'][c]['questions']})" for c in cats)
                 + " |")
+    out += _agent_loop(bench_dir)
     out += _fact_layer(bench_dir)
     if any(contra.values()):
         out += ["", "## Planted contradictions", "",
@@ -141,6 +142,24 @@ def render(bench_dir: Path, extra: str = "") -> str:
     if extra:
         out += ["", extra]
     return "\n".join(out) + "\n"
+
+
+def _agent_loop(bench_dir: Path) -> list[str]:
+    loop = _load(bench_dir / "agent-loop.json")
+    if not loop:
+        return []
+    out = ["## The agent loop", "",
+           f"`kgmem bench agent-loop`: {loop['episodes']:,} episodes in the agent's group and {loop['neighbour']:,} in "
+           f"a neighbour group ({loop.get('history_vectors', 'model')} history vectors). {loop['rounds']} rounds of: "
+           "recall, add a turn to the group, recall, add a turn to the neighbour, recall. An add stores the turn and "
+           "runs extraction and indexing, with its embedding computed beforehand. Milliseconds, p50 / p95.", "",
+           "| store | recall, steady | after a same-group write | after another group's write | add |",
+           "| --- | ---: | ---: | ---: | ---: |"]
+    for name, r in loop["stores"].items():
+        cells = [f"{r[k]['p50_ms']} / {r[k]['p95_ms']}" for k in ("recall_steady", "recall_after_same_group_write",
+                                                                   "recall_after_other_group_write", "add_same_group")]
+        out.append(f"| {name} | " + " | ".join(cells) + " |")
+    return out + [""]
 
 
 def _fact_layer(bench_dir: Path) -> list[str]:

@@ -104,6 +104,9 @@ def agent_loop(
     neighbour: int = typer.Option(20_000, "--neighbour", min=0, help="Episodes in a neighbouring group."),
     rounds: int = typer.Option(200, "--rounds", min=1, help="Rounds of recall, add, recall, add elsewhere, recall."),
     store: list[str] = typer.Option(["sqlite"], "--store", help="'sqlite' (a temp file) or a neo4j:// URL; repeat."),
+    random_vectors: bool = typer.Option(False, "--random-vectors",
+                                        help="Seeded random vectors for the history instead of the model "
+                                             "(same scan cost; no hour of embedding at 100k)."),
     json_out: bool = JsonOpt,
 ) -> None:
     """Recall right after writes, as an agent runs: steady, after a write to the same
@@ -114,7 +117,7 @@ def agent_loop(
         typer.echo(m, err=True)
 
     res = run_agent_loop(store, _embedder_for("agent-loop"), episodes=episodes, neighbour=min(neighbour, episodes),
-                         rounds=rounds, log=log)
+                         rounds=rounds, log=log, random_vectors=random_vectors)
     if json_out:
         emit_json(res)
         return
