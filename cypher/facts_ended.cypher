@@ -6,7 +6,7 @@ USING INDEX f:FACT(group_id, tx_end, valid_end, valid_start)
 WHERE f.group_id = $group_id AND f.tx_end > $known_at AND f.valid_end <= $as_of AND f.valid_start <= $as_of
   AND {{ended_fact:f}}  // the seek above is implied by the rule; it lets the index serve it
   AND ($predicates IS NULL OR f.predicate IN $predicates)
-  AND (s.id IN $ids OR o.id IN $ids)
+  AND (s.id IN $ids OR o.id IN $ids) AND (NOT $both OR (s.id IN $ids AND o.id IN $ids))
 WITH f, s, o
 ORDER BY f.valid_to DESC, f.id
 LIMIT $limit

@@ -17,7 +17,7 @@ CALL () {
   RETURN f, s, o
 }
 WITH f, s, o WHERE {{visible_fact:f}} AND ($predicates IS NULL OR f.predicate IN $predicates)
-  AND (s.id IN $ids OR o.id IN $ids)
+  AND (s.id IN $ids OR o.id IN $ids) AND (NOT $both OR (s.id IN $ids AND o.id IN $ids))
 WITH f, s, o
 ORDER BY f.valid_start DESC, f.id  // the reference store's order: latest start first (open = year 1), then id
 LIMIT $limit

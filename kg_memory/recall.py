@@ -169,7 +169,7 @@ class Recaller:
         norm = scale_by_max if self.w.normalise == "max" else minmax
         nv, nb, no = norm(vec), norm(bm), norm(overlap)
         seen = {i: e for i, e in eps.items() if episode_visible(e, tf.as_of, tf.known_at)}
-        stale = self._superseded(group_id, tf, seen) if half_life else set()
+        stale = self._superseded(group_id, tf, self._leading(seen, nv, nb, no, 3 * k)) if half_life else set()
         scored: dict[str, ScoredEpisode] = {}
         for i in ids:
             e = seen.get(i)
@@ -199,6 +199,16 @@ class Recaller:
             ranked = sorted(scored.values(), key=lambda s: (-s.score, s.episode.id))
         return self._time_cues(query, ranked)
 
+    def _leading(self, seen: dict[str, Episode], nv: dict[str, float], nb: dict[str, float], no: dict[str, float],
+                 n: int) -> dict[str, Episode]:
+        """The ``n`` candidates with the best blended score before decay: the only ones
+        decay can move out of the answer, so the only ones worth checking."""
+        def base(i: str) -> float:
+            return (self.w.episode_vector * nv.get(i, 0.0) + self.w.episode_bm25 * nb.get(i, 0.0)
+                    + self.w.episode_overlap * no.get(i, 0.0))
+
+        return {i: seen[i] for i in sorted(seen, key=lambda i: (-base(i), i))[:n]}
+
     def _superseded(self, group_id: str, tf: TimeFilter, episodes: dict[str, Episode]) -> set[str]:
         """The candidates that are superseded evidence (``temporal.superseded_evidence``):
         read through the entities they mention, the facts that cite them. Facts of
@@ -207,10 +217,11 @@ class Recaller:
             return set()
         ment = self.store.mentions(group_id, list(episodes))
         ents = sorted({e for ids in ment.values() for e in ids})
-        ended = self.store.ended_facts(group_id, ents, tf, EVIDENCE_FACTS) if ents else []
+        # a fact that cites an episode has both its ends among the entities the episode mentions
+        ended = self.store.ended_facts(group_id, ents, tf, EVIDENCE_FACTS, both_ends=True) if ents else []
         if not ended:
             return set()
-        holding = self.store.facts_for_entities(group_id, ents, tf, EVIDENCE_FACTS)
+        holding = self.store.facts_for_entities(group_id, ents, tf, EVIDENCE_FACTS, both_ends=True)
         citing: dict[str, list[FactVersion]] = {}
         for f in (*ended, *holding):
             if f.predicate not in self.vocab.predicates:

@@ -145,17 +145,18 @@ class Store(ABC):
 
     @abstractmethod
     def facts_for_entities(self, group_id: str, entity_ids: list[str], tf: TimeFilter, limit: int,
-                           predicates: list[str] | None = None) -> list[FactVersion]:
+                           predicates: list[str] | None = None, both_ends: bool = False) -> list[FactVersion]:
         """Versions ``temporal.visible`` at tf with any of the entities as subject or
-        object (only the given predicates, when given): the ``limit`` with the latest
-        valid_from (an open start orders as year 1), ties by version id."""
+        object (with ``both_ends``, as subject and object), only the given predicates
+        when given: the ``limit`` with the latest valid_from (an open start orders as
+        year 1), ties by version id."""
 
     @abstractmethod
     def ended_facts(self, group_id: str, entity_ids: list[str], tf: TimeFilter, limit: int,
-                    predicates: list[str] | None = None) -> list[FactVersion]:
-        """Versions with any of the entities as subject or object that are
-        ``temporal.ended`` at tf (believed at known_at, valid time closed by as_of),
-        the latest end first, ties by version id; at most ``limit``."""
+                    predicates: list[str] | None = None, both_ends: bool = False) -> list[FactVersion]:
+        """Versions with any of the entities as subject or object (with ``both_ends``,
+        as both) that are ``temporal.ended`` at tf (believed at known_at, valid time
+        closed by as_of), the latest end first, ties by version id; at most ``limit``."""
 
     @contextmanager
     def read_scope(self) -> Iterator[None]:

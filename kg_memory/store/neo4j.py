@@ -418,18 +418,20 @@ class Neo4jStore(Store):
                                       predicate=predicate))
 
     def facts_for_entities(self, group_id: str, entity_ids: list[str], tf: TimeFilter, limit: int,
-                           predicates: list[str] | None = None) -> list[FactVersion]:
+                           predicates: list[str] | None = None, both_ends: bool = False) -> list[FactVersion]:
         if not entity_ids:
             return []
         return self._facts(self._read("facts_for_entities", group_id=group_id, ids=list(dict.fromkeys(entity_ids)),
-                                      as_of=tf.as_of, known_at=tf.known_at, limit=limit, predicates=predicates))
+                                      as_of=tf.as_of, known_at=tf.known_at, limit=limit, predicates=predicates,
+                                      both=both_ends))
 
     def ended_facts(self, group_id: str, entity_ids: list[str], tf: TimeFilter, limit: int,
-                    predicates: list[str] | None = None) -> list[FactVersion]:
+                    predicates: list[str] | None = None, both_ends: bool = False) -> list[FactVersion]:
         if not entity_ids or limit <= 0:
             return []
         return self._facts(self._read("facts_ended", group_id=group_id, ids=list(dict.fromkeys(entity_ids)),
-                                      as_of=tf.as_of, known_at=tf.known_at, limit=limit, predicates=predicates))
+                                      as_of=tf.as_of, known_at=tf.known_at, limit=limit, predicates=predicates,
+                                      both=both_ends))
 
     # -- search --------------------------------------------------------------
     def _widening(self, name: str, k: int, base: dict[str, Any]) -> list[dict[str, Any]]:

@@ -202,19 +202,23 @@ class ReferenceStore(Store):
                  and (predicate is None or f.predicate == predicate)]
         return sorted(found, key=lambda f: (f.created_at, f.id))
 
-    def _touching(self, group_id: str, entity_ids: list[str], predicates: list[str] | None) -> list[FactVersion]:
+    def _touching(self, group_id: str, entity_ids: list[str], predicates: list[str] | None,
+                  both_ends: bool) -> list[FactVersion]:
         ents, preds = set(entity_ids), set(predicates) if predicates is not None else None
-        return [f for f in self._group_facts(group_id) if (f.subject_id in ents or f.object_id in ents)
+        joined = all if both_ends else any
+        return [f for f in self._group_facts(group_id) if joined((f.subject_id in ents, f.object_id in ents))
                 and (preds is None or f.predicate in preds)]
 
     def facts_for_entities(self, group_id: str, entity_ids: list[str], tf: TimeFilter, limit: int,
-                           predicates: list[str] | None = None) -> list[FactVersion]:
-        found = [f for f in self._touching(group_id, entity_ids, predicates) if visible(f, tf.as_of, tf.known_at)]
+                           predicates: list[str] | None = None, both_ends: bool = False) -> list[FactVersion]:
+        found = [f for f in self._touching(group_id, entity_ids, predicates, both_ends)
+                 if visible(f, tf.as_of, tf.known_at)]
         return sorted(found, key=latest_start_first)[:max(limit, 0)]
 
     def ended_facts(self, group_id: str, entity_ids: list[str], tf: TimeFilter, limit: int,
-                    predicates: list[str] | None = None) -> list[FactVersion]:
-        found = [f for f in self._touching(group_id, entity_ids, predicates) if ended(f, tf.as_of, tf.known_at)]
+                    predicates: list[str] | None = None, both_ends: bool = False) -> list[FactVersion]:
+        found = [f for f in self._touching(group_id, entity_ids, predicates, both_ends)
+                 if ended(f, tf.as_of, tf.known_at)]
         return sorted(found, key=latest_end_first)[:max(limit, 0)]
 
     # -- search ------------------------------------------------------------

@@ -545,7 +545,7 @@ class SQLiteStore(Store):
                     out[r["rowid"]] = self._fact(r)
         return out
 
-    def _touching(self, group_id: str, entity_ids: list[str], predicates: list[str] | None
+    def _touching(self, group_id: str, entity_ids: list[str], predicates: list[str] | None, both_ends: bool
                   ) -> tuple[VectorIndex, dict[str, np.ndarray], np.ndarray] | None:
         """The group's fact index, its columns, and the mask of versions with one of
         the entities at either end (and one of the predicates, when given)."""
@@ -556,7 +556,8 @@ class SQLiteStore(Store):
         if not ents or idx.n == 0:
             return None
         view = idx.view()
-        mask = np.isin(view["subj"], ents) | np.isin(view["obj"], ents)
+        subj, obj = np.isin(view["subj"], ents), np.isin(view["obj"], ents)
+        mask = subj & obj if both_ends else subj | obj
         if predicates is not None:
             preds = [self._predicate_codes[p] for p in predicates if p in self._predicate_codes]
             mask &= np.isin(view["pred"], preds)
@@ -576,8 +577,8 @@ class SQLiteStore(Store):
         return [f for _, f in ordered[:limit]]
 
     def facts_for_entities(self, group_id: str, entity_ids: list[str], tf: TimeFilter, limit: int,
-                           predicates: list[str] | None = None) -> list[FactVersion]:
-        touched = self._touching(group_id, entity_ids, predicates)
+                           predicates: list[str] | None = None, both_ends: bool = False) -> list[FactVersion]:
+        touched = self._touching(group_id, entity_ids, predicates, both_ends)
         if touched is None:
             return []
         idx, view, mask = touched
@@ -585,8 +586,8 @@ class SQLiteStore(Store):
         return self._latest_first(idx, np.maximum(view["vf"], FIRST_INSTANT), rows, limit)
 
     def ended_facts(self, group_id: str, entity_ids: list[str], tf: TimeFilter, limit: int,
-                    predicates: list[str] | None = None) -> list[FactVersion]:
-        touched = self._touching(group_id, entity_ids, predicates)
+                    predicates: list[str] | None = None, both_ends: bool = False) -> list[FactVersion]:
+        touched = self._touching(group_id, entity_ids, predicates, both_ends)
         if touched is None:
             return []
         idx, view, mask = touched

@@ -184,6 +184,9 @@ def _reads(store: Store, h: History) -> dict[str, Any]:
                     out[key, "facts", limit] = _ids(store.facts_for_entities(g, ents, tf, limit))
                     out[key, "ended", limit] = _ids(store.ended_facts(g, ents, tf, limit))
                 out[key, "facts-pred"] = _ids(store.facts_for_entities(g, ents, tf, 100, ["lives_in"]))
+                two = [n.id for n in mine[:2]]
+                out[key, "facts-both"] = _ids(store.facts_for_entities(g, two, tf, 100, both_ends=True))
+                out[key, "ended-both"] = _ids(store.ended_facts(g, two, tf, 100, both_ends=True))
                 ev = store.episode_vector_search(g, q, 3, tf)
                 out[key, "ep-vec"] = [(i, round(s, 4)) for i, s in ev]
                 fv = store.fact_vector_search(g, q, 3, tf)
