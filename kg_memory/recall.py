@@ -169,15 +169,15 @@ class Recaller:
         norm = scale_by_max if self.w.normalise == "max" else minmax
         nv, nb, no = norm(vec), norm(bm), norm(overlap)
         seen = {i: e for i, e in eps.items() if episode_visible(e, tf.as_of, tf.known_at)}
-        stale = self._superseded(group_id, tf, self._leading(seen, nv, nb, no, 3 * k)) if half_life else set()
+        blended = {i: self.w.episode_vector * nv.get(i, 0.0) + self.w.episode_bm25 * nb.get(i, 0.0)
+                   + self.w.episode_overlap * no.get(i, 0.0) for i in ids if i in seen}
+        # decay can only move the leading candidates out of the answer: only they are checked
+        leading = sorted(blended, key=lambda i: (-blended[i], i))[: 3 * k]
+        stale = self._superseded(group_id, tf, {i: seen[i] for i in leading}) if half_life else set()
         scored: dict[str, ScoredEpisode] = {}
-        for i in ids:
-            e = seen.get(i)
-            if e is None:
-                continue
+        for i, base in blended.items():
+            e = seen[i]
             comp = {"vector": nv.get(i, 0.0), "bm25": nb.get(i, 0.0), "overlap": no.get(i, 0.0)}
-            base = (self.w.episode_vector * comp["vector"] + self.w.episode_bm25 * comp["bm25"]
-                    + self.w.episode_overlap * comp["overlap"])
             comp["decay"] = decay(half_life, tf.as_of, e.occurred_at) if i in stale else 1.0
             scored[i] = _scored(e, base * comp["decay"], comp)
         ranked = sorted(scored.values(), key=lambda s: (-s.score, s.episode.id))
@@ -198,16 +198,6 @@ class Recaller:
                         scored[n.id] = _scored(n, val, {"neighbour_of": 1.0, "decay": 1.0})
             ranked = sorted(scored.values(), key=lambda s: (-s.score, s.episode.id))
         return self._time_cues(query, ranked)
-
-    def _leading(self, seen: dict[str, Episode], nv: dict[str, float], nb: dict[str, float], no: dict[str, float],
-                 n: int) -> dict[str, Episode]:
-        """The ``n`` candidates with the best blended score before decay: the only ones
-        decay can move out of the answer, so the only ones worth checking."""
-        def base(i: str) -> float:
-            return (self.w.episode_vector * nv.get(i, 0.0) + self.w.episode_bm25 * nb.get(i, 0.0)
-                    + self.w.episode_overlap * no.get(i, 0.0))
-
-        return {i: seen[i] for i in sorted(seen, key=lambda i: (-base(i), i))[:n]}
 
     def _superseded(self, group_id: str, tf: TimeFilter, episodes: dict[str, Episode]) -> set[str]:
         """The candidates that are superseded evidence (``temporal.superseded_evidence``):

@@ -445,19 +445,18 @@ class SQLiteStore(Store):
         """Changes whenever this connection or another one commits."""
         return (self._writes, self.conn.execute("PRAGMA data_version").fetchone()[0])
 
-    def _changed_rows(self, group_id: str, tbl: str, idx: VectorIndex) -> tuple[str, tuple[Any, ...], list[int]]:
-        """Which rows of the group to (re)load into ``idx``: all of them the first time,
-        else those the change log lists since the index last read it. Moves ``idx.seq``."""
+    def _changed_rows(self, group_id: str, tbl: str, idx: VectorIndex) -> list[int] | None:
+        """The rows of the group to (re)load into ``idx``: None the first time (all of
+        them), else those the change log lists since the index last read it. Moves ``idx.seq``."""
         seq = self.conn.execute("SELECT MAX(seq) FROM changes WHERE group_id = ?", (group_id,)).fetchone()[0] or 0
         if idx.seq is None:
             idx.seq = seq
-            return "group_id = ?", (group_id,), []
+            return None
         rows = [r[0] for r in self.conn.execute(
             "SELECT DISTINCT row FROM changes WHERE group_id = ? AND tbl = ? AND seq > ? AND seq <= ?",
             (group_id, tbl, idx.seq, seq))]
         idx.seq = seq
-        marks = ",".join("?" * len(rows))
-        return f"rowid IN ({marks})", tuple(rows), rows
+        return rows
 
     def _episode_index(self, group_id: str) -> VectorIndex:
         """Every episode of the group in memory: times, whether it has a vector
@@ -465,30 +464,39 @@ class SQLiteStore(Store):
         write it reads only the rows the change log names for this group."""
         with self._lock:
             idx = self._indexes.get(group_id, self._new_indexes)[0]
-            stamp = self._stamp()
-            if stamp == idx.stamp:
-                return idx
-            where, args, asked = self._changed_rows(group_id, "e", idx)
-            if not asked and where.startswith("rowid"):
-                idx.stamp = stamp  # another group's write, or none of this index's rows
-                return idx
-            rows = self.conn.execute(
-                "SELECT e.rowid, e.occurred_at, e.created_at, e.embedding IS NOT NULL, d.sz FROM episodes e "
-                f"LEFT JOIN episodes_fts_docsize d ON d.id = e.rowid WHERE e.{where}", args).fetchall()
-            hasvec = idx.times["hasvec"]
-            need = [r[0] for r in rows if r[3] and (r[0] not in idx.pos or not hasvec[idx.pos[r[0]]])]
-            blobs: dict[int, bytes] = {}
-            for chunk in _chunks(need, 500):
-                marks = ",".join("?" * len(chunk))
-                blobs.update(self.conn.execute(
-                    f"SELECT rowid, embedding FROM episodes WHERE rowid IN ({marks})", chunk).fetchall())
-            zero = bytes(4 * self.dim)
-            idx.upsert((r[0], blobs[r[0]] if r[0] in blobs else (None if r[0] in idx.pos else zero),
-                        (_micros(r[1], 0), _micros(r[2], 0), int(r[3]), _doc_len(r[4]))) for r in rows)
-            gone = set(asked) - {r[0] for r in rows}  # deleted: never visible again
-            idx.upsert((g, None, (POS_INF_TIME, POS_INF_TIME, 0, 0)) for g in gone)
-            idx.stamp = stamp
+            return self._refresh(group_id, "e", idx, self._load_episodes)
+
+    def _refresh(self, group_id: str, tbl: str, idx: VectorIndex,
+                 load: Callable[[VectorIndex, str, tuple[Any, ...], list[int]], None]) -> VectorIndex:
+        """Bring a group's index up to date: nothing when no one committed, nothing
+        when the commits were another group's, else ``load`` the rows the change log names."""
+        stamp = self._stamp()
+        if stamp == idx.stamp:
             return idx
+        changed = self._changed_rows(group_id, tbl, idx)
+        if changed is None:
+            load(idx, "group_id = ?", (group_id,), [])
+        elif changed:
+            load(idx, f"rowid IN ({','.join('?' * len(changed))})", tuple(changed), changed)
+        idx.stamp = stamp
+        return idx
+
+    def _load_episodes(self, idx: VectorIndex, where: str, args: tuple[Any, ...], asked: list[int]) -> None:
+        rows = self.conn.execute(
+            "SELECT e.rowid, e.occurred_at, e.created_at, e.embedding IS NOT NULL, d.sz FROM episodes e "
+            f"LEFT JOIN episodes_fts_docsize d ON d.id = e.rowid WHERE e.{where}", args).fetchall()
+        hasvec = idx.times["hasvec"]
+        need = [r[0] for r in rows if r[3] and (r[0] not in idx.pos or not hasvec[idx.pos[r[0]]])]
+        blobs: dict[int, bytes] = {}
+        for chunk in _chunks(need, 500):
+            marks = ",".join("?" * len(chunk))
+            blobs.update(self.conn.execute(
+                f"SELECT rowid, embedding FROM episodes WHERE rowid IN ({marks})", chunk).fetchall())
+        zero = bytes(4 * self.dim)
+        idx.upsert((r[0], blobs[r[0]] if r[0] in blobs else (None if r[0] in idx.pos else zero),
+                    (_micros(r[1], 0), _micros(r[2], 0), int(r[3]), _doc_len(r[4]))) for r in rows)
+        gone = set(asked) - {r[0] for r in rows}  # deleted: never visible again
+        idx.upsert((g, None, (POS_INF_TIME, POS_INF_TIME, 0, 0)) for g in gone)
 
     def _code(self, table: dict[str, int], value: str) -> int:
         code = table.get(value)
@@ -504,33 +512,27 @@ class SQLiteStore(Store):
         write it reads only the rows the change log names for this group."""
         with self._lock:
             idx = self._indexes.get(group_id, self._new_indexes)[1]
-            stamp = self._stamp()
-            if stamp == idx.stamp:
-                return idx
-            where, args, asked = self._changed_rows(group_id, "f", idx)
-            if not asked and where.startswith("rowid"):
-                idx.stamp = stamp
-                return idx
-            rows = self.conn.execute(
-                "SELECT f.rowid, f.valid_from, f.valid_to, f.created_at, f.expired_at, f.subject_id, f.object_id, "
-                "f.predicate, f.embedding IS NOT NULL, d.sz FROM facts f "
-                f"LEFT JOIN facts_fts_docsize d ON d.id = f.rowid WHERE f.{where}", args).fetchall()
-            new = [r[0] for r in rows if r[0] not in idx.pos and r[8]]
-            blobs: dict[int, bytes] = {}
-            for chunk in _chunks(new, 500):
-                marks = ",".join("?" * len(chunk))
-                blobs.update(self.conn.execute(
-                    f"SELECT rowid, embedding FROM facts WHERE rowid IN ({marks})", chunk).fetchall())
-            zero = bytes(4 * self.dim)
-            idx.upsert((r[0], None if r[0] in idx.pos else blobs.get(r[0], zero),
-                        (_micros(r[1], NEG_INF_TIME), _micros(r[2], POS_INF_TIME), _micros(r[3], 0),
-                         _micros(r[4], POS_INF_TIME), self._code(self._entity_codes, r[5]),
-                         self._code(self._entity_codes, r[6]), self._code(self._predicate_codes, r[7]),
-                         int(r[8]), _doc_len(r[9]))) for r in rows)
-            gone = set(asked) - {r[0] for r in rows}  # deleted: never believed again
-            idx.upsert((g, None, (0, 0, POS_INF_TIME, 0, 0, 0, 0, 0, 0)) for g in gone)
-            idx.stamp = stamp
-            return idx
+            return self._refresh(group_id, "f", idx, self._load_facts)
+
+    def _load_facts(self, idx: VectorIndex, where: str, args: tuple[Any, ...], asked: list[int]) -> None:
+        rows = self.conn.execute(
+            "SELECT f.rowid, f.valid_from, f.valid_to, f.created_at, f.expired_at, f.subject_id, f.object_id, "
+            "f.predicate, f.embedding IS NOT NULL, d.sz FROM facts f "
+            f"LEFT JOIN facts_fts_docsize d ON d.id = f.rowid WHERE f.{where}", args).fetchall()
+        new = [r[0] for r in rows if r[0] not in idx.pos and r[8]]
+        blobs: dict[int, bytes] = {}
+        for chunk in _chunks(new, 500):
+            marks = ",".join("?" * len(chunk))
+            blobs.update(self.conn.execute(
+                f"SELECT rowid, embedding FROM facts WHERE rowid IN ({marks})", chunk).fetchall())
+        zero = bytes(4 * self.dim)
+        idx.upsert((r[0], None if r[0] in idx.pos else blobs.get(r[0], zero),
+                    (_micros(r[1], NEG_INF_TIME), _micros(r[2], POS_INF_TIME), _micros(r[3], 0),
+                     _micros(r[4], POS_INF_TIME), self._code(self._entity_codes, r[5]),
+                     self._code(self._entity_codes, r[6]), self._code(self._predicate_codes, r[7]),
+                     int(r[8]), _doc_len(r[9]))) for r in rows)
+        gone = set(asked) - {r[0] for r in rows}  # deleted: never believed again
+        idx.upsert((g, None, (0, 0, POS_INF_TIME, 0, 0, 0, 0, 0, 0)) for g in gone)
 
     def _new_indexes(self) -> tuple[VectorIndex, VectorIndex]:
         return (VectorIndex(self.dim, ("occurred", "created", "hasvec", "dl")),
