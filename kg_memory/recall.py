@@ -136,7 +136,8 @@ class Recaller:
             for eid in sf.fact.episode_ids[-PROVENANCE_PER_FACT:]:  # the most recent evidence
                 boost[eid] = max(boost.get(eid, 0.0), share)
         for f in endings:
-            boost[f.episode_ids[-1]] = 1.0
+            if f.episode_ids:  # the latest evidence of an ended version is the turn that ended it
+                boost[f.episode_ids[-1]] = 1.0
         top = episodes[0].score if episodes else 1.0
         scored = {s.episode.id: s for s in episodes}
         missing = [eid for eid in boost if eid not in scored]
