@@ -13,6 +13,16 @@ _MIN = datetime.min.replace(tzinfo=None)
 _MAX = datetime.max.replace(tzinfo=None)
 
 
+def day(t: datetime | None, open_as: str = "open") -> str:
+    """A valid-time end as people read it: the day, or ``open_as`` for an open end."""
+    return f"{t:%Y-%m-%d}" if t else open_as
+
+
+def instant(t: datetime) -> str:
+    """A belief-time instant: to the second, since one ingest spans seconds."""
+    return f"{t:%Y-%m-%d %H:%M:%S}"
+
+
 def short_id(vid: str | None) -> str:
     """``fv_24ad76f939994dd5…`` -> ``fv_24ad76f9`` (``--json`` keeps full ids)."""
     if not vid:

@@ -83,15 +83,6 @@ def holds(rule: tuple[Bound, ...], row: object, as_of: datetime, known_at: datet
     return True
 
 
-def believed_at(v: FactVersion, known_at: datetime) -> bool:
-    """Transaction time: ``created_at <= known_at < expired_at``."""
-    return v.created_at <= known_at and ends_after(v.expired_at, known_at)
-
-
-def valid_at(v: FactVersion, as_of: datetime) -> bool:
-    return contains(v.valid_from, v.valid_to, as_of)
-
-
 def visible(v: FactVersion, as_of: datetime, known_at: datetime) -> bool:
     """The as-of filter every store applies (``FACT_VISIBLE``): true at ``as_of``, believed at ``known_at``."""
     return holds(FACT_VISIBLE, v, as_of, known_at)

@@ -13,7 +13,7 @@ import html
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 
-from .history import by_fact, closing, short_id
+from .history import by_fact, closing, day, instant, short_id
 from .models import FactVersion
 
 WIDTH = 960
@@ -140,20 +140,15 @@ def render_svg(entity: str, versions: list[FactVersion], now: datetime) -> str:
     return head + "".join(body) + "</svg>"
 
 
-def _day(t: datetime | None, open_as: str) -> str:
-    return f"{t:%Y-%m-%d}" if t else open_as
-
-
 def render_html(entity: str, versions: list[FactVersion], now: datetime) -> str:
     """A page with the picture and, below it, the same versions as a table."""
     index = {v.id: v for v in versions}
     rows = []
     for _, vs in by_fact(versions):
         for v in vs:
-            valid = f"{_day(v.valid_from, 'always')} → {_day(v.valid_to, 'open')}"
+            valid = f"{day(v.valid_from, 'always')} → {day(v.valid_to)}"
             cells = (short_id(v.id), v.predicate, v.object, valid,
-                     f"{v.created_at:%Y-%m-%d %H:%M:%S} → "
-                     + (f"{v.expired_at:%Y-%m-%d %H:%M:%S}" if v.expired_at else "now"),
+                     f"{instant(v.created_at)} → {instant(v.expired_at) if v.expired_at else 'now'}",
                      v.reinforcement_count, closing(v, index).text)
             rows.append("<tr>" + "".join(f"<td>{html.escape(str(c))}</td>" for c in cells) + "</tr>")
     return ("<!doctype html><html><head><meta charset='utf-8'>"

@@ -2,12 +2,10 @@
 
 from __future__ import annotations
 
-from datetime import datetime
-
 import typer
 
 from ..errors import NotFoundError
-from ..history import Closing, by_fact, closing, short_id
+from ..history import Closing, by_fact, closing, day, instant, short_id
 from ..models import FactVersion
 from .common import GroupOpt, JsonOpt, StoreOpt, emit_json, handle_errors, open_memory
 
@@ -53,18 +51,19 @@ def recall(
                        f"{se.score:.4f} ({comp})")
 
 
-def _day(v: datetime | None, open_as: str = "open") -> str:
-    return f"{v:%Y-%m-%d}" if v else open_as
-
-
-def _instant(v: datetime) -> str:
-    return f"{v:%Y-%m-%d %H:%M:%S}"
-
-
 def _believed(v: FactVersion) -> str:
     if v.expired_at is None:
-        return f"since {_instant(v.created_at)}"
-    return f"{_instant(v.created_at)} → {_instant(v.expired_at)}"
+        return f"since {instant(v.created_at)}"
+    return f"{instant(v.created_at)} → {instant(v.expired_at)}"
+
+
+def _versions(store: str | None, group: str | None, entity: str, predicate: str | None) -> list[FactVersion]:
+    """Every version about ENTITY (``history`` and ``timeline`` read the same)."""
+    mem = open_memory(store, group)
+    try:
+        return mem.history(entity, group=group, predicate=predicate)
+    finally:
+        mem.close()
 
 
 def version_json(v: FactVersion, why: Closing) -> dict[str, object]:
@@ -84,11 +83,7 @@ def history(
     """Every version of every fact about ENTITY, retired ones too: when each was
     true (valid), when we believed it, how much evidence it has, and why its
     belief closed. Sorted by valid time; --json gives full ids."""
-    mem = open_memory(store, group)
-    try:
-        versions = mem.history(entity, group=group, predicate=predicate)
-    finally:
-        mem.close()
+    versions = _versions(store, group, entity, predicate)
     index = {v.id: v for v in versions}
     if json_out:
         emit_json({"entity": entity, "versions": [version_json(v, closing(v, index))
@@ -101,7 +96,7 @@ def history(
         head = vs[-1]
         typer.echo(f"{head.subject} {head.predicate} {head.object}")
         for v in vs:
-            valid = f"{_day(v.valid_from, 'always')} → {_day(v.valid_to)}"
+            valid = f"{day(v.valid_from, 'always')} → {day(v.valid_to)}"
             why = closing(v, index)
             by = f" ({short_id(why.by)})" if why.by and why.kind != "current" else ""
             typer.echo(f"  valid {valid:<25} believed {_believed(v):<44} evidence {v.reinforcement_count:<3} "
@@ -129,11 +124,7 @@ def timeline(
     target = output or f"timeline-{''.join(c if c.isalnum() else '-' for c in entity)}.html"
     if target != "-" and not target.endswith((".html", ".svg")):
         raise ConfigError(f"--output {target}: the file name must end in .html or .svg")
-    mem = open_memory(store, group)
-    try:
-        versions = mem.history(entity, group=group, predicate=predicate)
-    finally:
-        mem.close()
+    versions = _versions(store, group, entity, predicate)
     if not versions:
         raise NotFoundError(f"{entity!r} has no facts" + (f" with predicate {predicate!r}" if predicate else ""))
     render = render_svg if target.endswith(".svg") else render_html

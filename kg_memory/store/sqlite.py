@@ -486,12 +486,8 @@ class SQLiteStore(Store):
             "SELECT e.rowid, e.occurred_at, e.created_at, e.embedding IS NOT NULL, d.sz FROM episodes e "
             f"LEFT JOIN episodes_fts_docsize d ON d.id = e.rowid WHERE e.{where}", args).fetchall()
         hasvec = idx.times["hasvec"]
-        need = [r[0] for r in rows if r[3] and (r[0] not in idx.pos or not hasvec[idx.pos[r[0]]])]
-        blobs: dict[int, bytes] = {}
-        for chunk in _chunks(need, 500):
-            marks = ",".join("?" * len(chunk))
-            blobs.update(self.conn.execute(
-                f"SELECT rowid, embedding FROM episodes WHERE rowid IN ({marks})", chunk).fetchall())
+        blobs = self._embeddings("episodes", [r[0] for r in rows if r[3] and (
+            r[0] not in idx.pos or not hasvec[idx.pos[r[0]]])])
         zero = bytes(4 * self.dim)
         idx.upsert((r[0], blobs[r[0]] if r[0] in blobs else (None if r[0] in idx.pos else zero),
                     (_micros(r[1], 0), _micros(r[2], 0), int(r[3]), _doc_len(r[4]))) for r in rows)
@@ -519,12 +515,7 @@ class SQLiteStore(Store):
             "SELECT f.rowid, f.valid_from, f.valid_to, f.created_at, f.expired_at, f.subject_id, f.object_id, "
             "f.predicate, f.embedding IS NOT NULL, d.sz FROM facts f "
             f"LEFT JOIN facts_fts_docsize d ON d.id = f.rowid WHERE f.{where}", args).fetchall()
-        new = [r[0] for r in rows if r[0] not in idx.pos and r[8]]
-        blobs: dict[int, bytes] = {}
-        for chunk in _chunks(new, 500):
-            marks = ",".join("?" * len(chunk))
-            blobs.update(self.conn.execute(
-                f"SELECT rowid, embedding FROM facts WHERE rowid IN ({marks})", chunk).fetchall())
+        blobs = self._embeddings("facts", [r[0] for r in rows if r[0] not in idx.pos and r[8]])
         zero = bytes(4 * self.dim)
         idx.upsert((r[0], None if r[0] in idx.pos else blobs.get(r[0], zero),
                     (_micros(r[1], NEG_INF_TIME), _micros(r[2], POS_INF_TIME), _micros(r[3], 0),
@@ -533,6 +524,16 @@ class SQLiteStore(Store):
                      int(r[8]), _doc_len(r[9]))) for r in rows)
         gone = set(asked) - {r[0] for r in rows}  # deleted: never believed again
         idx.upsert((g, None, (0, 0, POS_INF_TIME, 0, 0, 0, 0, 0, 0)) for g in gone)
+
+    def _embeddings(self, table: str, rowids: list[int]) -> dict[int, bytes]:
+        """The stored vectors of these rows, read in chunks."""
+        assert table in ("episodes", "facts")  # never input
+        out: dict[int, bytes] = {}
+        for chunk in _chunks(rowids, 500):
+            marks = ",".join("?" * len(chunk))
+            out.update(self.conn.execute(f"SELECT rowid, embedding FROM {table} WHERE rowid IN ({marks})",
+                                         chunk).fetchall())
+        return out
 
     def _new_indexes(self) -> tuple[VectorIndex, VectorIndex]:
         return (VectorIndex(self.dim, ("occurred", "created", "hasvec", "dl")),
