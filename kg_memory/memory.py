@@ -9,6 +9,7 @@ from difflib import get_close_matches
 from pathlib import Path
 from typing import Any
 
+from .edits import Editor, EditResult
 from .embed.base import Embedder, make_embedder
 from .errors import ConfigError, InputError, NotFoundError
 from .extract.base import Extractor
@@ -18,9 +19,11 @@ from .pipeline import IngestStats, Pipeline
 from .progress import NoProgress, Progress
 from .recall import Recaller
 from .settings import Settings, default_store_url, load_settings
-from .store.base import Store
+from .store.base import Store, TimeFilter
 from .store.url import open_store
+from .temporal import lineage
 from .timeutil import Clock, SystemClock, ensure_utc, parse_datetime
+from .vocab import check_predicate
 
 
 def make_extractor(name: str, settings: Settings, embedder: Embedder | None = None) -> Extractor:
@@ -151,11 +154,62 @@ class Memory:
     def history(self, entity: str, *, group: str | None = None, predicate: str | None = None
                 ) -> list[FactVersion]:
         gid = group or self.settings.group
-        found = self.store.find_entities(gid, [normalize_name(entity)])
+        return self.store.history(gid, self._entity_id(gid, entity), predicate)
+
+    def facts(self, *, group: str | None = None, entity: str | None = None, predicate: str | None = None,
+              as_of: datetime | str | None = None, known_at: datetime | str | None = None,
+              all_versions: bool = False, limit: int = 10_000) -> list[FactVersion]:
+        """Fact versions of the group, oldest belief first: those true at ``as_of`` and
+        believed at ``known_at`` (both default to now), or every version with
+        ``all_versions``. ``entity`` keeps the versions with that entity at either end."""
+        gid = group or self.settings.group
+        if predicate is not None:
+            check_predicate(predicate)
+        entity_id = self._entity_id(gid, entity) if entity is not None else None
+        if all_versions:
+            if as_of is not None or known_at is not None:
+                raise ConfigError("--all-versions lists every version; it takes no --as-of or --known-at")
+            return self.store.list_facts(gid, None, entity_id, predicate, limit)
+        now = self.clock.now()
+        tf = TimeFilter(as_of=_when("as_of", as_of) if as_of is not None else now,
+                        known_at=_when("known_at", known_at) if known_at is not None else now)
+        return self.store.list_facts(gid, tf, entity_id, predicate, limit)
+
+    def fact_history(self, fact_id: str, *, group: str | None = None) -> list[FactVersion]:
+        """Every version of a fact (by version or fact id), with the corrections and
+        changes that replaced it and that it replaced, oldest belief first."""
+        gid = group or self.settings.group
+        found = self._editor().find(gid, fact_id)
+        head = found[0]
+        slot = [v for v in self.store.history(gid, head.subject_id, head.predicate) if v.subject_id == head.subject_id]
+        return lineage({v.id for v in found}, slot)
+
+    # -- editing by fact id --------------------------------------------------
+    def _editor(self) -> Editor:
+        return Editor(self.store, self.embedder)
+
+    def correct(self, fact_id: str, value: str, *, reason: str | None = None, group: str | None = None) -> EditResult:
+        """We were wrong: the fact's current belief closes and a version with ``value``
+        takes its place over the same valid time."""
+        return self._editor().correct(group or self.settings.group, fact_id, value, reason, self.clock.now())
+
+    def change(self, fact_id: str, value: str, at: datetime | str, *, group: str | None = None) -> EditResult:
+        """The world changed at ``at``: the fact ends there and ``value`` holds from then
+        on (handled like any superseding value)."""
+        return self._editor().change(group or self.settings.group, fact_id, value, _when("at", at),
+                                     self.clock.now())
+
+    def retire(self, fact_id: str, *, at: datetime | str | None = None, group: str | None = None) -> EditResult:
+        """The fact stopped being true at ``at`` (default now). It stays in history."""
+        now = self.clock.now()
+        return self._editor().retire(group or self.settings.group, fact_id,
+                                     _when("at", at) if at is not None else now, now)
+
+    def _entity_id(self, group: str, entity: str) -> str:
+        found = self.store.find_entities(group, [normalize_name(entity)])
         if not found:
-            raise NotFoundError(f"no entity named {entity!r} in group {gid!r}; {self.hint(gid, entity)}")
-        ent = next(iter(found.values()))
-        return self.store.history(gid, ent.id, predicate)
+            raise NotFoundError(f"no entity named {entity!r} in group {group!r}; {self.hint(group, entity)}")
+        return next(iter(found.values())).id
 
     def groups(self) -> list[tuple[str, dict[str, int]]]:
         """Every group in the store with its episode, entity and fact-version counts."""
@@ -224,6 +278,24 @@ class AsyncMemory:
 
     async def groups(self) -> list[tuple[str, dict[str, int]]]:
         return await asyncio.to_thread(self._m.groups)
+
+    async def facts(self, **kwargs: Any) -> list[FactVersion]:
+        return await asyncio.to_thread(self._m.facts, **kwargs)
+
+    async def fact_history(self, fact_id: str, **kwargs: Any) -> list[FactVersion]:
+        return await asyncio.to_thread(self._m.fact_history, fact_id, **kwargs)
+
+    async def correct(self, fact_id: str, value: str, **kwargs: Any) -> EditResult:
+        async with self._lock:
+            return await asyncio.to_thread(self._m.correct, fact_id, value, **kwargs)
+
+    async def change(self, fact_id: str, value: str, at: datetime | str, **kwargs: Any) -> EditResult:
+        async with self._lock:
+            return await asyncio.to_thread(self._m.change, fact_id, value, at, **kwargs)
+
+    async def retire(self, fact_id: str, **kwargs: Any) -> EditResult:
+        async with self._lock:
+            return await asyncio.to_thread(self._m.retire, fact_id, **kwargs)
 
     async def close(self) -> None:
         await asyncio.to_thread(self._m.close)

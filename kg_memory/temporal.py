@@ -260,3 +260,40 @@ def _decide_ending(c: Candidate, targets: list[FactVersion], now: datetime) -> D
     if not expiries:
         return Decision("noop")
     return Decision("end", inserts, expiries)
+
+
+def decide_correction(current: list[FactVersion], object_id: str, obj: str, statement: str, episode_id: str,
+                      now: datetime, extractor: str = "api") -> Decision:
+    """We were wrong about a fact: the belief in each of its current versions closes, and
+    a version with the right value takes its place over the same valid time (valid time
+    is untouched). The replacement is a new fact, so history reads it as a correction."""
+    fact_id = new_id("fact")
+    inserts: list[FactVersion] = []
+    expiries: list[Expiry] = []
+    for v in sorted(current, key=_canonical):
+        if v.object_id == object_id:
+            continue  # already says that
+        succ = _successor(v, now, fact_id=fact_id, object_id=object_id, object=obj, statement=statement,
+                          episode_ids=(episode_id,), reinforcement_count=1, extractor=extractor,
+                          prompt_version=None, confidence=1.0)
+        inserts.append(succ)
+        expiries.append(Expiry(v.id, now, succ.id))
+    return Decision("correct", inserts, expiries) if expiries else Decision("noop")
+
+
+def lineage(start: set[str], versions: list[FactVersion]) -> list[FactVersion]:
+    """The versions connected to ``start`` (version or fact ids) through a shared fact id
+    or a closing (``expired_by``): a fact with its restatements, and the corrections and
+    changes that replaced it and that it replaced. Returned in the given order."""
+    ids = set(start)
+    changed = True
+    while changed:
+        changed = False
+        for v in versions:
+            linked = v.id in ids or v.fact_id in ids or (v.expired_by in ids if v.expired_by else False)
+            if not linked:
+                linked = any(w.expired_by == v.id for w in versions if w.id in ids)
+            if linked and not {v.id, v.fact_id} <= ids:
+                ids |= {v.id, v.fact_id}
+                changed = True
+    return [v for v in versions if v.id in ids]

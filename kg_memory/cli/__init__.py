@@ -8,6 +8,7 @@ import typer
 
 from .admin import doctor, groups, model_app
 from .bench import bench_app
+from .facts import change, correct, facts, retire
 from .ingest import ingest
 from .recall import history, recall, timeline
 
@@ -48,6 +49,10 @@ app.command()(ingest)
 app.command()(recall)
 app.command()(history)
 app.command()(timeline)
+app.command()(facts)
+app.command()(correct)
+app.command()(change)
+app.command()(retire)
 app.command()(doctor)
 app.command()(groups)
 app.add_typer(bench_app, name="bench")

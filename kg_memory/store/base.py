@@ -144,6 +144,17 @@ class Store(ABC):
         """Every version (expired too) with the entity as subject or object, by (created_at, id)."""
 
     @abstractmethod
+    def fact_versions(self, group_id: str, ids: list[str]) -> list[FactVersion]:
+        """Versions whose version id or fact id is one of ``ids``, by (created_at, id)."""
+
+    @abstractmethod
+    def list_facts(self, group_id: str, tf: TimeFilter | None, entity_id: str | None = None,
+                   predicate: str | None = None, limit: int = 10_000) -> list[FactVersion]:
+        """Versions ``temporal.visible`` at tf (every version, expired too, when tf is
+        None), with the entity as subject or object and the predicate when given: the
+        first ``limit`` by (created_at, id)."""
+
+    @abstractmethod
     def facts_for_entities(self, group_id: str, entity_ids: list[str], tf: TimeFilter, limit: int,
                            predicates: list[str] | None = None, both_ends: bool = False) -> list[FactVersion]:
         """Versions ``temporal.visible`` at tf with any of the entities as subject or

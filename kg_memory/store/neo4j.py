@@ -42,6 +42,7 @@ def interval_keys(f: FactVersion) -> dict[str, Any]:
             "valid_start": f.valid_from or OPEN_START}
 
 EXACT_SCAN_LIMIT = 2000  # up to this many visible rows: exact cosine after the pre-filter, else the index
+_EPOCH = datetime(1970, 1, 1, tzinfo=UTC)  # a placeholder point when a query reads every version
 _LUCENE_SPECIAL = re.compile(r'([+\-&|!(){}\[\]^"~*?:\\/])')
 
 
@@ -416,6 +417,18 @@ class Neo4jStore(Store):
     def history(self, group_id: str, entity_id: str, predicate: str | None = None) -> list[FactVersion]:
         return self._facts(self._read("facts_history", group_id=group_id, entity_id=entity_id,
                                       predicate=predicate))
+
+    def fact_versions(self, group_id: str, ids: list[str]) -> list[FactVersion]:
+        if not ids:
+            return []
+        return self._facts(self._read("facts_get", group_id=group_id, ids=list(dict.fromkeys(ids))))
+
+    def list_facts(self, group_id: str, tf: TimeFilter | None, entity_id: str | None = None,
+                   predicate: str | None = None, limit: int = 10_000) -> list[FactVersion]:
+        at = tf or TimeFilter(as_of=_EPOCH, known_at=_EPOCH)
+        return self._facts(self._read("facts_list", group_id=group_id, all_versions=tf is None,
+                                      as_of=at.as_of, known_at=at.known_at, entity_id=entity_id,
+                                      predicate=predicate, limit=max(limit, 0)))
 
     def facts_for_entities(self, group_id: str, entity_ids: list[str], tf: TimeFilter, limit: int,
                            predicates: list[str] | None = None, both_ends: bool = False) -> list[FactVersion]:

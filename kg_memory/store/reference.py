@@ -15,7 +15,7 @@ The rules, in one place:
   second episode with a known id, or with a known dedupe key (group, role,
   content hash, occurred_at), is skipped.
 * Episode order: ``(occurred_at, id)``. Version order for ``history``:
-  ``(created_at, id)``. ``facts_for_entities``: latest ``valid_from`` first (an
+  ``(created_at, id)``, and so for ``fact_versions`` and ``list_facts``. ``facts_for_entities``: latest ``valid_from`` first (an
   open start orders as 0001-01-01T00:00Z), then id. ``ended_facts``: latest ``valid_to``
   first, then id. ``current_facts``: by id. Mentions: entity ids sorted.
 * A session-less episode belongs to the group's one session-less stream:
@@ -201,6 +201,19 @@ class ReferenceStore(Store):
         found = [f for f in self._group_facts(group_id) if entity_id in (f.subject_id, f.object_id)
                  and (predicate is None or f.predicate == predicate)]
         return sorted(found, key=lambda f: (f.created_at, f.id))
+
+    def fact_versions(self, group_id: str, ids: list[str]) -> list[FactVersion]:
+        want = set(ids)
+        found = [f for f in self._group_facts(group_id) if f.id in want or f.fact_id in want]
+        return sorted(found, key=lambda f: (f.created_at, f.id))
+
+    def list_facts(self, group_id: str, tf: TimeFilter | None, entity_id: str | None = None,
+                   predicate: str | None = None, limit: int = 10_000) -> list[FactVersion]:
+        found = [f for f in self._group_facts(group_id)
+                 if (tf is None or visible(f, tf.as_of, tf.known_at))
+                 and (entity_id is None or entity_id in (f.subject_id, f.object_id))
+                 and (predicate is None or f.predicate == predicate)]
+        return sorted(found, key=lambda f: (f.created_at, f.id))[:max(limit, 0)]
 
     def _touching(self, group_id: str, entity_ids: list[str], predicates: list[str] | None,
                   both_ends: bool) -> list[FactVersion]:

@@ -336,6 +336,35 @@ class SQLiteStore(Store):
         with self._lock:
             return [self._fact(r) for r in self.conn.execute(sql, args)]
 
+    def fact_versions(self, group_id: str, ids: list[str]) -> list[FactVersion]:
+        found: dict[str, FactVersion] = {}
+        with self._lock:
+            for part in _chunks(list(dict.fromkeys(ids)), 400):
+                marks = ",".join("?" * len(part))
+                sql = (f"SELECT {_FACT_COLS} FROM facts WHERE group_id = ? "
+                       f"AND (id IN ({marks}) OR fact_id IN ({marks}))")
+                for r in self.conn.execute(sql, (group_id, *part, *part)):
+                    found[r["id"]] = self._fact(r)
+        return sorted(found.values(), key=lambda f: (f.created_at, f.id))
+
+    def list_facts(self, group_id: str, tf: TimeFilter | None, entity_id: str | None = None,
+                   predicate: str | None = None, limit: int = 10_000) -> list[FactVersion]:
+        where, args = ["group_id = ?"], [group_id]
+        if tf is not None:
+            cond, points = sql_filter(FACT_VISIBLE)
+            where.append(cond)
+            at = {"as_of": to_iso(tf.as_of), "known_at": to_iso(tf.known_at)}
+            args.extend(at[p] for p in points)
+        if entity_id is not None:
+            where.append("(subject_id = ? OR object_id = ?)")
+            args.extend((entity_id, entity_id))
+        if predicate is not None:
+            where.append("predicate = ?")
+            args.append(predicate)
+        sql = f"SELECT {_FACT_COLS} FROM facts WHERE {' AND '.join(where)} ORDER BY created_at, id LIMIT ?"
+        with self._lock:
+            return [self._fact(r) for r in self.conn.execute(sql, (*args, max(limit, 0)))]
+
     @contextmanager
     def read_scope(self) -> Iterator[None]:
         with self._lock:

@@ -106,7 +106,7 @@ def histories(draw: st.DrawFn) -> History:
         mine = [e.id for e in episodes if e.group_id == g]
         pred = draw(st.sampled_from(PREDICATES))
         versions.append(FactVersion(
-            id=new("fv"), fact_id=new("fact"), group_id=g, subject_id=s.id, subject=s.name, predicate=pred,
+            id=new("fv"), fact_id=draw(st.sampled_from([new("fact"), *(v.fact_id for v in versions[-2:])])), group_id=g, subject_id=s.id, subject=s.name, predicate=pred,
             object_id=o.id, object=o.name,
             statement=f"{s.name} {pred} {o.name}", valid_from=vf, valid_to=vt, created_at=TIMES[c],
             episode_ids=tuple(draw(st.lists(st.sampled_from(mine), max_size=2, unique=True))) if mine else ()))
@@ -169,8 +169,14 @@ def _reads(store: Store, h: History) -> dict[str, Any]:
         pairs = [(n.id, p) for n in mine for p in PREDICATES]
         out[g, "current"] = _ids(store.current_facts(g, pairs=pairs))
         out[g, "current-objects"] = _ids(store.current_facts(g, object_ids=[n.id for n in mine]))
+        written = [v for b in h.batches for v in b.inserts]
+        out[g, "versions"] = _ids(store.fact_versions(g, [f.id for f in written[:3]]
+                                                       + [f.fact_id for f in written[-2:]] + ["fv_missing"]))
+        out[g, "all-versions"] = _ids(store.list_facts(g, None))
+        out[g, "all-versions-2"] = _ids(store.list_facts(g, None, limit=2))
         for n in mine:
             out[g, "history", n.name] = _ids(store.history(g, n.id))
+            out[g, "list-all", n.name] = _ids(store.list_facts(g, None, n.id, "lives_in"))
             out[g, "history-lives", n.name] = _ids(store.history(g, n.id, "lives_in"))
         for session in (None, "s1", "s2"):
             for before in (TIMES[2], TIMES[5], MAX):
@@ -183,6 +189,8 @@ def _reads(store: Store, h: History) -> dict[str, Any]:
                 for limit in (1, 3, 100):
                     out[key, "facts", limit] = _ids(store.facts_for_entities(g, ents, tf, limit))
                     out[key, "ended", limit] = _ids(store.ended_facts(g, ents, tf, limit))
+                out[key, "list"] = _ids(store.list_facts(g, tf))
+                out[key, "list-entity"] = _ids(store.list_facts(g, tf, ents[0] if ents else None))
                 out[key, "facts-pred"] = _ids(store.facts_for_entities(g, ents, tf, 100, ["lives_in"]))
                 two = [n.id for n in mine[:2]]
                 out[key, "facts-both"] = _ids(store.facts_for_entities(g, two, tf, 100, both_ends=True))
