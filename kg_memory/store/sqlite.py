@@ -349,7 +349,8 @@ class SQLiteStore(Store):
 
     def list_facts(self, group_id: str, tf: TimeFilter | None, entity_id: str | None = None,
                    predicate: str | None = None, limit: int = 10_000) -> list[FactVersion]:
-        where, args = ["group_id = ?"], [group_id]
+        where: list[str] = ["group_id = ?"]
+        args: list[Any] = [group_id]
         if tf is not None:
             cond, points = sql_filter(FACT_VISIBLE)
             where.append(cond)

@@ -105,8 +105,9 @@ def histories(draw: st.DrawFn) -> History:
         c = draw(st.integers(1, 4))
         mine = [e.id for e in episodes if e.group_id == g]
         pred = draw(st.sampled_from(PREDICATES))
+        fact_id = draw(st.sampled_from([new("fact"), *(v.fact_id for v in versions[-2:])]))  # some share a fact
         versions.append(FactVersion(
-            id=new("fv"), fact_id=draw(st.sampled_from([new("fact"), *(v.fact_id for v in versions[-2:])])), group_id=g, subject_id=s.id, subject=s.name, predicate=pred,
+            id=new("fv"), fact_id=fact_id, group_id=g, subject_id=s.id, subject=s.name, predicate=pred,
             object_id=o.id, object=o.name,
             statement=f"{s.name} {pred} {o.name}", valid_from=vf, valid_to=vt, created_at=TIMES[c],
             episode_ids=tuple(draw(st.lists(st.sampled_from(mine), max_size=2, unique=True))) if mine else ()))
