@@ -17,7 +17,8 @@ The rules, in one place:
 * Episode order: ``(occurred_at, id)``. Version order for ``history``:
   ``(created_at, id)``, and so for ``fact_versions`` and ``list_facts``.
   ``facts_for_entities``: latest ``valid_from`` first (an open start orders as
-  0001-01-01T00:00Z), then id. ``ended_facts``: latest ``valid_to`` first, then id. ``current_facts``: by id. Mentions: entity ids sorted.
+  0001-01-01T00:00Z), then id. ``ended_facts``: latest ``valid_to`` first, then id.
+  ``current_facts``: by id. Mentions: entity ids sorted.
 * A session-less episode belongs to the group's one session-less stream:
   ``previous_turns(group, None, ...)`` reads it, and ``neighbours`` does not
   (a turn without a session has no neighbours).
