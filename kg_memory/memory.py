@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import threading
 from collections.abc import Iterable, Sequence
 from datetime import datetime
 from difflib import get_close_matches
@@ -24,6 +25,7 @@ from .store.url import open_store
 from .temporal import lineage
 from .timeutil import Clock, SystemClock, ensure_utc, parse_datetime
 from .vocab import check_predicate
+from .worker import ExtractionWorker
 
 
 def make_extractor(name: str, settings: Settings, embedder: Embedder | None = None) -> Extractor:
@@ -56,6 +58,8 @@ class Memory:
         self.extractor = extractor or make_extractor(self.settings.extractor, self.settings, self.embedder)
         self.clock = clock or SystemClock()
         self._recaller: Recaller | None = None
+        self._worker: ExtractionWorker | None = None
+        self._extracting = threading.RLock()  # one pipeline at a time per Memory (caller or worker)
 
     @classmethod
     def open(cls, store_url: str | None = None, *, settings: Settings | None = None,
@@ -72,6 +76,9 @@ class Memory:
                    use_embedder=emb is not None)
 
     def close(self) -> None:
+        """Extract what ``add(wait=False)`` left waiting, then close the store."""
+        if self._worker is not None:
+            self._worker.close()
         if self._recaller is not None:
             self._recaller.close()
         self.store.close()
@@ -119,21 +126,56 @@ class Memory:
         report.advance(len(episodes))
         stats = IngestStats(episodes_added=len(added), episodes_skipped=skipped)
         if extract:
-            stats.merge(self._pipeline().run(None, self.settings.batch_size, progress=progress))
+            for group in dict.fromkeys(e.group_id for e in episodes):
+                stats.merge(self._drain(group, progress))
         return stats
+
+    def _drain(self, group: str, progress: Progress | None = None) -> IngestStats:
+        """Extract every pending episode of one group (never another group's)."""
+        with self._extracting:
+            return self._pipeline().run(group, self.settings.batch_size, progress=progress)
 
     def add(self, content: str, *, group: str | None = None, role: str = "user", speaker: str | None = None,
             occurred_at: datetime | str | None = None, session_id: str | None = None,
-            metadata: dict[str, Any] | None = None) -> IngestStats:
+            metadata: dict[str, Any] | None = None, wait: bool = True) -> IngestStats:
+        """Store one episode and extract it. With ``wait=False`` it returns as soon as
+        the episode is committed; a background worker extracts it, and ``flush()``
+        waits for that (read-after-write)."""
         now = self.clock.now()
+        if not isinstance(content, str) or not content.strip():
+            raise ConfigError("the content is empty; give the text to remember")
+        try:
+            at = parse_datetime(occurred_at) if occurred_at is not None else now
+        except (ValueError, TypeError, OverflowError) as exc:
+            raise ConfigError(f"occurred_at: {exc}") from None
         ep = Episode(group_id=group or self.settings.group, role=role, speaker=speaker, content=content,  # type: ignore[arg-type]
-                     occurred_at=parse_datetime(occurred_at) if occurred_at is not None else now,
-                     created_at=now, session_id=session_id, metadata=metadata or {}, source="api")
-        return self.add_episodes([ep])
+                     occurred_at=at, created_at=now, session_id=session_id, metadata=metadata or {}, source="api")
+        if wait:
+            return self.add_episodes([ep])
+        stats = self.add_episodes([ep], extract=False)
+        if stats.episodes_added:
+            self.worker().submit(ep.group_id, stats.episodes_added)
+        return stats
+
+    def worker(self) -> ExtractionWorker:
+        """The background extractor of ``add(wait=False)`` (started on first use)."""
+        if self._worker is None:
+            self._worker = ExtractionWorker(self._drain, self.settings.worker_max_waiting)
+        return self._worker
+
+    def flush(self, timeout: float | None = None) -> IngestStats:
+        """Wait until every episode added with ``wait=False`` is extracted, so that a
+        recall after it sees them. Raises the extraction errors seen since the last
+        flush (the failed episodes stay stored), or ``FlushTimeout``."""
+        if self._worker is None:
+            return IngestStats()
+        return self._worker.flush(timeout)
 
     def process_pending(self, group: str | None = None, retry_failed: bool = False,
                         progress: Progress | None = None) -> IngestStats:
-        return self._pipeline().run(group, self.settings.batch_size, retry_failed=retry_failed, progress=progress)
+        with self._extracting:
+            return self._pipeline().run(group, self.settings.batch_size, retry_failed=retry_failed,
+                                        progress=progress)
 
     # -- reading -----------------------------------------------------------
     def recall(self, query: str, *, group: str | None = None, as_of: datetime | str | None = None,
@@ -235,8 +277,11 @@ class Memory:
         from .embed.minilm import model_dir
 
         path = model_dir()
-        return {"store": self.store.info(), "embedder": getattr(self.embedder, "name", None),
-                "model_path": str(path) if path else None, "extractor": self.extractor.name}
+        out = {"store": self.store.info(), "embedder": getattr(self.embedder, "name", None),
+               "model_path": str(path) if path else None, "extractor": self.extractor.name}
+        if self._worker is not None:
+            out["worker"] = self._worker.snapshot()
+        return out
 
 
 def _when(name: str, value: datetime | str) -> datetime:
@@ -265,6 +310,9 @@ class AsyncMemory:
     async def add(self, content: str, **kwargs: Any) -> IngestStats:
         async with self._lock:
             return await asyncio.to_thread(self._m.add, content, **kwargs)
+
+    async def flush(self, timeout: float | None = None) -> IngestStats:
+        return await asyncio.to_thread(self._m.flush, timeout)
 
     async def ingest_files(self, paths: Sequence[str | Path], **kwargs: Any) -> IngestStats:
         async with self._lock:

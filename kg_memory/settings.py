@@ -84,6 +84,9 @@ class Settings(BaseModel):
     # groups whose in-memory search index the SQLite store keeps (about 1.6 KB per episode); the least
     # recently used group's index is dropped first and rebuilt on its next read
     cache_groups: int = Field(default=64, ge=1)
+    # episodes that add(wait=False) lets wait for the background extractor before add blocks (back-pressure);
+    # each one is already committed, so this bounds latency and memory, never what is kept
+    worker_max_waiting: int = Field(default=1000, ge=1)
     batch_size: int = 256
     recall_k: int = 10
     weights: RecallWeights = Field(default_factory=RecallWeights)

@@ -19,18 +19,24 @@ def ingest(
     extractor: str | None = typer.Option(None, "--extractor", help="rules | llm (default: rules)"),
     on_error: str = typer.Option("fail", "--on-error", help="fail: stop before writing; skip: report and go on"),
     retry_failed: bool = typer.Option(False, "--retry-failed", help="Extract episodes marked failed again."),
+    all_groups: bool = typer.Option(False, "--all-groups",
+                                    help="Resume (and with --retry-failed retry) every group's episodes, "
+                                         "not only the group given."),
     quiet: bool = typer.Option(False, "--quiet", "-q", help="No progress on stderr."),
     json_out: bool = JsonOpt,
 ) -> None:
     """Store episodes (committed first), then extract entities and facts.
 
-    Re-running is safe: stored episodes are skipped and pending ones resumed."""
+    Re-running is safe: stored episodes are skipped and pending ones resumed.
+    Extraction touches only the group given (and the groups the files name);
+    --all-groups resumes every group."""
     mem = open_memory(store, group, extractor)
+    scope = None if all_groups else (group or mem.settings.group)
     try:
         with CliProgress(enabled=not quiet) as progress:
             stats = mem.ingest_files(paths, fmt=fmt, group=group, on_error=on_error, progress=progress) \
                 if paths else IngestStats()
-            stats.merge(mem.process_pending(retry_failed=retry_failed, progress=progress))
+            stats.merge(mem.process_pending(scope, retry_failed=retry_failed, progress=progress))
     finally:
         mem.close()
     if json_out:

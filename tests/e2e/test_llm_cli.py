@@ -61,12 +61,16 @@ def test_killing_the_model_mid_ingest_loses_nothing_and_resumes(tmp_path: Path):
 
     with ReplayServer() as server:
         env = {"KGMEM_LLM_BASE_URL": server.url, "KGMEM_LLM_API_KEY": "sk-secret-value", "KGMEM_LLM_WINDOW": "1"}
-        again = run("ingest", "--extractor", "llm", "--retry-failed", "--json", home=home, env=env)
+        # a retry scoped to another group touches nothing of group g (no model call with g's text)
+        elsewhere = json.loads(run("ingest", "--extractor", "llm", "--retry-failed", "--group", "other", "--json",
+                                   home=home, env=env).stdout)
+        assert elsewhere["episodes_extracted"] == 0 and elsewhere["llm_calls"] == 0
+        again = run("ingest", "--extractor", "llm", "--retry-failed", "--group", "g", "--json", home=home, env=env)
         assert again.returncode == 0, again.stderr
         redo = json.loads(again.stdout)
         assert redo["episodes_extracted"] == stats["episodes_failed"] and redo["episodes_failed"] == 0
         # a re-run with nothing pending costs nothing
-        idle = json.loads(run("ingest", "--extractor", "llm", "--json", home=home, env=env).stdout)
+        idle = json.loads(run("ingest", "--extractor", "llm", "--all-groups", "--json", home=home, env=env).stdout)
         assert idle["llm_calls"] == 0
     doc = json.loads(run("doctor", "--json", home=home, env={}).stdout)
     assert doc["store"]["counts"]["episodes_failed"] == 0 and doc["store"]["counts"]["episodes_pending"] == 0
