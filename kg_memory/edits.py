@@ -14,6 +14,7 @@ from datetime import datetime
 
 from .embed.base import Embedder
 from .errors import ConfigError, NotFoundError
+from .links import related_links
 from .models import Entity, Episode, FactVersion, normalize_name
 from .store.base import Store, WriteBatch
 from .temporal import Candidate, Decision, decide, decide_correction
@@ -40,10 +41,12 @@ class EditResult:
 
 
 class Editor:
-    def __init__(self, store: Store, embedder: Embedder | None, vocab: Vocabulary | None = None):
+    def __init__(self, store: Store, embedder: Embedder | None, vocab: Vocabulary | None = None,
+                 related: tuple[int, float] = (5, 0.75)):
         self.store = store
         self.embedder = embedder
         self.vocab = vocab or load_vocabulary()
+        self.related = related  # (k, min cosine) of the RELATED_TO links a new fact gets
 
     # -- the three edits ---------------------------------------------------------
     def correct(self, group: str, fact_id: str, value: str, reason: str | None, now: datetime) -> EditResult:
@@ -162,6 +165,8 @@ class Editor:
             vecs = self.embedder.embed([episode.index_text(), *(v.statement for v in batch.inserts)])
             batch.episode_vectors[(group, episode.id)] = vecs[0]
             batch.fact_vectors = {v.id: vecs[i + 1] for i, v in enumerate(batch.inserts)}
+            batch.links = related_links(self.store, group, batch.inserts, batch.fact_vectors, episode.created_at,
+                                        *self.related)
         try:
             self.store.write(batch)
         except Exception as exc:

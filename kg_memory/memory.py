@@ -15,7 +15,7 @@ from .embed.base import Embedder, make_embedder
 from .errors import ConfigError, InputError, NotFoundError
 from .extract.base import Extractor
 from .formats import parse_file
-from .models import Episode, FactVersion, RecallResult, normalize_name
+from .models import Episode, FactVersion, RecallResult, ScoredEpisode, normalize_name
 from .pipeline import IngestStats, Pipeline
 from .progress import NoProgress, Progress
 from .recall import Recaller
@@ -91,7 +91,8 @@ class Memory:
 
     # -- writing -----------------------------------------------------------
     def _pipeline(self) -> Pipeline:
-        return Pipeline(self.store, self.extractor, self.embedder, self.clock.now)
+        return Pipeline(self.store, self.extractor, self.embedder, self.clock.now,
+                        related_k=self.settings.related_k, related_min_cosine=self.settings.related_min_cosine)
 
     def ingest_files(self, paths: Sequence[str | Path], fmt: str = "auto", group: str | None = None,
                      on_error: str = "fail", progress: Progress | None = None) -> IngestStats:
@@ -141,15 +142,28 @@ class Memory:
         """Store one episode and extract it. With ``wait=False`` it returns as soon as
         the episode is committed; a background worker extracts it, and ``flush()``
         waits for that (read-after-write)."""
+        ep = self.episode(content, group=group, role=role, speaker=speaker, occurred_at=occurred_at,
+                          session_id=session_id, metadata=metadata)
+        return self.add_episode(ep, wait=wait)
+
+    def episode(self, content: str, *, group: str | None = None, role: str = "user", speaker: str | None = None,
+                occurred_at: datetime | str | None = None, session_id: str | None = None,
+                metadata: dict[str, Any] | None = None, source: str = "api") -> Episode:
+        """A new episode, checked (a ``ConfigError`` for empty content, a bad time or role)."""
         now = self.clock.now()
         if not isinstance(content, str) or not content.strip():
             raise ConfigError("the content is empty; give the text to remember")
+        if role not in ("user", "assistant", "system", "tool"):
+            raise ConfigError(f"role {role!r}: use user, assistant, system or tool")
         try:
-            at = parse_datetime(occurred_at) if occurred_at is not None else now
+            at = ensure_utc(parse_datetime(occurred_at)) if occurred_at is not None else now
         except (ValueError, TypeError, OverflowError) as exc:
             raise ConfigError(f"occurred_at: {exc}") from None
-        ep = Episode(group_id=group or self.settings.group, role=role, speaker=speaker, content=content,  # type: ignore[arg-type]
-                     occurred_at=at, created_at=now, session_id=session_id, metadata=metadata or {}, source="api")
+        return Episode(group_id=group or self.settings.group, role=role, speaker=speaker, content=content,  # type: ignore[arg-type]
+                       occurred_at=at, created_at=now, session_id=session_id, metadata=metadata or {}, source=source)
+
+    def add_episode(self, ep: Episode, *, wait: bool = True) -> IngestStats:
+        """Store an episode built by :meth:`episode`; extract it now, or in the background."""
         if wait:
             return self.add_episodes([ep])
         stats = self.add_episodes([ep], extract=False)
@@ -193,6 +207,32 @@ class Memory:
             raise ConfigError(f"--half-life: must be 0 or more days, got {half_life}")
         return self._recaller.recall(query, gid, a, kn, k or self.settings.recall_k, half_life=half_life)
 
+    def search_text(self, query: str, *, group: str | None = None, k: int = 10, as_of: datetime | str | None = None,
+                    known_at: datetime | str | None = None) -> list[ScoredEpisode]:
+        """Full-text (BM25) search over the episodes visible at (as_of, known_at)."""
+        gid, tf = group or self.settings.group, self._time_filter(as_of, known_at)
+        hits = self.store.episode_text_search(gid, _query(query), _k(k), tf)
+        return self._scored_episodes(gid, hits)
+
+    def search_semantic(self, query: str, *, group: str | None = None, k: int = 10,
+                        as_of: datetime | str | None = None, known_at: datetime | str | None = None
+                        ) -> list[ScoredEpisode]:
+        """Embedding search over the episodes visible at (as_of, known_at)."""
+        if self.embedder is None:
+            raise ConfigError("semantic search needs an embedder; this memory was opened without one")
+        gid, tf = group or self.settings.group, self._time_filter(as_of, known_at)
+        vec = self.embedder.embed([_query(query)])[0]
+        return self._scored_episodes(gid, self.store.episode_vector_search(gid, vec, _k(k), tf))
+
+    def _time_filter(self, as_of: datetime | str | None, known_at: datetime | str | None) -> TimeFilter:
+        now = self.clock.now()
+        return TimeFilter(as_of=_when("as_of", as_of) if as_of is not None else now,
+                          known_at=_when("known_at", known_at) if known_at is not None else now)
+
+    def _scored_episodes(self, group: str, hits: list[tuple[str, float]]) -> list[ScoredEpisode]:
+        found = {e.id: e for e in self.store.get_episodes(group, [i for i, _ in hits])}
+        return [ScoredEpisode(episode=found[i], score=s) for i, s in hits if i in found]
+
     def history(self, entity: str, *, group: str | None = None, predicate: str | None = None
                 ) -> list[FactVersion]:
         gid = group or self.settings.group
@@ -212,10 +252,7 @@ class Memory:
             if as_of is not None or known_at is not None:
                 raise ConfigError("--all-versions lists every version; it takes no --as-of or --known-at")
             return self.store.list_facts(gid, None, entity_id, predicate, limit)
-        now = self.clock.now()
-        tf = TimeFilter(as_of=_when("as_of", as_of) if as_of is not None else now,
-                        known_at=_when("known_at", known_at) if known_at is not None else now)
-        return self.store.list_facts(gid, tf, entity_id, predicate, limit)
+        return self.store.list_facts(gid, self._time_filter(as_of, known_at), entity_id, predicate, limit)
 
     def fact_history(self, fact_id: str, *, group: str | None = None) -> list[FactVersion]:
         """Every version of a fact (by version or fact id), with the corrections and
@@ -226,9 +263,22 @@ class Memory:
         slot = [v for v in self.store.history(gid, head.subject_id, head.predicate) if v.subject_id == head.subject_id]
         return lineage({v.id for v in found}, slot)
 
+    def related(self, fact_id: str, *, k: int = 5, group: str | None = None) -> list[tuple[FactVersion, float]]:
+        """Facts linked to this one (RELATED_TO, written when each fact was stored), best
+        first: the versions believed now of each linked fact, with the link's cosine."""
+        gid = group or self.settings.group
+        head = self._editor().find(gid, fact_id)[0]
+        links = self.store.related(gid, head.fact_id, _k(k))
+        versions = self.store.fact_versions(gid, [other for other, _ in links])
+        out: list[tuple[FactVersion, float]] = []
+        for other, score in links:
+            now = [v for v in versions if v.fact_id == other and v.expired_at is None]
+            out.extend((v, score) for v in now)
+        return out
+
     # -- editing by fact id --------------------------------------------------
     def _editor(self) -> Editor:
-        return Editor(self.store, self.embedder)
+        return Editor(self.store, self.embedder, related=(self.settings.related_k, self.settings.related_min_cosine))
 
     def correct(self, fact_id: str, value: str, *, reason: str | None = None, group: str | None = None) -> EditResult:
         """We were wrong: the fact's current belief closes and a version with ``value``
@@ -282,6 +332,23 @@ class Memory:
         if self._worker is not None:
             out["worker"] = self._worker.snapshot()
         return out
+
+
+MAX_QUERY_CHARS = 2000  # longer queries are refused: they would only add noise (and Lucene clauses)
+
+
+def _query(text: str) -> str:
+    if not isinstance(text, str) or not text.strip():
+        raise ConfigError("the query is empty; say what to look for")
+    if len(text) > MAX_QUERY_CHARS:
+        raise ConfigError(f"the query is {len(text)} characters; at most {MAX_QUERY_CHARS}")
+    return text
+
+
+def _k(k: int) -> int:
+    if not isinstance(k, int) or not 1 <= k <= 200:
+        raise ConfigError(f"k must be between 1 and 200, got {k!r}")
+    return k
 
 
 def _when(name: str, value: datetime | str) -> datetime:

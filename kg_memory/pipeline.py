@@ -20,6 +20,7 @@ from typing import Any
 from .embed.base import Embedder
 from .errors import KgMemError
 from .extract.base import ExtractContext, Extraction, Extractor
+from .links import related_links
 from .models import Entity, Episode, FactVersion, normalize_name
 from .progress import NoProgress, Progress
 from .store.base import Store, WriteBatch
@@ -93,13 +94,16 @@ def windows(eps: list[Episode], size: int) -> list[list[Episode]]:
 
 class Pipeline:
     def __init__(self, store: Store, extractor: Extractor, embedder: Embedder | None,
-                 now: Callable[[], datetime], vocab: Vocabulary | None = None, context_turns: int = 4):
+                 now: Callable[[], datetime], vocab: Vocabulary | None = None, context_turns: int = 4,
+                 related_k: int = 5, related_min_cosine: float = 0.75):
         self.store = store
         self.extractor = extractor
         self.embedder = embedder
         self.now = now
         self.vocab = vocab or load_vocabulary()
         self.context_turns = context_turns
+        self.related_k = related_k
+        self.related_min_cosine = related_min_cosine
         self.progress: Progress = NoProgress()
 
     def run(self, group_id: str | None = None, batch_size: int = 256, retry_failed: bool = False,
@@ -137,6 +141,7 @@ class Pipeline:
             if batch.entities:
                 ev = self.embedder.embed([e.name for e in batch.entities])
                 batch.entity_vectors = {e.id: ev[i] for i, e in enumerate(batch.entities)}
+            self._link(batch)
         self.store.write(batch)
         self.progress.advance(len(episodes))
         log.info("batch of %d episodes: %d facts added, %d invalidated, %d reinforced, %d failed",
@@ -145,6 +150,13 @@ class Pipeline:
         for f in batch.inserts:  # content only at debug
             log.debug("fact %s from %s: %s", f.id, f.episode_ids[-1] if f.episode_ids else "-", f.statement)
         return stats
+
+    def _link(self, batch: WriteBatch) -> None:
+        """RELATED_TO links for the batch's new facts (kg_memory/links.py)."""
+        now = self.now()
+        for group_id in dict.fromkeys(v.group_id for v in batch.inserts):
+            batch.links.extend(related_links(self.store, group_id, batch.inserts, batch.fact_vectors, now,
+                                             self.related_k, self.related_min_cosine))
 
     def _try_extract(self, e: Episode) -> tuple[Extraction | None, str | None]:
         """Extract one episode; a failure is returned, never raised, so the

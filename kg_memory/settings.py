@@ -87,6 +87,10 @@ class Settings(BaseModel):
     # episodes that add(wait=False) lets wait for the background extractor before add blocks (back-pressure);
     # each one is already committed, so this bounds latency and memory, never what is kept
     worker_max_waiting: int = Field(default=1000, ge=1)
+    # RELATED_TO links written with each new fact: to at most related_k facts of the group whose statement
+    # cosine is at least related_min_cosine (the seed paper's values; 0 links turns them off)
+    related_k: int = Field(default=5, ge=0, le=50)
+    related_min_cosine: float = Field(default=0.75, ge=-1.0, le=1.0)
     batch_size: int = 256
     recall_k: int = 10
     weights: RecallWeights = Field(default_factory=RecallWeights)

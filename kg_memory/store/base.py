@@ -34,10 +34,11 @@ class WriteBatch:
     fact_vectors: dict[str, np.ndarray] = field(default_factory=dict)
     expiries: list[tuple[str, Expiry]] = field(default_factory=list)  # (group, expiry)
     statuses: list[tuple[str, str, str, str | None]] = field(default_factory=list)  # (group, ep, status, why)
+    links: list[tuple[str, str, str, float]] = field(default_factory=list)  # (group, fact_id, other fact_id, cos)
 
     def is_empty(self) -> bool:
         return not (self.entities or self.inserts or self.expiries or self.statuses or self.episode_vectors
-                    or self.mentions)
+                    or self.mentions or self.links)
 
 
 @dataclass
@@ -153,6 +154,11 @@ class Store(ABC):
         """Versions ``temporal.visible`` at tf (every version, expired too, when tf is
         None), with the entity as subject or object and the predicate when given: the
         first ``limit`` by (created_at, id)."""
+
+    @abstractmethod
+    def related(self, group_id: str, fact_id: str, k: int) -> list[tuple[str, float]]:
+        """The facts linked to ``fact_id`` (RELATED_TO, either direction): (other fact id,
+        score), best score first, ties by id, at most ``k``."""
 
     @abstractmethod
     def facts_for_entities(self, group_id: str, entity_ids: list[str], tf: TimeFilter, limit: int,

@@ -392,6 +392,7 @@ class Neo4jStore(Store):
         expiries = [{"group_id": g, "id": x.version_id, "expired_at": x.expired_at, "expired_by": x.expired_by,
                      "tend": time_key(x.expired_at, TIME_KEY_MAX)} for g, x in batch.expiries]
         statuses = [{"group_id": g, "id": e, "status": s, "reason": why} for g, e, s, why in batch.statuses]
+        links = [{"group_id": g, "fact_id": a, "other_id": b, "score": float(sc)} for g, a, b, sc in batch.links]
 
         def work(tx: Any) -> None:
             if ents:
@@ -408,6 +409,8 @@ class Neo4jStore(Store):
                 n = tx.run(query("write_expiries"), {"rows": expiries}).single()["expired"]
                 if n != len(expiries):
                     raise StoreError("a fact version to expire is not current; refusing to expire it twice")
+            if links:
+                tx.run(query("write_links"), {"rows": links}).consume()
             if statuses:
                 tx.run(query("write_statuses"), {"rows": statuses}).consume()
 
@@ -417,6 +420,10 @@ class Neo4jStore(Store):
     def history(self, group_id: str, entity_id: str, predicate: str | None = None) -> list[FactVersion]:
         return self._facts(self._read("facts_history", group_id=group_id, entity_id=entity_id,
                                       predicate=predicate))
+
+    def related(self, group_id: str, fact_id: str, k: int) -> list[tuple[str, float]]:
+        rows = self._read("facts_related", group_id=group_id, fact_id=fact_id, k=max(k, 0))
+        return [(r["other"], float(r["score"])) for r in rows]
 
     def fact_versions(self, group_id: str, ids: list[str]) -> list[FactVersion]:
         if not ids:

@@ -72,6 +72,7 @@ class ReferenceStore(Store):
         self.mention_pairs: set[tuple[str, str, str]] = set()  # (group, episode, entity)
         self.facts: dict[str, FactVersion] = {}  # insertion order
         self.fact_vectors: dict[str, np.ndarray] = {}
+        self.links: dict[tuple[str, str, str], float] = {}  # (group, fact_id, other_id) -> score
 
     # -- lifecycle ---------------------------------------------------------
     def migrate(self) -> list[str]:
@@ -180,6 +181,8 @@ class ReferenceStore(Store):
             for _, x in batch.expiries:
                 self.facts[x.version_id] = self.facts[x.version_id].replace(expired_at=x.expired_at,
                                                                             expired_by=x.expired_by)
+            for g, a, b, score in batch.links:
+                self.links.setdefault((g, a, b), score)
             for g, eid, status, why in batch.statuses:
                 e = self.episodes.get(eid)
                 if e is not None and e.group_id == g:
@@ -215,6 +218,14 @@ class ReferenceStore(Store):
                  and (entity_id is None or entity_id in (f.subject_id, f.object_id))
                  and (predicate is None or f.predicate == predicate)]
         return sorted(found, key=lambda f: (f.created_at, f.id))[:max(limit, 0)]
+
+    def related(self, group_id: str, fact_id: str, k: int) -> list[tuple[str, float]]:
+        best: dict[str, float] = {}
+        for (g, a, b), score in self.links.items():
+            if g == group_id and fact_id in (a, b) and a != b:
+                other = b if a == fact_id else a
+                best[other] = max(score, best.get(other, score))
+        return sorted(best.items(), key=lambda item: (-item[1], item[0]))[:max(k, 0)]
 
     def _touching(self, group_id: str, entity_ids: list[str], predicates: list[str] | None,
                   both_ends: bool) -> list[FactVersion]:

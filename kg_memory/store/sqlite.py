@@ -325,6 +325,8 @@ class SQLiteStore(Store):
                     "AND expired_at IS NULL", (to_iso(x.expired_at), x.expired_by, group_id, x.version_id))
                 if cur.rowcount != 1:
                     raise StoreError(f"fact version {x.version_id} is not current; refusing to expire it twice")
+            c.executemany("INSERT OR IGNORE INTO fact_links (group_id, fact_id, other_id, score) VALUES (?,?,?,?)",
+                          batch.links)
             for group_id, eid, status, why in batch.statuses:
                 c.execute("UPDATE episodes SET status = ?, status_reason = ? WHERE group_id = ? AND id = ?",
                           (status, why, group_id, eid))
@@ -365,6 +367,14 @@ class SQLiteStore(Store):
         sql = f"SELECT {_FACT_COLS} FROM facts WHERE {' AND '.join(where)} ORDER BY created_at, id LIMIT ?"
         with self._lock:
             return [self._fact(r) for r in self.conn.execute(sql, (*args, max(limit, 0)))]
+
+    def related(self, group_id: str, fact_id: str, k: int) -> list[tuple[str, float]]:
+        sql = ("SELECT other, MAX(score) AS score FROM ("
+               "SELECT other_id AS other, score FROM fact_links WHERE group_id = ?1 AND fact_id = ?2 "
+               "UNION ALL SELECT fact_id AS other, score FROM fact_links WHERE group_id = ?1 AND other_id = ?2) "
+               "WHERE other != ?2 GROUP BY other ORDER BY score DESC, other LIMIT ?3")
+        with self._lock:
+            return [(r[0], float(r[1])) for r in self.conn.execute(sql, (group_id, fact_id, max(k, 0)))]
 
     @contextmanager
     def read_scope(self) -> Iterator[None]:

@@ -111,4 +111,15 @@ MIGRATIONS: list[tuple[str, list[str]]] = [
         """CREATE TRIGGER facts_changed_delete AFTER DELETE ON facts BEGIN
             INSERT INTO changes (group_id, tbl, row) VALUES (OLD.group_id, 'f', OLD.rowid); END""",
     ]),
+    # RELATED_TO links between facts, written when a fact is first stored (kg_memory/links.py).
+    ("0007_fact_links", [
+        """CREATE TABLE fact_links (
+            group_id TEXT NOT NULL,
+            fact_id TEXT NOT NULL,
+            other_id TEXT NOT NULL,
+            score REAL NOT NULL,
+            PRIMARY KEY (group_id, fact_id, other_id)
+        )""",
+        "CREATE INDEX fact_links_other ON fact_links (group_id, other_id)",
+    ]),
 ]

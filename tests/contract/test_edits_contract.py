@@ -123,3 +123,31 @@ def test_edits_stay_in_their_group(store, group, make_memory):
         mem.change(home.id, "Leeds", "not a date", group=group)
     assert [f.object for f in mem.facts(group=group, predicate="lives_in")] == ["Manchester"]
     assert store.counts(other)["facts"] == 0
+
+
+def test_related_follows_links_written_with_each_new_fact(store, group, make_memory, embedder):
+    import numpy as np
+
+    clock = FixedClock(T0)
+    mem = make_memory(clock=clock)
+    for i, text in enumerate(["I play the violin.", "I also play the cello.", "I live in Porto.",
+                              "I have a dog named Rex.", "I also play the viola."]):
+        mem.add(text, group=group, occurred_at=f"2025-01-0{i + 1}T10:00:00Z")
+        clock.advance(timedelta(minutes=5))
+    mem.add("I play the violin too.", group=f"{group}-b", occurred_at="2025-01-01T10:00:00Z")
+    facts = mem.facts(group=group)
+    vecs = {f.fact_id: embedder.embed([f.statement])[0] for f in facts}
+    violin = next(f for f in facts if f.object == "violin")
+
+    def cos(a, b):
+        return float(np.dot(a, b) / (np.linalg.norm(a) * np.linalg.norm(b)))
+
+    want = {f.fact_id for f in facts if f.fact_id != violin.fact_id and cos(vecs[f.fact_id], vecs[violin.fact_id]) >= 0.75}
+    got = mem.related(violin.id, k=5, group=group)
+    assert want and {f.fact_id for f, _ in got} == want
+    assert [s for _, s in got] == sorted((s for _, s in got), reverse=True)
+    assert all(f.group_id == group for f, _ in got)
+    assert "Porto" not in {f.object for f, _ in got}
+    assert len(mem.related(violin.id, k=1, group=group)) == 1
+    with pytest.raises(NotFoundError):
+        mem.related(violin.id, group=f"{group}-b")

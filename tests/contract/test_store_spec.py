@@ -117,6 +117,10 @@ def histories(draw: st.DrawFn) -> History:
     for e in episodes:
         for n in draw(st.lists(st.sampled_from(by_group[e.group_id]), max_size=2, unique=True)):
             first.mentions.append((e.group_id, e.id, n.id))
+    for v in versions:  # RELATED_TO links, some repeated with another score (the first one stays)
+        mine = [w.fact_id for w in versions if w.group_id == v.group_id]
+        for other in draw(st.lists(st.sampled_from(mine), max_size=2)):
+            first.links.append((v.group_id, v.fact_id, other, draw(st.sampled_from([0.75, 0.8, 0.93]))))
     batches.append(first)
     closing = WriteBatch()
     for v in versions:  # a later write closes some beliefs; some close in the batch that wrote them
@@ -174,6 +178,8 @@ def _reads(store: Store, h: History) -> dict[str, Any]:
         out[g, "versions"] = _ids(store.fact_versions(g, [f.id for f in written[:3]]
                                                        + [f.fact_id for f in written[-2:]] + ["fv_missing"]))
         out[g, "all-versions"] = _ids(store.list_facts(g, None))
+        for fid in dict.fromkeys(v.fact_id for v in written):
+            out[g, "related", fid] = [(o, round(sc, 4)) for o, sc in store.related(g, fid, 2)]
         out[g, "all-versions-2"] = _ids(store.list_facts(g, None, limit=2))
         for n in mine:
             out[g, "history", n.name] = _ids(store.history(g, n.id))
