@@ -13,10 +13,11 @@ from collections.abc import Callable
 from typing import Any, TypeVar
 
 from .edits import EditResult
-from .errors import ConfigError, KgMemError
+from .errors import ConfigError, ExtractionError, KgMemError
 from .history import closing
 from .memory import Memory
 from .models import FactVersion, ScoredEpisode
+from .worker import FlushTimeout
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -57,11 +58,23 @@ class MemoryTools:
     """The tools as plain methods over one Memory and one group (what the server
     registers; ``kg_memory.tools`` describes the same tools for other agent loops)."""
 
-    def __init__(self, memory: Memory, group: str, pinned: bool = True, wait: bool = False):
+    def __init__(self, memory: Memory, group: str, pinned: bool = True, wait: bool = False, read_wait: float = 10.0):
         self.m = memory
         self.group = group
         self.pinned = pinned
         self.wait = wait
+        self.read_wait = read_wait  # seconds a read waits for saved turns still being extracted
+
+    def _settled(self, out: dict[str, Any]) -> dict[str, Any]:
+        """Read after write: before answering, wait (up to ``read_wait`` s) for the turns that
+        save_memory stored to be extracted; say so when some still wait or failed."""
+        try:
+            self.m.flush(timeout=self.read_wait)
+        except FlushTimeout as exc:
+            out["note"] = str(exc)
+        except ExtractionError as exc:
+            out["note"] = str(exc)
+        return out
 
     def _group(self, group: str | None) -> str:
         if group is None or group == self.group:
@@ -95,39 +108,48 @@ class MemoryTools:
                group: str | None = None) -> dict[str, Any]:
         if not 1 <= k <= 200:
             raise ConfigError(f"k must be between 1 and 200, got {k}")
-        res = self.m.recall(query, group=self._group(group), as_of=as_of, known_at=known_at, k=k)
-        out = res.to_json()
-        return {"context": out.pop("context_block"), **out}
+        g = self._group(group)
+        notes = self._settled({})
+        out = self.m.recall(query, group=g, as_of=as_of, known_at=known_at, k=k).to_json()
+        return {"context": out.pop("context_block"), **out, **notes}
 
     def search_memories(self, query: str, k: int = 10, group: str | None = None) -> dict[str, Any]:
-        hits = self.m.search_text(query, group=self._group(group), k=k)
-        return {"episodes": [episode_json(h) for h in hits]}
+        g = self._group(group)
+        notes = self._settled({})
+        return {"episodes": [episode_json(h) for h in self.m.search_text(query, group=g, k=k)], **notes}
 
     def semantic_search_memories(self, query: str, k: int = 10, group: str | None = None) -> dict[str, Any]:
-        hits = self.m.search_semantic(query, group=self._group(group), k=k)
-        return {"episodes": [episode_json(h) for h in hits]}
+        g = self._group(group)
+        notes = self._settled({})
+        return {"episodes": [episode_json(h) for h in self.m.search_semantic(query, group=g, k=k)], **notes}
 
     def as_of_semantic_search(self, query: str, valid_at: str | None = None, known_at: str | None = None,
                               k: int = 10, group: str | None = None) -> dict[str, Any]:
         g = self._group(group)
+        notes = self._settled({})
         hits = self.m.search_semantic(query, group=g, k=k, as_of=valid_at, known_at=known_at)
-        facts = self.m.facts(group=g, as_of=valid_at, known_at=known_at, limit=1000)
-        words = {w for w in query.lower().split() if len(w) > 2}
-        named = [f for f in facts if words & set(f"{f.subject} {f.object} {f.predicate}".lower().split())]
-        return {"episodes": [episode_json(h) for h in hits], "facts": [fact_json(f) for f in named[:k]]}
+        res = self.m.recall(query, group=g, as_of=valid_at, known_at=known_at, k=k)
+        return {"valid_at": _ts(res.as_of), "known_at": _ts(res.known_at), "episodes": [episode_json(h) for h in hits],
+                "facts": [fact_json(sf.fact) for sf in res.facts], **notes}
 
     def get_memories(self, entity: str | None = None, predicate: str | None = None,
                      group: str | None = None) -> dict[str, Any]:
-        return {"facts": [fact_json(f) for f in self.m.facts(group=self._group(group), entity=entity,
-                                                             predicate=predicate, limit=1000)]}
+        g = self._group(group)
+        notes = self._settled({})
+        found = self.m.facts(group=g, entity=entity, predicate=predicate, limit=1000)
+        return {"facts": [fact_json(f) for f in found], **notes}
 
     def get_memory_history(self, fact_id: str, group: str | None = None) -> dict[str, Any]:
-        versions = self.m.fact_history(fact_id, group=self._group(group))
+        g = self._group(group)
+        self._settled({})
+        versions = self.m.fact_history(fact_id, group=g)
         index = {v.id: v for v in versions}
         return {"versions": [{**fact_json(v), "closing": closing(v, index).text} for v in versions]}
 
     def get_related_memories(self, fact_id: str, k: int = 5, group: str | None = None) -> dict[str, Any]:
-        related = self.m.related(fact_id, k=k, group=self._group(group))
+        g = self._group(group)
+        self._settled({})
+        related = self.m.related(fact_id, k=k, group=g)
         return {"facts": [{**fact_json(f), "similarity": round(s, 4)} for f, s in related]}
 
 
@@ -153,7 +175,7 @@ def build_server(tools: MemoryTools, read_only: bool = False) -> Any:
     names = READ_TOOLS if read_only else READ_TOOLS + WRITE_TOOLS
     for name in names:
         method = getattr(tools, name)
-        server.add_tool(_as_tool_error(method), name=name, description=(method.__doc__ or DESCRIPTIONS[name]))
+        server.add_tool(_as_tool_error(method), name=name, description=DESCRIPTIONS[name])
     return server
 
 

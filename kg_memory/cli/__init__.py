@@ -11,6 +11,7 @@ from .bench import bench_app
 from .facts import change, correct, facts, retire
 from .ingest import ingest
 from .recall import history, recall, timeline
+from .serve import serve_app
 
 app = typer.Typer(
     name="kgmem", help="Bitemporal knowledge-graph memory for AI agents.", no_args_is_help=True,
@@ -56,6 +57,7 @@ app.command()(retire)
 app.command()(doctor)
 app.command()(groups)
 app.add_typer(bench_app, name="bench")
+app.add_typer(serve_app, name="serve")
 app.add_typer(model_app, name="model")
 
 

@@ -142,7 +142,8 @@ def test_related_follows_links_written_with_each_new_fact(store, group, make_mem
     def cos(a, b):
         return float(np.dot(a, b) / (np.linalg.norm(a) * np.linalg.norm(b)))
 
-    want = {f.fact_id for f in facts if f.fact_id != violin.fact_id and cos(vecs[f.fact_id], vecs[violin.fact_id]) >= 0.75}
+    want = {f.fact_id for f in facts
+            if f.fact_id != violin.fact_id and cos(vecs[f.fact_id], vecs[violin.fact_id]) >= 0.75}
     got = mem.related(violin.id, k=5, group=group)
     assert want and {f.fact_id for f, _ in got} == want
     assert [s for _, s in got] == sorted((s for _, s in got), reverse=True)
