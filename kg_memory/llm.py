@@ -79,15 +79,45 @@ class ResponseCache:
         self.conn.execute("PRAGMA journal_mode=WAL")
         self.conn.execute("CREATE TABLE IF NOT EXISTS responses (key TEXT PRIMARY KEY, body TEXT NOT NULL, "
                           "created_at TEXT NOT NULL DEFAULT (datetime('now')))")
+        # which turns (by content sha256) each response was made from, so erasure can remove it
+        self.conn.execute("CREATE TABLE IF NOT EXISTS response_sources (source TEXT NOT NULL, key TEXT NOT NULL, "
+                          "PRIMARY KEY (source, key)) WITHOUT ROWID")
 
     def get(self, key: str) -> str | None:
         with self._lock:
             row = self.conn.execute("SELECT body FROM responses WHERE key = ?", (key,)).fetchone()
         return row[0] if row else None
 
-    def put(self, key: str, body: str) -> None:
+    def put(self, key: str, body: str, sources: tuple[str, ...] = ()) -> None:
         with self._lock:
-            self.conn.execute("INSERT OR REPLACE INTO responses (key, body) VALUES (?, ?)", (key, body))
+            self.conn.execute("BEGIN IMMEDIATE")
+            try:
+                self.conn.execute("INSERT OR REPLACE INTO responses (key, body) VALUES (?, ?)", (key, body))
+                self.conn.executemany("INSERT OR IGNORE INTO response_sources (source, key) VALUES (?, ?)",
+                                      [(src, key) for src in sources])
+            except BaseException:
+                self.conn.execute("ROLLBACK")
+                raise
+            self.conn.execute("COMMIT")
+
+    def forget(self, sources: list[str]) -> int:
+        """Remove every response made from any of these turns (content sha256), for good."""
+        with self._lock:
+            self.conn.execute("PRAGMA secure_delete = ON")
+            self.conn.execute("BEGIN IMMEDIATE")
+            removed = 0
+            for src in dict.fromkeys(sources):
+                keys = [r[0] for r in self.conn.execute("SELECT key FROM response_sources WHERE source = ?", (src,))]
+                for key in keys:
+                    removed += self.conn.execute("DELETE FROM responses WHERE key = ?", (key,)).rowcount
+                    self.conn.execute("DELETE FROM response_sources WHERE key = ?", (key,))
+            self.conn.execute("COMMIT")
+            self.conn.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+            return removed
+
+    def close(self) -> None:
+        with self._lock:
+            self.conn.close()
 
 
 class LLMClient:
@@ -111,8 +141,10 @@ class LLMClient:
         self._mode_lock = threading.Lock()
 
     # -- public ------------------------------------------------------------
-    def structured(self, prompt: Prompt, text: str, cache_key: str) -> tuple[BaseModel, Usage]:
-        """Ask for JSON matching the prompt's response model; validate; repair once."""
+    def structured(self, prompt: Prompt, text: str, cache_key: str, sources: tuple[str, ...] = ()
+                   ) -> tuple[BaseModel, Usage]:
+        """Ask for JSON matching the prompt's response model; validate; repair once.
+        ``sources``: the content sha256 of the turns in the prompt (so erasure finds the cached answer)."""
         usage = Usage()
         key = hashlib.sha256(f"{prompt.version}\x1f{self.model}\x1f{cache_key}".encode()).hexdigest()
         if self.cache is not None:
@@ -137,7 +169,7 @@ class LLMClient:
             except (ValidationError, ValueError) as exc2:
                 raise ExtractionError(f"model output still invalid after one repair: {_short_error(exc2)}") from None
         if self.cache is not None:
-            self.cache.put(key, parsed.model_dump_json())
+            self.cache.put(key, parsed.model_dump_json(), sources)
         return parsed, usage
 
     # -- internals ---------------------------------------------------------

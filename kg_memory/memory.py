@@ -12,6 +12,7 @@ from typing import Any
 
 from .edits import Editor, EditResult
 from .embed.base import Embedder, make_embedder
+from .erasure import ErasePlan, Kind, Tombstone, new_tombstone, plan_erasure
 from .errors import ConfigError, InputError, NotFoundError
 from .extract.base import Extractor
 from .formats import parse_file
@@ -275,6 +276,63 @@ class Memory:
             now = [v for v in versions if v.fact_id == other and v.expired_at is None]
             out.extend((v, score) for v in now)
         return out
+
+    # -- erasure -------------------------------------------------------------
+    def forget(self, *, episode: str | None = None, entity: str | None = None, whole_group: bool = False,
+               group: str | None = None, reason: str | None = None) -> Tombstone:
+        """Erase for good (kg_memory/erasure.py): one episode, everything about an entity
+        (the entity, its facts, and the turns that mention or name it), or the whole group.
+        Leaves a tombstone without content. Retiring a fact is not erasure."""
+        chosen = [x for x in (episode is not None, entity is not None, whole_group) if x]
+        if len(chosen) != 1:
+            raise ConfigError("say what to forget: exactly one of --episode ID, --entity NAME or the whole --group")
+        gid = group or self.settings.group
+        self.flush()  # nothing still on its way into the store may bring the content back
+        with self._extracting:
+            if whole_group:
+                return self._forget_group(gid, reason)
+            if episode is not None:
+                if not self.store.get_episodes(gid, [episode]):
+                    raise NotFoundError(f"no episode {episode!r} in group {gid!r}")
+                return self._forget_rows(gid, "episode", [episode], [], reason)
+            assert entity is not None
+            entity_id = self._entity_id(gid, entity)
+            eps = self.store.episodes_about(gid, [entity_id], entity)
+            return self._forget_rows(gid, "entity", eps, [entity_id], reason)
+
+    def _forget_rows(self, group: str, kind: Kind, episode_ids: list[str], entity_ids: list[str],
+                     reason: str | None) -> Tombstone:
+        episodes = self.store.get_episodes(group, episode_ids)
+        versions = self.store.facts_citing(group, episode_ids, entity_ids)
+        mentioned = self.store.mentions(group, episode_ids)
+        plan = plan_erasure(group, episode_ids, entity_ids, versions, mentioned)
+        done = self.store.erase(plan, new_tombstone(group, kind, self.clock.now(), reason, plan, 0))
+        self._forget_cached([e.content_sha256 for e in episodes])
+        return done
+
+    def _forget_group(self, group: str, reason: str | None) -> Tombstone:
+        hashes = self.store.episode_hashes(group)  # for the response cache
+        plan = ErasePlan(group, whole_group=True)
+        done = self.store.erase(plan, new_tombstone(group, "group", self.clock.now(), reason, plan, 0))
+        self._forget_cached(hashes)
+        return done
+
+    def _forget_cached(self, hashes: list[str]) -> int:
+        """Remove the LLM responses made from the erased turns (the cache in the data directory)."""
+        from .llm import ResponseCache
+        from .settings import data_dir
+
+        path = data_dir() / "llm-cache.db"
+        if not hashes or not path.exists():
+            return 0
+        cache = ResponseCache(path)
+        try:
+            return cache.forget(hashes)
+        finally:
+            cache.close()
+
+    def tombstones(self, *, group: str | None = None) -> list[Tombstone]:
+        return self.store.tombstones(group or self.settings.group)
 
     # -- editing by fact id --------------------------------------------------
     def _editor(self) -> Editor:

@@ -9,6 +9,7 @@ import typer
 from .admin import doctor, groups, model_app
 from .bench import bench_app
 from .facts import change, correct, facts, retire
+from .forget import forget
 from .ingest import ingest
 from .recall import history, recall, timeline
 from .serve import serve_app
@@ -54,6 +55,7 @@ app.command()(facts)
 app.command()(correct)
 app.command()(change)
 app.command()(retire)
+app.command()(forget)
 app.command()(doctor)
 app.command()(groups)
 app.add_typer(bench_app, name="bench")

@@ -84,7 +84,8 @@ class LLMExtractor:
                                   previous=previous, content=episode.content, predicates=self._predicates())
         key = hashlib.sha256("\x1f".join([episode.content_sha256, episode.occurred_at.isoformat(), speaker,
                                           *(p["text"] for p in previous)]).encode()).hexdigest()
-        parsed, usage = self.client.structured(self.prompt, text, key)
+        sources = (episode.content_sha256, *(t.content_sha256 for t in (context.previous if context else ())))
+        parsed, usage = self.client.structured(self.prompt, text, key, sources)
         assert isinstance(parsed, ExtractionResponse)
         out = Extraction(llm_calls=usage.calls, prompt_tokens=usage.prompt_tokens,
                          completion_tokens=usage.completion_tokens)
@@ -117,7 +118,8 @@ class LLMExtractor:
         text = self.prompt.render(predicates=self._vocab_rows(), speakers=speakers, previous=previous, turns=turns)
         key = hashlib.sha256("\x1f".join([*(f"{e.content_sha256}|{e.occurred_at.isoformat()}|{_who(e)}"
                                              for e in episodes), *(p["text"] for p in previous)]).encode()).hexdigest()
-        parsed, usage = self.client.structured(self.prompt, text, key)
+        sources = tuple(e.content_sha256 for e in [*episodes, *(context.previous if context else ())])
+        parsed, usage = self.client.structured(self.prompt, text, key, sources)
         assert isinstance(parsed, WindowExtractionResponse)
         out = {e.id: Extraction() for e in episodes}
         first = out[episodes[0].id]

@@ -18,6 +18,7 @@ from typing import Any
 
 import numpy as np
 
+from ..erasure import ErasePlan, Tombstone
 from ..models import Entity, Episode, FactVersion
 from ..temporal import Expiry
 
@@ -174,6 +175,31 @@ class Store(ABC):
         """Versions with any of the entities as subject or object (with ``both_ends``,
         as both) that are ``temporal.ended`` at tf (believed at known_at, valid time
         closed by as_of), the latest end first, ties by version id; at most ``limit``."""
+
+    # -- erasure (kg_memory/erasure.py plans it) -------------------------------
+    @abstractmethod
+    def episodes_about(self, group_id: str, entity_ids: list[str], text: str | None) -> list[str]:
+        """Ids (sorted) of the episodes that mention any of the entities, or whose content
+        contains ``text`` ignoring case."""
+
+    @abstractmethod
+    def episode_hashes(self, group_id: str) -> list[str]:
+        """The content sha256 of every episode of the group, sorted, without repeats."""
+
+    @abstractmethod
+    def facts_citing(self, group_id: str, episode_ids: list[str], entity_ids: list[str]) -> list[FactVersion]:
+        """Versions whose provenance names any of the episodes, or with any of the
+        entities at either end, by (created_at, id)."""
+
+    @abstractmethod
+    def erase(self, plan: ErasePlan, tombstone: Tombstone) -> Tombstone:
+        """Carry out the plan in one transaction, physically (no copy of the content
+        left in the store's files once it returns), and record the tombstone with the
+        counts of what was removed; return it."""
+
+    @abstractmethod
+    def tombstones(self, group_id: str) -> list[Tombstone]:
+        """The group's tombstones, by (erased_at, id)."""
 
     @contextmanager
     def read_scope(self) -> Iterator[None]:

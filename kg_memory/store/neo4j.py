@@ -12,6 +12,7 @@ import uuid
 from collections.abc import Iterator
 from concurrent.futures import ThreadPoolExecutor
 from contextlib import contextmanager
+from dataclasses import replace
 from datetime import UTC, datetime
 from typing import Any
 
@@ -19,6 +20,7 @@ import numpy as np
 from neo4j.time import DateTime as Neo4jDateTime
 
 from ..cypher import migration_names, query, script
+from ..erasure import ErasePlan, Tombstone
 from ..errors import SchemaError, StoreError
 from ..models import Entity, Episode, FactVersion, from_trusted
 from ..text import query_terms
@@ -420,6 +422,57 @@ class Neo4jStore(Store):
     def history(self, group_id: str, entity_id: str, predicate: str | None = None) -> list[FactVersion]:
         return self._facts(self._read("facts_history", group_id=group_id, entity_id=entity_id,
                                       predicate=predicate))
+
+    # -- erasure -----------------------------------------------------------------
+    def episodes_about(self, group_id: str, entity_ids: list[str], text: str | None) -> list[str]:
+        rows = self._read("episodes_about", group_id=group_id, entity_ids=list(dict.fromkeys(entity_ids)),
+                          text=text or None)
+        return [r["id"] for r in rows]
+
+    def episode_hashes(self, group_id: str) -> list[str]:
+        return [r["h"] for r in self._read("episodes_hashes", group_id=group_id)]
+
+    def facts_citing(self, group_id: str, episode_ids: list[str], entity_ids: list[str]) -> list[FactVersion]:
+        return self._facts(self._read("facts_citing", group_id=group_id, episode_ids=list(episode_ids),
+                                      entity_ids=list(entity_ids)))
+
+    def erase(self, plan: ErasePlan, tombstone: Tombstone) -> Tombstone:
+        g = plan.group_id
+        out: list[Tombstone] = []
+
+        def work(tx: Any) -> None:
+            out.clear()
+            if plan.whole_group:
+                row = tx.run(query("erase_group"), {"group_id": g}).single()
+                counts = (row["episodes"], row["facts"], row["entities"])
+            else:
+                facts = tx.run(query("erase_versions"), {"group_id": g, "ids": plan.version_ids}).single()["removed"]
+                rows = [{"id": vid, "episode_ids": list(ids), "evidence": n}
+                        for vid, (ids, n) in plan.provenance.items()]
+                tx.run(query("erase_provenance"), {"group_id": g, "rows": rows}).consume()
+                tx.run(query("erase_links"), {"group_id": g, "fact_ids": plan.fact_ids}).consume()
+                episodes = tx.run(query("erase_episodes"), {"group_id": g,
+                                                            "ids": plan.episode_ids}).single()["removed"]
+                entities = tx.run(query("erase_entities"), {
+                    "group_id": g, "erased": plan.entity_ids,
+                    "candidates": list(dict.fromkeys([*plan.entity_ids, *plan.maybe_orphans]))}).single()["removed"]
+                counts = (episodes, facts, entities)
+            done = replace(tombstone, episodes=counts[0], facts=counts[1], entities=counts[2])
+            tx.run(query("tombstone_write"), {"id": done.id, "group_id": g, "kind": done.kind,
+                                              "erased_at": done.erased_at, "reason": done.reason,
+                                              "episodes": done.episodes, "facts": done.facts,
+                                              "entities": done.entities}).consume()
+            out.append(done)
+
+        with self._session() as s:
+            s.execute_write(work)
+        return out[0]
+
+    def tombstones(self, group_id: str) -> list[Tombstone]:
+        rows = self._read("tombstones_list", group_id=group_id)
+        return [Tombstone(id=t["id"], group_id=t["group_id"], kind=t["kind"], erased_at=_dt_required(t["erased_at"]),
+                          reason=t.get("reason"), episodes=t["episodes"], facts=t["facts"], entities=t["entities"])
+                for t in (r["t"] for r in rows)]
 
     def related(self, group_id: str, fact_id: str, k: int) -> list[tuple[str, float]]:
         rows = self._read("facts_related", group_id=group_id, fact_id=fact_id, k=max(k, 0))

@@ -31,11 +31,13 @@ from __future__ import annotations
 import math
 import re
 import threading
+from dataclasses import replace
 from datetime import UTC, datetime
 from typing import Any
 
 import numpy as np
 
+from ..erasure import ErasePlan, Tombstone
 from ..errors import StoreError
 from ..models import Entity, Episode, FactVersion
 from ..temporal import ended, episode_visible, visible
@@ -73,6 +75,7 @@ class ReferenceStore(Store):
         self.facts: dict[str, FactVersion] = {}  # insertion order
         self.fact_vectors: dict[str, np.ndarray] = {}
         self.links: dict[tuple[str, str, str], float] = {}  # (group, fact_id, other_id) -> score
+        self.graves: list[Tombstone] = []
 
     # -- lifecycle ---------------------------------------------------------
     def migrate(self) -> list[str]:
@@ -226,6 +229,64 @@ class ReferenceStore(Store):
                 other = b if a == fact_id else a
                 best[other] = max(score, best.get(other, score))
         return sorted(best.items(), key=lambda item: (-item[1], item[0]))[:max(k, 0)]
+
+    # -- erasure -------------------------------------------------------------
+    def episodes_about(self, group_id: str, entity_ids: list[str], text: str | None) -> list[str]:
+        ents = set(entity_ids)
+        found = {ep for g, ep, en in self.mention_pairs if g == group_id and en in ents}
+        if text:
+            found |= {e.id for e in self._group_episodes(group_id) if text.lower() in e.content.lower()}
+        return sorted(found)
+
+    def episode_hashes(self, group_id: str) -> list[str]:
+        return sorted({e.content_sha256 for e in self._group_episodes(group_id)})
+
+    def facts_citing(self, group_id: str, episode_ids: list[str], entity_ids: list[str]) -> list[FactVersion]:
+        eps, ents = set(episode_ids), set(entity_ids)
+        found = [f for f in self._group_facts(group_id)
+                 if eps & set(f.episode_ids) or f.subject_id in ents or f.object_id in ents]
+        return sorted(found, key=lambda f: (f.created_at, f.id))
+
+    def erase(self, plan: ErasePlan, tombstone: Tombstone) -> Tombstone:
+        with self._lock:
+            g = plan.group_id
+            if plan.whole_group:
+                eps = [e.id for e in self._group_episodes(g)]
+                versions = [f.id for f in self._group_facts(g)]
+                ents = [n.id for n in self.entities.values() if n.group_id == g]
+            else:
+                eps = [i for i in plan.episode_ids if i in self.episodes and self.episodes[i].group_id == g]
+                versions = [i for i in plan.version_ids if i in self.facts and self.facts[i].group_id == g]
+                ents = []
+            for i in eps:
+                del self.episodes[i]
+                self.episode_vectors.pop(i, None)
+            for i in versions:
+                del self.facts[i]
+                self.fact_vectors.pop(i, None)
+            for vid, (ids, evidence) in plan.provenance.items():
+                if vid in self.facts and not plan.whole_group:
+                    self.facts[vid] = self.facts[vid].replace(episode_ids=ids, reinforcement_count=evidence)
+            left = {f.fact_id for f in self._group_facts(g)}
+            self.links = {k: v for k, v in self.links.items()
+                          if not (k[0] == g and (plan.whole_group or k[1] not in left and k[1] in plan.fact_ids
+                                                 or k[2] not in left and k[2] in plan.fact_ids))}
+            gone = set(eps) | set(plan.entity_ids)
+            self.mention_pairs = {m for m in self.mention_pairs if not (m[0] == g and (m[1] in gone or m[2] in gone))}
+            if not plan.whole_group:
+                named = {x for f in self._group_facts(g) for x in (f.subject_id, f.object_id)}
+                named |= {en for gg, _, en in self.mention_pairs if gg == g}
+                ents = [i for i in dict.fromkeys([*plan.entity_ids, *plan.maybe_orphans])
+                        if i in self.entities and self.entities[i].group_id == g and i not in named]
+            for i in ents:
+                del self.entities[i]
+                self.entity_vectors.pop(i, None)
+            done = replace(tombstone, episodes=len(eps), facts=len(versions), entities=len(ents))
+            self.graves.append(done)
+            return done
+
+    def tombstones(self, group_id: str) -> list[Tombstone]:
+        return sorted((t for t in self.graves if t.group_id == group_id), key=lambda t: (t.erased_at, t.id))
 
     def _touching(self, group_id: str, entity_ids: list[str], predicates: list[str] | None,
                   both_ends: bool) -> list[FactVersion]:

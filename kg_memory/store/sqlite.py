@@ -9,12 +9,14 @@ import threading
 from collections.abc import Callable, Iterator
 from concurrent.futures import Future, ThreadPoolExecutor
 from contextlib import contextmanager
+from dataclasses import replace
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any, cast
 
 import numpy as np
 
+from ..erasure import ErasePlan, Tombstone
 from ..errors import SchemaError, StoreError
 from ..models import Entity, Episode, FactVersion, from_trusted
 from ..temporal import EPISODE_VISIBLE, FACT_ENDED, FACT_VISIBLE
@@ -375,6 +377,111 @@ class SQLiteStore(Store):
                "WHERE other != ?2 GROUP BY other ORDER BY score DESC, other LIMIT ?3")
         with self._lock:
             return [(r[0], float(r[1])) for r in self.conn.execute(sql, (group_id, fact_id, max(k, 0)))]
+
+    # -- erasure -----------------------------------------------------------------
+    def episodes_about(self, group_id: str, entity_ids: list[str], text: str | None) -> list[str]:
+        found: set[str] = set()
+        with self._lock:
+            for part in _chunks(list(dict.fromkeys(entity_ids)), 400):
+                marks = ",".join("?" * len(part))
+                sql = f"SELECT episode_id FROM mentions WHERE group_id = ? AND entity_id IN ({marks})"
+                found.update(r[0] for r in self.conn.execute(sql, (group_id, *part)))
+            if text:
+                found.update(r[0] for r in self.conn.execute(
+                    "SELECT id FROM episodes WHERE group_id = ? AND instr(lower(content), lower(?)) > 0",
+                    (group_id, text)))
+        return sorted(found)
+
+    def episode_hashes(self, group_id: str) -> list[str]:
+        with self._lock:
+            return [r[0] for r in self.conn.execute(
+                "SELECT DISTINCT content_sha256 FROM episodes WHERE group_id = ? ORDER BY 1", (group_id,))]
+
+    def facts_citing(self, group_id: str, episode_ids: list[str], entity_ids: list[str]) -> list[FactVersion]:
+        found: dict[str, FactVersion] = {}
+        with self._lock:
+            for part in _chunks(list(dict.fromkeys(episode_ids)), 400):
+                marks = ",".join("?" * len(part))
+                sql = (f"SELECT {_FACT_COLS} FROM facts WHERE group_id = ? AND EXISTS "
+                       f"(SELECT 1 FROM json_each(facts.episode_ids) j WHERE j.value IN ({marks}))")
+                found.update((r["id"], self._fact(r)) for r in self.conn.execute(sql, (group_id, *part)))
+            for part in _chunks(list(dict.fromkeys(entity_ids)), 400):
+                marks = ",".join("?" * len(part))
+                sql = (f"SELECT {_FACT_COLS} FROM facts WHERE group_id = ? "
+                       f"AND (subject_id IN ({marks}) OR object_id IN ({marks}))")
+                found.update((r["id"], self._fact(r)) for r in self.conn.execute(sql, (group_id, *part, *part)))
+        return sorted(found.values(), key=lambda f: (f.created_at, f.id))
+
+    def erase(self, plan: ErasePlan, tombstone: Tombstone) -> Tombstone:
+        g = plan.group_id
+        with self._lock:
+            self.conn.execute("PRAGMA secure_delete = ON")  # freed pages are zeroed, not left readable
+            try:
+                with self._tx() as c:
+                    counts = (self._erase_group(c, g) if plan.whole_group else self._erase_rows(c, plan))
+                    done = replace(tombstone, episodes=counts[0], facts=counts[1], entities=counts[2])
+                    c.execute("INSERT INTO tombstones (id, group_id, kind, erased_at, reason, episodes, facts, "
+                              "entities) VALUES (?,?,?,?,?,?,?,?)",
+                              (done.id, g, done.kind, to_iso(done.erased_at), done.reason, done.episodes,
+                               done.facts, done.entities))
+                # rewrite the full-text indexes without the erased terms, and empty the write-ahead log
+                for fts in ("episodes_fts", "facts_fts"):
+                    self.conn.execute(f"INSERT INTO {fts} ({fts}) VALUES ('optimize')")
+                self.conn.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+            finally:
+                self.conn.execute("PRAGMA secure_delete = OFF")
+        return done
+
+    @staticmethod
+    def _erase_group(c: sqlite3.Connection, g: str) -> tuple[int, int, int]:
+        c.execute("DELETE FROM mentions WHERE group_id = ?", (g,))
+        c.execute("DELETE FROM fact_links WHERE group_id = ?", (g,))
+        c.execute("DELETE FROM facts_fts WHERE rowid IN (SELECT rowid FROM facts WHERE group_id = ?)", (g,))
+        facts = c.execute("DELETE FROM facts WHERE group_id = ?", (g,)).rowcount
+        c.execute("DELETE FROM episodes_fts WHERE rowid IN (SELECT rowid FROM episodes WHERE group_id = ?)", (g,))
+        episodes = c.execute("DELETE FROM episodes WHERE group_id = ?", (g,)).rowcount
+        entities = c.execute("DELETE FROM entities WHERE group_id = ?", (g,)).rowcount
+        return episodes, facts, entities
+
+    @staticmethod
+    def _erase_rows(c: sqlite3.Connection, plan: ErasePlan) -> tuple[int, int, int]:
+        g = plan.group_id
+        episodes = facts = entities = 0
+        for part in _chunks(plan.version_ids, 400):
+            marks = ",".join("?" * len(part))
+            c.execute(f"DELETE FROM facts_fts WHERE rowid IN (SELECT rowid FROM facts WHERE group_id = ? "
+                      f"AND id IN ({marks}))", (g, *part))
+            facts += c.execute(f"DELETE FROM facts WHERE group_id = ? AND id IN ({marks})", (g, *part)).rowcount
+        for vid, (ids, evidence) in plan.provenance.items():
+            c.execute("UPDATE facts SET episode_ids = ?, reinforcement_count = ? WHERE group_id = ? AND id = ?",
+                      (json.dumps(list(ids)), evidence, g, vid))
+        for fid in plan.fact_ids:
+            left = c.execute("SELECT 1 FROM facts WHERE group_id = ? AND fact_id = ? LIMIT 1", (g, fid)).fetchone()
+            if left is None:
+                c.execute("DELETE FROM fact_links WHERE group_id = ?1 AND (fact_id = ?2 OR other_id = ?2)", (g, fid))
+        for part in _chunks(plan.episode_ids, 400):
+            marks = ",".join("?" * len(part))
+            c.execute(f"DELETE FROM mentions WHERE group_id = ? AND episode_id IN ({marks})", (g, *part))
+            c.execute(f"DELETE FROM episodes_fts WHERE rowid IN (SELECT rowid FROM episodes WHERE group_id = ? "
+                      f"AND id IN ({marks}))", (g, *part))
+            episodes += c.execute(f"DELETE FROM episodes WHERE group_id = ? AND id IN ({marks})",
+                                  (g, *part)).rowcount
+        for eid in plan.entity_ids:
+            c.execute("DELETE FROM mentions WHERE group_id = ? AND entity_id = ?", (g, eid))
+        for eid in dict.fromkeys([*plan.entity_ids, *plan.maybe_orphans]):
+            entities += c.execute(
+                "DELETE FROM entities WHERE group_id = ?1 AND id = ?2 "
+                "AND NOT EXISTS (SELECT 1 FROM facts WHERE group_id = ?1 AND (subject_id = ?2 OR object_id = ?2)) "
+                "AND NOT EXISTS (SELECT 1 FROM mentions WHERE entity_id = ?2)", (g, eid)).rowcount
+        return episodes, facts, entities
+
+    def tombstones(self, group_id: str) -> list[Tombstone]:
+        with self._lock:
+            rows = self.conn.execute("SELECT * FROM tombstones WHERE group_id = ? ORDER BY erased_at, id",
+                                     (group_id,)).fetchall()
+        return [Tombstone(id=r["id"], group_id=r["group_id"], kind=r["kind"],
+                          erased_at=_required_time(r["erased_at"]), reason=r["reason"], episodes=r["episodes"],
+                          facts=r["facts"], entities=r["entities"]) for r in rows]
 
     @contextmanager
     def read_scope(self) -> Iterator[None]:

@@ -122,4 +122,18 @@ MIGRATIONS: list[tuple[str, list[str]]] = [
         )""",
         "CREATE INDEX fact_links_other ON fact_links (group_id, other_id)",
     ]),
+    # What erasure leaves: the kind of thing erased, when, why and how much; never content.
+    ("0008_tombstones", [
+        """CREATE TABLE tombstones (
+            id TEXT PRIMARY KEY,
+            group_id TEXT NOT NULL,
+            kind TEXT NOT NULL,
+            erased_at TEXT NOT NULL,
+            reason TEXT,
+            episodes INTEGER NOT NULL,
+            facts INTEGER NOT NULL,
+            entities INTEGER NOT NULL
+        )""",
+        "CREATE INDEX tombstones_group ON tombstones (group_id, erased_at)",
+    ]),
 ]

@@ -1,0 +1,3 @@
+// The content sha256 of every episode of the group (erasure clears the LLM cache with them).
+MATCH (e:Episode) WHERE e.group_id = $group_id
+RETURN DISTINCT e.content_sha256 AS h ORDER BY h

@@ -1,0 +1,5 @@
+// Erasure: the provenance (and evidence count) of versions that stay, without the erased episodes.
+UNWIND $rows AS row
+MATCH ()-[f:FACT]->()
+WHERE f.group_id = $group_id AND f.id = row.id
+SET f.episode_ids = row.episode_ids, f.reinforcement_count = row.evidence
