@@ -20,6 +20,7 @@ import pytest
 from hypothesis import HealthCheck, Phase, given, settings
 from hypothesis import strategies as st
 
+from kg_memory.erasure import ErasePlan, new_tombstone, plan_erasure
 from kg_memory.models import Entity, Episode, FactVersion
 from kg_memory.store.base import Store, TimeFilter, WriteBatch
 from kg_memory.store.reference import ReferenceStore
@@ -47,6 +48,7 @@ class History:
     episodes: list[Episode]
     entities: list[Entity]
     batches: list[WriteBatch]
+    erase: tuple[str, int] | None = None  # ("episode" | "entity" | "group", index) erased after the reads
 
     def __repr__(self) -> str:  # what a failing example shows: no vectors
         lines = [f"groups {self.groups}"]
@@ -129,7 +131,9 @@ def histories(draw: st.DrawFn) -> History:
             into = first if draw(st.booleans()) else closing
             into.expiries.append((v.group_id, Expiry(v.id, draw(st.sampled_from(later)), new("fv"))))
     batches.append(closing)
-    return History(groups, episodes, entities, batches)
+    erase = draw(st.one_of(st.none(), st.tuples(st.sampled_from(["episode", "entity", "group"]),
+                                                st.integers(0, 20))))
+    return History(groups, episodes, entities, batches, erase)
 
 
 def _load(store: Store, h: History) -> tuple[tuple[list[Episode], int], list[Any]]:
@@ -178,6 +182,10 @@ def _reads(store: Store, h: History) -> dict[str, Any]:
         out[g, "versions"] = _ids(store.fact_versions(g, [f.id for f in written[:3]]
                                                        + [f.fact_id for f in written[-2:]] + ["fv_missing"]))
         out[g, "all-versions"] = _ids(store.list_facts(g, None))
+        out[g, "about"] = store.episodes_about(g, [n.id for n in mine[:2]], "LEEDS")
+        out[g, "citing"] = _ids(store.facts_citing(g, ep_ids[:3], [n.id for n in mine[:1]]))
+        out[g, "hashes"] = store.episode_hashes(g)
+        out[g, "graves"] = [t.to_json() for t in store.tombstones(g)]
         for fid in dict.fromkeys(v.fact_id for v in written):
             out[g, "related", fid] = [(o, round(sc, 4)) for o, sc in store.related(g, fid, 2)]
         out[g, "all-versions-2"] = _ids(store.list_facts(g, None, limit=2))
@@ -234,11 +242,36 @@ def _compare(backend: Store, h: History) -> None:
     assert not diffs, "\n".join(f"{k}: reference {w!r} != {backend.kind} {g!r}"
                                 for k, (w, g) in list(diffs.items())[:8])
     _text_search_is_filtered(backend, h)
+    if h.erase is not None:
+        _erase(ref, backend, h)
+        want, got = _reads(ref, h), _reads(backend, h)
+        diffs = {k: (want[k], got.get(k)) for k in want if got.get(k) != want[k]}
+        assert not diffs, "after erasure:\n" + "\n".join(f"{k}: reference {w!r} != {backend.kind} {g!r}"
+                                                         for k, (w, g) in list(diffs.items())[:8])
     for g in h.groups:
         assert backend.requeue_failed(g) == ref.requeue_failed(g)
         assert _ids(backend.pending_episodes(g, 100)) == _ids(ref.pending_episodes(g, 100))
     groups = dict(backend.groups())
     assert {g: groups.get(g) for g in h.groups if g in dict(ref.groups())} == dict(ref.groups())
+
+
+def _erase(ref: Store, backend: Store, h: History) -> None:
+    """The same erasure on both stores, planned from the reference's reads."""
+    assert h.erase is not None
+    kind, i = h.erase
+    g = h.groups[0]
+    plan = ErasePlan(g, whole_group=True)
+    if kind == "episode" and h.episodes:
+        e = h.episodes[i % len(h.episodes)]
+        g = e.group_id
+        plan = plan_erasure(g, [e.id], [], ref.facts_citing(g, [e.id], []), ref.mentions(g, [e.id]))
+    elif kind == "entity":
+        n = h.entities[i % len(h.entities)]
+        g = n.group_id
+        eps = ref.episodes_about(g, [n.id], None)
+        plan = plan_erasure(g, eps, [n.id], ref.facts_citing(g, eps, [n.id]), ref.mentions(g, eps))
+    tomb = new_tombstone(g, kind, TIMES[5], "spec", plan, 0)  # type: ignore[arg-type]
+    assert backend.erase(plan, tomb) == ref.erase(plan, tomb)
 
 
 @pytest.fixture
