@@ -152,3 +152,22 @@ def test_related_follows_links_written_with_each_new_fact(store, group, make_mem
     assert len(mem.related(violin.id, k=1, group=group)) == 1
     with pytest.raises(NotFoundError):
         mem.related(violin.id, group=f"{group}-b")
+
+
+def test_tool_calls_answer_errors_instead_of_raising(store, group, make_memory):
+    from kg_memory.tools import MemoryTools, call
+
+    mem, _ = _memory(make_memory, group)
+    tools = MemoryTools(mem, group, wait=True)
+    assert "unknown tool" in call(tools, "drop_table", {})["error"]
+    assert "JSON" in call(tools, "recall", "{not json")["error"]
+    assert "no argument 'group'" in call(tools, "recall", {"query": "x", "group": "other"})["error"]
+    assert "bad arguments" in call(tools, "recall", {"query": "x", "k": "many"})["error"]
+    assert "bad arguments" in call(tools, "recall", {})["error"]
+    assert "no fact" in call(tools, "delete_memory", {"fact_id": "fv_nope"})["error"]
+    assert "unknown tool" in call(tools, "save_memory", {"content": "x"}, read_only=True)["error"]
+    home = call(tools, "get_memories", '{"predicate": "lives_in"}')["facts"][0]
+    assert call(tools, "update_memory", {"fact_id": home["id"], "value": "Leeds"})["kind"] == "correct"
+    assert [f["object"] for f in call(tools, "get_memories", {"predicate": "lives_in"})["facts"]] == ["Leeds"]
+    saved = call(tools, "save_memory", {"content": "I have a cat named Tom.", "occurred_at": "2025-02-01"})
+    assert saved["extracted"] and saved["facts_added"] == 1

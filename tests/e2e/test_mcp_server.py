@@ -163,3 +163,27 @@ def test_streamable_http_session(tmp_path: Path):
     err = proc.stderr.read() if proc.stderr else ""
     assert "Traceback" not in err, err
     assert f"127.0.0.1:{port}/mcp" in err
+
+
+def test_tool_schemas_match_the_mcp_server(tmp_path: Path):
+    from kg_memory.tools import anthropic_tools, openai_tools
+
+    async def listed() -> dict[str, dict[str, Any]]:
+        async with Client(_stdio(tmp_path / "home", "--group", "agent")) as c:
+            return {t.name: t.input_schema for t in (await c.list_tools()).tools}
+
+    served = asyncio.run(listed())
+    mine = {t["function"]["name"]: t["function"]["parameters"] for t in openai_tools()}
+    assert set(mine) == set(served) == ALL_TOOLS
+    for name, schema in mine.items():
+        assert set(schema["properties"]) == set(served[name]["properties"]) - {"group"}, name
+        assert set(schema.get("required", [])) == set(served[name].get("required", [])), name
+    assert {t["name"]: t["input_schema"] for t in anthropic_tools()} == mine
+    assert {t["function"]["name"] for t in openai_tools(read_only=True)} == READ_TOOLS
+
+
+def test_the_example_agent_loop_runs(tmp_path: Path):
+    out = subprocess.run([sys.executable, "examples/agent_loop.py"], capture_output=True, text=True, timeout=300,
+                         env=_env(tmp_path / "home"), cwd=Path(__file__).resolve().parents[2])
+    assert out.returncode == 0, out.stderr
+    assert "User lives_in Braga" in out.stdout and '"kind": "correct"' in out.stdout
