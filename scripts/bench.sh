@@ -20,6 +20,9 @@ KGMEM_HOME="$home" KGMEM_BENCH_NEO4J_DATA=.neo4j-bench/data "$BIN/kgmem" bench s
 # What an agent does: recall right after writes, at 100k episodes plus a 20k neighbour group.
 KGMEM_HOME="$home" "$BIN/kgmem" bench agent-loop --episodes "${BENCH_LOOP_EPISODES:-100000}" --neighbour 20000 \
   --rounds 200 --random-vectors --store sqlite --store "$url" --json > .bench/agent-loop.json
+# What a chat loop pays per turn: add waiting for extraction, or add(wait=False) and flush.
+KGMEM_HOME="$home" "$BIN/kgmem" bench background --turns 300 --store sqlite --store "$url" --json \
+  > .bench/background.json
 KGMEM_HOME="$home" "$BIN/kgmem" bench contradictions tests/fixtures/contradictions-dev.json --json \
   > .bench/contradictions-sqlite.json
 KGMEM_HOME="$home" "$BIN/kgmem" bench contradictions tests/fixtures/contradictions-dev.json --store "$url" --json \

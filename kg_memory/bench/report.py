@@ -131,6 +131,7 @@ def render(bench_dir: Path, extra: str = "") -> str:
                 f"{m['by_category'][c].get('recall@10', 0):.1f} ({m['by_category'][c]['questions']})" for c in cats)
                 + " |")
     out += _agent_loop(bench_dir)
+    out += _background(bench_dir)
     out += _fact_layer(bench_dir)
     if any(contra.values()):
         out += ["", "## Planted contradictions", "",
@@ -159,6 +160,24 @@ def _agent_loop(bench_dir: Path) -> list[str]:
         cells = [f"{r[k]['p50_ms']} / {r[k]['p95_ms']}" for k in ("recall_steady", "recall_after_same_group_write",
                                                                    "recall_after_other_group_write", "add_same_group")]
         out.append(f"| {name} | " + " | ".join(cells) + " |")
+    return out + [""]
+
+
+def _background(bench_dir: Path) -> list[str]:
+    bg = _load(bench_dir / "background.json")
+    if not bg:
+        return []
+    out = ["## Background extraction", "",
+           f"`kgmem bench background`: {bg['turns']} turns added with `add()` (which waits for extraction) and "
+           f"{bg['turns']} with `add(wait=False)` and then `flush()`, with the MiniLM model and the rules extractor. "
+           "Milliseconds p50 / p95; throughput from the first add to the end of the flush.", "",
+           "| store | add, waiting | add(wait=False) | flush | turns/s waiting | turns/s in the background | "
+           "recall after the flush (20 recalls) |", "| --- | ---: | ---: | ---: | ---: | ---: | ---: |"]
+    for name, r in bg["stores"].items():
+        out.append(f"| {name} | {r['add_wait']['p50_ms']} / {r['add_wait']['p95_ms']} | {r['add_no_wait']['p50_ms']}"
+                   f" / {r['add_no_wait']['p95_ms']} | {r['flush_s']} s | {r['turns_per_s_waiting']} | "
+                   f"{r['turns_per_s_background']} | {r['recall_after_flush']['p50_ms']} / "
+                   f"{r['recall_after_flush']['p95_ms']} |")
     return out + [""]
 
 

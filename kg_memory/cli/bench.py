@@ -129,6 +129,30 @@ def agent_loop(
                    f" ms; add p50 {r['add_same_group']['p50_ms']} ms")
 
 
+@bench_app.command("background")
+@handle_errors
+def background(
+    turns: int = typer.Option(300, "--turns", min=10, help="Turns added each way."),
+    store: list[str] = typer.Option(["sqlite"], "--store", help="'sqlite' (a temp file) or a neo4j:// URL; repeat."),
+    json_out: bool = JsonOpt,
+) -> None:
+    """What a chat loop pays per turn: add that waits for extraction, add(wait=False)
+    plus flush, and the throughput of each."""
+    from ..bench.background import run_background
+
+    def log(m: str) -> None:
+        typer.echo(m, err=True)
+
+    res = run_background(store, _embedder_for("background"), turns=turns, log=log)
+    if json_out:
+        emit_json(res)
+        return
+    for name, r in res["stores"].items():
+        typer.echo(f"{name}: add waiting p50 {r['add_wait']['p50_ms']} ms ({r['turns_per_s_waiting']} turns/s); "
+                   f"add(wait=False) p50 {r['add_no_wait']['p50_ms']} ms p95 {r['add_no_wait']['p95_ms']} ms; "
+                   f"flush {r['flush_s']} s; {r['turns_per_s_background']} turns/s in the background")
+
+
 def _embedder_for(command: str):  # noqa: ANN202
     """The configured embedder; the retrieval benches cannot run without one."""
     from ..embed.base import make_embedder
