@@ -6,6 +6,7 @@ connection is opened until you call :meth:`Memory.open`."""
 from .errors import (
     ConfigError,
     ExtractionError,
+    FlushTimeout,
     InputError,
     KgMemError,
     ModelMissingError,
@@ -21,7 +22,7 @@ from .timeutil import FixedClock, SystemClock
 
 __version__ = "0.1.0"
 __all__ = [
-    "AsyncMemory", "ConfigError", "Entity", "Episode", "ExtractionError", "FactVersion", "FixedClock",
+    "AsyncMemory", "ConfigError", "Entity", "Episode", "ExtractionError", "FactVersion", "FixedClock", "FlushTimeout",
     "InputError", "KgMemError", "Memory", "ModelMissingError", "NotFoundError", "RecallResult", "SchemaError",
     "Settings", "StoreError", "SystemClock", "UnsafeIdentifierError", "data_dir", "load_settings",
 ]

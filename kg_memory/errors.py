@@ -59,3 +59,7 @@ class NotFoundError(KgMemError):
     """A named entity, fact or episode does not exist in the group."""
 
     exit_code = 6
+
+
+class FlushTimeout(KgMemError):
+    """``Memory.flush(timeout=...)`` ran out of time with episodes still waiting (they stay stored, pending)."""

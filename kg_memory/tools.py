@@ -18,11 +18,10 @@ from typing import Any, get_type_hints
 from pydantic import BaseModel, ValidationError, create_model
 
 from .edits import EditResult
-from .errors import ConfigError, ExtractionError, KgMemError
+from .errors import ConfigError, ExtractionError, FlushTimeout, KgMemError
 from .history import closing
 from .memory import Memory
 from .models import FactVersion, ScoredEpisode
-from .worker import FlushTimeout
 
 READ_TOOLS = ("recall", "search_memories", "semantic_search_memories", "as_of_semantic_search", "get_memories",
               "get_memory_history", "get_related_memories")

@@ -16,16 +16,10 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
-from .errors import ExtractionError, KgMemError, StoreError
+from .errors import ExtractionError, FlushTimeout, KgMemError, StoreError
 from .pipeline import IngestStats
 
 log = logging.getLogger(__name__)
-
-
-class FlushTimeout(KgMemError):
-    """``flush(timeout=...)`` ran out of time with episodes still waiting."""
-
-    exit_code = 7
 
 
 @dataclass
