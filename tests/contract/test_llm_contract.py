@@ -112,3 +112,38 @@ def test_windowed_extraction_is_canonical_on_every_store(make_memory, replay, gr
                                   occurred_at="2024-04-01T10:00:00Z", created_at="2024-04-01T10:00:00Z",
                                   session_id="s2")])
     assert bad.episodes_failed == 1 and not [v for v in m.history("Ana", group=group) if v.predicate == "plays"]
+
+
+def test_erasure_removes_the_cached_model_answers_of_erased_turns(make_memory, replay, group, embedder):
+    """The response cache remembers which turns each answer came from; forget removes those answers."""
+    from kg_memory.llm import ResponseCache
+    from kg_memory.settings import data_dir
+
+    path = data_dir() / "llm-cache.db"
+    cache = ResponseCache(path)
+    c = LLMClient(base_url=replay.url, api_key="sk-test", model="replay-1", retry_base=0.01, sleep=lambda _: None,
+                  cache=cache)
+    m = make_memory()
+    m.extractor = LLMExtractor(c, concurrency=1, window=8, embedder=embedder)
+    replay.script.append({"content": json.dumps({"facts": [
+        {"turn": 1, "subject": "Ana", "predicate": "has_sibling", "object": "Vortigernia"},
+        {"turn": 2, "subject": "Ana", "predicate": "plays", "object": "cello"}]})})
+    replay.script.append({"content": json.dumps({"facts": [
+        {"turn": 1, "subject": "Ana", "predicate": "lives_in", "object": "Porto"}]})})
+    turns = [("s1", "2024-03-05T10:00:00Z", "My sister Vortigernia is visiting."),
+             ("s1", "2024-03-05T10:01:00Z", "I also play the cello."),
+             ("s2", "2024-04-05T10:00:00Z", "I live in Porto now.")]
+    m.add_episodes([Episode(group_id=group, content=t, speaker="Ana", occurred_at=at, created_at=at, session_id=s)
+                    for s, at, t in turns])
+    assert cache.conn.execute("SELECT COUNT(*) FROM responses").fetchone()[0] == 2
+    assert b"Vortigernia" in path.read_bytes() + (path.parent / "llm-cache.db-wal").read_bytes()
+    cache.close()
+    m.forget(entity="Vortigernia", group=group)
+    left = ResponseCache(path)
+    try:
+        assert left.conn.execute("SELECT COUNT(*) FROM responses").fetchone()[0] == 1  # the s2 answer stays
+        assert "Porto" in left.conn.execute("SELECT body FROM responses").fetchone()[0]
+    finally:
+        left.close()
+    files = [p for p in path.parent.glob("llm-cache.db*")]
+    assert files and all(b"Vortigernia" not in p.read_bytes() for p in files)
