@@ -470,5 +470,21 @@ class AsyncMemory:
         async with self._lock:
             return await asyncio.to_thread(self._m.retire, fact_id, **kwargs)
 
+    async def related(self, fact_id: str, **kwargs: Any) -> list[tuple[FactVersion, float]]:
+        return await asyncio.to_thread(self._m.related, fact_id, **kwargs)
+
+    async def search_text(self, query: str, **kwargs: Any) -> list[ScoredEpisode]:
+        return await asyncio.to_thread(self._m.search_text, query, **kwargs)
+
+    async def search_semantic(self, query: str, **kwargs: Any) -> list[ScoredEpisode]:
+        return await asyncio.to_thread(self._m.search_semantic, query, **kwargs)
+
+    async def forget(self, **kwargs: Any) -> Tombstone:
+        async with self._lock:
+            return await asyncio.to_thread(self._m.forget, **kwargs)
+
+    async def tombstones(self, **kwargs: Any) -> list[Tombstone]:
+        return await asyncio.to_thread(self._m.tombstones, **kwargs)
+
     async def close(self) -> None:
         await asyncio.to_thread(self._m.close)
