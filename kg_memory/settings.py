@@ -9,9 +9,10 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
-from pydantic import BaseModel, ConfigDict, Field, SecretStr, ValidationError
+from pydantic import BaseModel, ConfigDict, Field, SecretStr, ValidationError, field_serializer
 
 from .errors import ConfigError
+from .redact import redact_url
 
 
 def data_dir(env: Mapping[str, str] | None = None) -> Path:
@@ -95,12 +96,19 @@ class Settings(BaseModel):
     recall_k: int = 10
     weights: RecallWeights = Field(default_factory=RecallWeights)
 
-    def __repr__(self) -> str:  # never show secrets
+    # Secrets never leave through str(), repr() or a dump: URLs are redacted (kg_memory/redact.py) and the
+    # API key is a SecretStr. The code reads the fields themselves, which keep the real values.
+    @field_serializer("store", "llm_base_url", "embed_base_url")
+    def _redacted(self, url: str | None) -> str | None:
+        return redact_url(url) if url else url
+
+    def __repr__(self) -> str:
         return f"Settings(store={self.store_display()!r}, group={self.group!r})"
 
-    def store_display(self) -> str | None:
-        from .store.url import redact_url
+    def __str__(self) -> str:
+        return " ".join(f"{k}={v!r}" for k, v in self.model_dump().items())
 
+    def store_display(self) -> str | None:
         return redact_url(self.store) if self.store else None
 
 

@@ -41,7 +41,8 @@ class LLMExtractor:
         self.canonical = Canonicalizer(self.vocab, embedder, predicate_similarity)
         from .rules import RulesExtractor
 
-        self.rules = RulesExtractor(use_parser=False)  # the deterministic floor under a small model's slips
+        # the deterministic floor under a small model's slips: the offline extractor itself (parse included)
+        self.rules = RulesExtractor(embedder, predicate_similarity)
 
     @classmethod
     def from_settings(cls, s: Settings, embedder: Embedder | None = None) -> LLMExtractor:

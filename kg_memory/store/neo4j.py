@@ -26,6 +26,7 @@ from ..models import Entity, Episode, FactVersion, from_trusted
 from ..text import query_terms
 from ..timeutil import ensure_utc
 from .base import SearchHits, Store, TimeFilter, WriteBatch
+from .faults import guard
 from .planning import LargeFrontier, SurvivalMemory, bounded, widen
 from .url import StoreURL
 
@@ -109,6 +110,20 @@ def _vec(v: np.ndarray | None) -> list[float] | None:
     return None if v is None else [float(x) for x in np.asarray(v, dtype=np.float32)]
 
 
+def _transient(exc: BaseException) -> bool:
+    import neo4j
+
+    return isinstance(exc, (neo4j.exceptions.ServiceUnavailable, neo4j.exceptions.SessionExpired,
+                            neo4j.exceptions.TransientError, ConnectionError, TimeoutError))
+
+
+def _describe(exc: BaseException) -> str:
+    code = getattr(exc, "code", None)
+    message = getattr(exc, "message", None) or str(exc) or type(exc).__name__
+    return f"{code}: {message}" if code else f"{type(exc).__name__}: {message}"
+
+
+@guard("Neo4j", _transient, _describe)
 class Neo4jStore(Store):
     kind = "neo4j"
     concurrent_reads = True
@@ -137,6 +152,8 @@ class Neo4jStore(Store):
         except (neo4j.exceptions.ServiceUnavailable, OSError) as exc:
             raise StoreError(f"Neo4j at {self._display} is not reachable ({exc}); is the server running? "
                              "(`make neo4j-up` starts one)") from None
+        except (neo4j.exceptions.Neo4jError, neo4j.exceptions.DriverError) as exc:
+            raise StoreError(f"Neo4j at {self._display} refused the connection: {_describe(exc)}") from None
 
     # -- plumbing ----------------------------------------------------------
     def _session(self, read: bool = False):  # noqa: ANN202

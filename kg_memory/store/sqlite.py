@@ -24,6 +24,7 @@ from ..text import query_terms
 from ..timeutil import from_iso, micros, to_iso
 from .base import SearchHits, Store, TimeFilter, WriteBatch
 from .cache import GroupCache
+from .faults import guard
 from .sqlite_migrations import MIGRATIONS
 from .timefilter import numpy_mask, sql_filter
 from .vecindex import NEG_INF_TIME, POS_INF_TIME, VectorIndex, bm25
@@ -48,6 +49,16 @@ def _micros_dt(dt: datetime) -> int:
 FIRST_INSTANT = micros(datetime.min.replace(tzinfo=UTC))  # an open start orders as 0001-01-01 (the reference's rule)
 
 
+def _transient(exc: BaseException) -> bool:
+    return isinstance(exc, sqlite3.OperationalError) and any(
+        w in str(exc).lower() for w in ("locked", "busy", "disk i/o"))
+
+
+def _describe(exc: BaseException) -> str:
+    return f"{type(exc).__name__}: {exc}"
+
+
+@guard("SQLite", _transient, _describe)
 class SQLiteStore(Store):
     kind = "sqlite"
 

@@ -10,7 +10,10 @@ from pathlib import Path
 from urllib.parse import unquote, urlsplit
 
 from ..errors import ConfigError
+from ..redact import redact_url
 from .base import Store
+
+__all__ = ["StoreURL", "open_store", "parse_store_url", "redact_url"]
 
 _DB_NAME = re.compile(r"^[A-Za-z][A-Za-z0-9.\-]{0,62}$")
 
@@ -24,11 +27,6 @@ class StoreURL:
     user: str | None = None
     password: str | None = None
     database: str | None = None
-
-
-def redact_url(url: str) -> str:
-    """The URL with any password replaced, safe for logs and output."""
-    return re.sub(r"(//[^:/@]+:)[^@]*@", r"\1***@", url)
 
 
 def parse_store_url(url: str) -> StoreURL:
