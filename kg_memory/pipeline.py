@@ -14,16 +14,17 @@ from collections import defaultdict
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field, replace
-from datetime import datetime
+from datetime import datetime, timedelta
 from typing import Any
 
+from .claims import claim_owner, dead_owners
 from .embed.base import Embedder
 from .errors import KgMemError
 from .extract.base import ExtractContext, Extraction, Extractor
 from .links import related_links
 from .models import Entity, Episode, FactVersion, normalize_name
 from .progress import NoProgress, Progress
-from .store.base import Store, WriteBatch
+from .store.base import Store, WriteBatch, WriteConflict
 from .temporal import Candidate, Decision, decide
 from .vocab import Vocabulary, check_predicate, load_vocabulary
 
@@ -75,6 +76,8 @@ class IngestStats:
         return dict(self.__dict__)
 
 
+CONFLICT_ATTEMPTS = 5  # decisions of a batch re-made after losing a race with another writer
+
 # Words with which a turn says that a value adds to the others; such a turn needs no judge call.
 ADDITIVE = re.compile(r"\b(?:also|too|as well|another|in addition|besides)\b", re.I)
 
@@ -95,7 +98,7 @@ def windows(eps: list[Episode], size: int) -> list[list[Episode]]:
 class Pipeline:
     def __init__(self, store: Store, extractor: Extractor, embedder: Embedder | None,
                  now: Callable[[], datetime], vocab: Vocabulary | None = None, context_turns: int = 4,
-                 related_k: int = 5, related_min_cosine: float = 0.75):
+                 related_k: int = 5, related_min_cosine: float = 0.75, lease_seconds: float = 1800.0):
         self.store = store
         self.extractor = extractor
         self.embedder = embedder
@@ -103,46 +106,62 @@ class Pipeline:
         self.vocab = vocab or load_vocabulary()
         self.context_turns = context_turns
         self.related_k = related_k
+        self.lease = timedelta(seconds=lease_seconds)  # how long a claim on a batch holds
         self.related_min_cosine = related_min_cosine
         self.progress: Progress = NoProgress()
 
     def run(self, group_id: str | None = None, batch_size: int = 256, retry_failed: bool = False,
             progress: Progress | None = None) -> IngestStats:
+        """Extract the pending episodes of one group (``None``: every group), a batch at a
+        time. Each batch is claimed first (kg_memory/claims.py), so two writers never
+        extract the same episode; a batch that fails gives its claims back."""
         stats = IngestStats()
         if retry_failed:
             self.store.requeue_failed(group_id)
         self.progress = progress or NoProgress()
+        owner = claim_owner()
         while True:
-            eps = self.store.pending_episodes(group_id, batch_size)
+            now = self.now()
+            dead = dead_owners(self.store.claim_owners(group_id))
+            eps = self.store.claim_pending(group_id, batch_size, owner, now, now + self.lease, dead)
             if not eps:
                 break
-            stats.merge(self.process(eps))
+            try:
+                stats.merge(self.process(eps))
+            except BaseException:
+                self.store.release_claims(group_id, owner, [e.id for e in eps])
+                raise
         return stats
 
     def process(self, episodes: list[Episode]) -> IngestStats:
+        """Extract a batch once, then decide and write it; a write that loses a race with
+        another writer (``WriteConflict``) is decided again on what is now stored."""
         stats = IngestStats()
-        batch = WriteBatch()
-        if self.embedder is not None:
-            self.progress.phase("embed", len(episodes))
-            vecs = self.embedder.embed([e.index_text() for e in episodes])
-            batch.episode_vectors = {(e.group_id, e.id): vecs[i] for i, e in enumerate(episodes)}
-            self.progress.advance(len(episodes))
+        vectors = self._embed_episodes(episodes)
         by_group: dict[str, list[Episode]] = defaultdict(list)
         for e in episodes:
             by_group[e.group_id].append(e)
         self.progress.phase("extract", len(episodes))
+        extracted: dict[str, dict[str, Extraction]] = {}
+        failed: list[tuple[str, str, str, str | None]] = []
         for group_id, eps in by_group.items():
-            self._group(group_id, eps, batch, stats)
+            extracted[group_id] = self._extractions(group_id, sorted(eps, key=lambda e: e.occurred_at), failed,
+                                                    stats)
         self.progress.phase("store facts", len(episodes))
-        if self.embedder is not None:
-            if batch.inserts:
-                fv = self.embedder.embed([f.statement for f in batch.inserts])
-                batch.fact_vectors = {f.id: fv[i] for i, f in enumerate(batch.inserts)}
-            if batch.entities:
-                ev = self.embedder.embed([e.name for e in batch.entities])
-                batch.entity_vectors = {e.id: ev[i] for i, e in enumerate(batch.entities)}
-            self._link(batch)
-        self.store.write(batch)
+        for attempt in range(1, CONFLICT_ATTEMPTS + 1):
+            batch = WriteBatch(episode_vectors=dict(vectors), statuses=list(failed))
+            decided = IngestStats()
+            for group_id, eps in by_group.items():
+                self._group(group_id, eps, extracted[group_id], batch, decided)
+            self._embed_batch(batch)
+            try:
+                self.store.write(batch)
+                break
+            except WriteConflict as exc:
+                if attempt == CONFLICT_ATTEMPTS:
+                    raise
+                log.info("another writer changed the same facts (%s); deciding again (%d)", exc, attempt)
+        stats.merge(decided)
         self.progress.advance(len(episodes))
         log.info("batch of %d episodes: %d facts added, %d invalidated, %d reinforced, %d failed",
                  len(episodes), stats.facts_added, stats.facts_invalidated, stats.facts_reinforced,
@@ -150,6 +169,26 @@ class Pipeline:
         for f in batch.inserts:  # content only at debug
             log.debug("fact %s from %s: %s", f.id, f.episode_ids[-1] if f.episode_ids else "-", f.statement)
         return stats
+
+    def _embed_episodes(self, episodes: list[Episode]) -> dict[tuple[str, str], Any]:
+        if self.embedder is None:
+            return {}
+        self.progress.phase("embed", len(episodes))
+        vecs = self.embedder.embed([e.index_text() for e in episodes])
+        self.progress.advance(len(episodes))
+        return {(e.group_id, e.id): vecs[i] for i, e in enumerate(episodes)}
+
+    def _embed_batch(self, batch: WriteBatch) -> None:
+        """Vectors of the new facts and entities, and the new facts' RELATED_TO links."""
+        if self.embedder is None:
+            return
+        if batch.inserts:
+            fv = self.embedder.embed([f.statement for f in batch.inserts])
+            batch.fact_vectors = {f.id: fv[i] for i, f in enumerate(batch.inserts)}
+        if batch.entities:
+            ev = self.embedder.embed([e.name for e in batch.entities])
+            batch.entity_vectors = {e.id: ev[i] for i, e in enumerate(batch.entities)}
+        self._link(batch)
 
     def _link(self, batch: WriteBatch) -> None:
         """RELATED_TO links for the batch's new facts (kg_memory/links.py)."""
@@ -228,14 +267,14 @@ class Pipeline:
                                                                  self.context_turns)))
         return self.extractor.extract(e, ctx)
 
-    def _group(self, group_id: str, eps: list[Episode], batch: WriteBatch, stats: IngestStats) -> None:
-        """Extract one group's episodes (in time order) and decide what they change.
+    def _group(self, group_id: str, eps: list[Episode], extractions: dict[str, Extraction], batch: WriteBatch,
+               stats: IngestStats) -> None:
+        """Decide what one group's extracted episodes (in time order) change.
 
         Invariant: a version that this batch creates and then closes is written
         once, already closed; ``batch.expiries`` names only versions committed
         before the batch (tests/unit/test_pipeline_batch.py)."""
         eps = sorted(eps, key=lambda e: e.occurred_at)
-        extractions = self._extractions(group_id, eps, batch, stats)
         now = self.now()
         known = self._resolve_entities(group_id, extractions, batch, stats, now)
         state = self._believed(group_id, extractions, known)
@@ -254,8 +293,8 @@ class Pipeline:
             stats.episodes_extracted += 1
         batch.inserts.extend(pending.values())
 
-    def _extractions(self, group_id: str, eps: list[Episode], batch: WriteBatch, stats: IngestStats
-                     ) -> dict[str, Extraction]:
+    def _extractions(self, group_id: str, eps: list[Episode], failed: list[tuple[str, str, str, str | None]],
+                     stats: IngestStats) -> dict[str, Extraction]:
         """Run the extractor; a failed episode is marked failed (kept, with its reason)."""
         extractions: dict[str, Extraction] = {}
         for e, (result, error) in zip(eps, self._extract_all(eps), strict=True):
@@ -263,7 +302,7 @@ class Pipeline:
                 extractions[e.id] = result
                 stats.charge(e.id, result.llm_calls, result.prompt_tokens, result.completion_tokens)
             else:
-                batch.statuses.append((group_id, e.id, "failed", (error or "unknown error")[:500]))
+                failed.append((group_id, e.id, "failed", (error or "unknown error")[:500]))
                 stats.episodes_failed += 1
                 stats.errors.append(f"episode {e.id}: {error}")
         return extractions

@@ -19,6 +19,7 @@ from typing import Any
 import numpy as np
 
 from ..erasure import ErasePlan, Tombstone
+from ..errors import StoreError
 from ..models import Entity, Episode, FactVersion
 from ..temporal import Expiry
 
@@ -40,6 +41,11 @@ class WriteBatch:
     def is_empty(self) -> bool:
         return not (self.entities or self.inserts or self.expiries or self.statuses or self.episode_vectors
                     or self.mentions or self.links)
+
+
+class WriteConflict(StoreError):
+    """A write lost a race: a version it closes was closed by another writer, or an entity
+    it creates was created by another writer. The caller re-reads and decides again."""
 
 
 @dataclass
@@ -102,6 +108,22 @@ class Store(ABC):
     @abstractmethod
     def pending_episodes(self, group_id: str | None, limit: int) -> list[Episode]:
         """Episodes not yet extracted, by (occurred_at, id) (``group_id`` None: every group)."""
+
+    @abstractmethod
+    def claim_pending(self, group_id: str | None, limit: int, owner: str, now: datetime, lease_until: datetime,
+                      steal_from: list[str] | None = None) -> list[Episode]:
+        """Atomically claim up to ``limit`` pending episodes, by (occurred_at, id), that no
+        live claim holds: unclaimed, or whose lease ended by ``now``, or claimed by
+        ``owner`` itself or by an owner in ``steal_from`` (one known to be dead). While a
+        lease holds, no other owner can claim the episode. A status write clears the claim."""
+
+    @abstractmethod
+    def claim_owners(self, group_id: str | None) -> list[str]:
+        """The owners of claims on pending episodes, sorted."""
+
+    @abstractmethod
+    def release_claims(self, group_id: str | None, owner: str, episode_ids: list[str]) -> None:
+        """Give up ``owner``'s claims on these episodes (they stay pending)."""
 
     @abstractmethod
     def requeue_failed(self, group_id: str | None) -> int:

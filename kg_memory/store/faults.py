@@ -21,7 +21,8 @@ log = logging.getLogger(__name__)
 
 T = TypeVar("T", bound=type)
 
-WRITES = frozenset({"migrate", "add_episodes", "requeue_failed", "write", "erase", "close"})
+WRITES = frozenset({"migrate", "add_episodes", "requeue_failed", "write", "erase", "close", "claim_pending",
+                    "release_claims"})
 ATTEMPTS = 4  # a read is tried this many times on a transient fault
 BACKOFF_S = 0.25  # first pause; it doubles
 

@@ -25,7 +25,7 @@ from ..errors import SchemaError, StoreError
 from ..models import Entity, Episode, FactVersion, from_trusted
 from ..text import query_terms
 from ..timeutil import ensure_utc
-from .base import SearchHits, Store, TimeFilter, WriteBatch
+from .base import SearchHits, Store, TimeFilter, WriteBatch, WriteConflict
 from .faults import guard
 from .planning import LargeFrontier, SurvivalMemory, bounded, widen
 from .url import StoreURL
@@ -316,6 +316,24 @@ class Neo4jStore(Store):
     def pending_episodes(self, group_id: str | None, limit: int) -> list[Episode]:
         return [self._episode(r["e"]) for r in self._read("episodes_pending", group_id=group_id, limit=limit)]
 
+    def claim_pending(self, group_id: str | None, limit: int, owner: str, now: datetime, lease_until: datetime,
+                      steal_from: list[str] | None = None) -> list[Episode]:
+        params = {"group_id": group_id, "limit": max(limit, 0), "owner": owner, "now": now, "until": lease_until,
+                  "steal": list(dict.fromkeys(steal_from or []))}
+        with self._session() as s:
+            rows = s.execute_write(lambda tx: list(tx.run(query("episodes_claim"), params)))
+        return [self._episode(r["e"]) for r in rows]
+
+    def claim_owners(self, group_id: str | None) -> list[str]:
+        return [r["owner"] for r in self._read("episodes_claim_owners", group_id=group_id)]
+
+    def release_claims(self, group_id: str | None, owner: str, episode_ids: list[str]) -> None:
+        if not episode_ids:
+            return
+        with self._session() as s:
+            s.execute_write(lambda tx: tx.run(query("episodes_release"), {"group_id": group_id, "owner": owner,
+                                                                          "ids": list(episode_ids)}).consume())
+
     def requeue_failed(self, group_id: str | None) -> int:
         with self._session() as s:
             return int(s.execute_write(lambda tx: tx.run(query("episodes_requeue_failed"),
@@ -384,6 +402,8 @@ class Neo4jStore(Store):
         return sorted(out.values(), key=lambda f: f.id)
 
     def write(self, batch: WriteBatch) -> None:
+        import neo4j
+
         if batch.is_empty():
             return
         ents = [{"id": e.id, "group_id": e.group_id, "name": e.name, "key": e.key, "kind": e.kind,
@@ -415,7 +435,10 @@ class Neo4jStore(Store):
 
         def work(tx: Any) -> None:
             if ents:
-                tx.run(query("write_entities"), {"rows": ents}).consume()
+                try:
+                    tx.run(query("write_entities"), {"rows": ents}).consume()
+                except neo4j.exceptions.ConstraintError:
+                    raise WriteConflict("an entity of this batch was created by another writer") from None
             if ep_vecs:
                 tx.run(query("write_episode_vectors"), {"rows": ep_vecs}).consume()
             if mentions:
@@ -427,7 +450,7 @@ class Neo4jStore(Store):
             if expiries:
                 n = tx.run(query("write_expiries"), {"rows": expiries}).single()["expired"]
                 if n != len(expiries):
-                    raise StoreError("a fact version to expire is not current; refusing to expire it twice")
+                    raise WriteConflict("a fact version to expire is not current; refusing to expire it twice")
             if links:
                 tx.run(query("write_links"), {"rows": links}).consume()
             if statuses:

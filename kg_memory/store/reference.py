@@ -42,7 +42,7 @@ from ..errors import StoreError
 from ..models import Entity, Episode, FactVersion
 from ..temporal import ended, episode_visible, visible
 from ..timeutil import micros
-from .base import SearchHits, Store, TimeFilter, WriteBatch
+from .base import SearchHits, Store, TimeFilter, WriteBatch, WriteConflict
 
 _FIRST = micros(datetime.min.replace(tzinfo=UTC))  # an open start orders as the first instant
 _WORD = re.compile(r"\w+")
@@ -76,6 +76,7 @@ class ReferenceStore(Store):
         self.fact_vectors: dict[str, np.ndarray] = {}
         self.links: dict[tuple[str, str, str], float] = {}  # (group, fact_id, other_id) -> score
         self.graves: list[Tombstone] = []
+        self.claims: dict[str, tuple[str, datetime]] = {}  # episode id -> (owner, lease end)
 
     # -- lifecycle ---------------------------------------------------------
     def migrate(self) -> list[str]:
@@ -109,6 +110,32 @@ class ReferenceStore(Store):
     def pending_episodes(self, group_id: str | None, limit: int) -> list[Episode]:
         found = [e for e in self._group_episodes(group_id) if e.status == "pending"]
         return sorted(found, key=episode_order)[:limit]
+
+    def _claimable(self, e: Episode, owner: str, now: datetime, steal: set[str]) -> bool:
+        held = self.claims.get(e.id)
+        return e.status == "pending" and (held is None or held[1] <= now or held[0] == owner or held[0] in steal)
+
+    def claim_pending(self, group_id: str | None, limit: int, owner: str, now: datetime, lease_until: datetime,
+                      steal_from: list[str] | None = None) -> list[Episode]:
+        with self._lock:
+            steal = set(steal_from or [])
+            free = [e for e in self._group_episodes(group_id) if self._claimable(e, owner, now, steal)]
+            chosen = sorted(free, key=episode_order)[:max(limit, 0)]
+            for e in chosen:
+                self.claims[e.id] = (owner, lease_until)
+            return chosen
+
+    def claim_owners(self, group_id: str | None) -> list[str]:
+        return sorted({self.claims[e.id][0] for e in self._group_episodes(group_id)
+                       if e.id in self.claims and e.status == "pending"})
+
+    def release_claims(self, group_id: str | None, owner: str, episode_ids: list[str]) -> None:
+        with self._lock:
+            for i in episode_ids:
+                e = self.episodes.get(i)
+                if self.claims.get(i, ("",))[0] == owner and e is not None \
+                        and (group_id is None or e.group_id == group_id):
+                    del self.claims[i]
 
     def requeue_failed(self, group_id: str | None) -> int:
         with self._lock:
@@ -190,9 +217,15 @@ class ReferenceStore(Store):
                 e = self.episodes.get(eid)
                 if e is not None and e.group_id == g:
                     self.episodes[eid] = e.model_copy(update={"status": status, "status_reason": why})
+                    self.claims.pop(eid, None)
 
     def _check(self, batch: WriteBatch) -> None:
         """All or nothing: a batch that would break a rule changes nothing."""
+        keys = {(n.group_id, n.key) for n in self.entities.values()}
+        for n in batch.entities:
+            if (n.group_id, n.key) in keys or n.id in self.entities:
+                raise WriteConflict(f"entity {n.name!r} was created by another writer")
+            keys.add((n.group_id, n.key))
         entities = {n.id: n for n in (*self.entities.values(), *batch.entities)}
         for f in batch.inserts:
             s, o = entities.get(f.subject_id), entities.get(f.object_id)
@@ -202,7 +235,7 @@ class ReferenceStore(Store):
         for g, x in batch.expiries:
             v = pending.get(x.version_id) or self.facts.get(x.version_id)
             if v is None or v.group_id != g or v.expired_at is not None:
-                raise StoreError(f"fact version {x.version_id} is not current; refusing to expire it twice")
+                raise WriteConflict(f"fact version {x.version_id} is not current; refusing to expire it twice")
 
     def history(self, group_id: str, entity_id: str, predicate: str | None = None) -> list[FactVersion]:
         found = [f for f in self._group_facts(group_id) if entity_id in (f.subject_id, f.object_id)

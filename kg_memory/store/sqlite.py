@@ -22,7 +22,7 @@ from ..models import Entity, Episode, FactVersion, from_trusted
 from ..temporal import EPISODE_VISIBLE, FACT_ENDED, FACT_VISIBLE
 from ..text import query_terms
 from ..timeutil import from_iso, micros, to_iso
-from .base import SearchHits, Store, TimeFilter, WriteBatch
+from .base import SearchHits, Store, TimeFilter, WriteBatch, WriteConflict
 from .cache import GroupCache
 from .faults import guard
 from .sqlite_migrations import MIGRATIONS
@@ -206,6 +206,36 @@ class SQLiteStore(Store):
         with self._lock:
             return [self._episode(r) for r in self.conn.execute(sql, args)]
 
+    def claim_pending(self, group_id: str | None, limit: int, owner: str, now: datetime, lease_until: datetime,
+                      steal_from: list[str] | None = None) -> list[Episode]:
+        steal = list(dict.fromkeys(steal_from or []))
+        marks = ",".join("?" * len(steal)) or "NULL"
+        scope = " AND group_id = ?" if group_id is not None else ""
+        sql = (f"UPDATE episodes SET claimed_by = ?, claimed_until = ? WHERE rowid IN ("
+               f"SELECT rowid FROM episodes WHERE status = 'pending'{scope} AND (claimed_by IS NULL "
+               f"OR claimed_until <= ? OR claimed_by = ? OR claimed_by IN ({marks})) "
+               f"ORDER BY occurred_at, id LIMIT ?) RETURNING {_EP_COLS}")
+        args = (owner, to_iso(lease_until), *((group_id,) if group_id is not None else ()), to_iso(now), owner,
+                *steal, max(limit, 0))
+        with self._tx() as c:  # BEGIN IMMEDIATE: one claimer at a time
+            rows = c.execute(sql, args).fetchall()
+        return sorted((self._episode(r) for r in rows), key=lambda e: (e.occurred_at, e.id))
+
+    def claim_owners(self, group_id: str | None) -> list[str]:
+        scope = " AND group_id = ?" if group_id is not None else ""
+        with self._lock:
+            return [r[0] for r in self.conn.execute(
+                f"SELECT DISTINCT claimed_by FROM episodes WHERE status = 'pending' AND claimed_by IS NOT NULL{scope} "
+                "ORDER BY 1", (group_id,) if group_id is not None else ())]
+
+    def release_claims(self, group_id: str | None, owner: str, episode_ids: list[str]) -> None:
+        with self._tx() as c:
+            for part in _chunks(list(episode_ids), 400):
+                marks = ",".join("?" * len(part))
+                scope = " AND group_id = ?" if group_id is not None else ""
+                c.execute(f"UPDATE episodes SET claimed_by = NULL, claimed_until = NULL WHERE claimed_by = ? "
+                          f"AND id IN ({marks}){scope}", (owner, *part, *((group_id,) if group_id else ())))
+
     def requeue_failed(self, group_id: str | None) -> int:
         with self._tx() as c:
             if group_id is None:
@@ -311,11 +341,14 @@ class SQLiteStore(Store):
         with self._tx() as c:
             for e in batch.entities:
                 vec = batch.entity_vectors.get(e.id)
-                c.execute(
-                    "INSERT INTO entities (id, group_id, name, key, kind, aliases, created_at, embedding) "
-                    "VALUES (?,?,?,?,?,?,?,?)",
-                    (e.id, e.group_id, e.name, e.key, e.kind, json.dumps(list(e.aliases)), to_iso(e.created_at),
-                     _blob(vec)))
+                try:
+                    c.execute(
+                        "INSERT INTO entities (id, group_id, name, key, kind, aliases, created_at, embedding) "
+                        "VALUES (?,?,?,?,?,?,?,?)",
+                        (e.id, e.group_id, e.name, e.key, e.kind, json.dumps(list(e.aliases)),
+                         to_iso(e.created_at), _blob(vec)))
+                except sqlite3.IntegrityError:
+                    raise WriteConflict(f"entity {e.name!r} was created by another writer") from None
             for (group_id, eid), vec in batch.episode_vectors.items():
                 c.execute("UPDATE episodes SET embedding = ? WHERE id = ? AND group_id = ?",
                           (_blob(vec), eid, group_id))
@@ -337,12 +370,12 @@ class SQLiteStore(Store):
                     "UPDATE facts SET expired_at = ?, expired_by = ? WHERE group_id = ? AND id = ? "
                     "AND expired_at IS NULL", (to_iso(x.expired_at), x.expired_by, group_id, x.version_id))
                 if cur.rowcount != 1:
-                    raise StoreError(f"fact version {x.version_id} is not current; refusing to expire it twice")
+                    raise WriteConflict(f"fact version {x.version_id} is not current; refusing to expire it twice")
             c.executemany("INSERT OR IGNORE INTO fact_links (group_id, fact_id, other_id, score) VALUES (?,?,?,?)",
                           batch.links)
             for group_id, eid, status, why in batch.statuses:
-                c.execute("UPDATE episodes SET status = ?, status_reason = ? WHERE group_id = ? AND id = ?",
-                          (status, why, group_id, eid))
+                c.execute("UPDATE episodes SET status = ?, status_reason = ?, claimed_by = NULL, claimed_until = NULL "
+                          "WHERE group_id = ? AND id = ?", (status, why, group_id, eid))
 
     def history(self, group_id: str, entity_id: str, predicate: str | None = None) -> list[FactVersion]:
         sql = (f"SELECT {_FACT_COLS} FROM facts WHERE group_id = ? AND (subject_id = ? OR object_id = ?)"

@@ -136,4 +136,9 @@ MIGRATIONS: list[tuple[str, list[str]]] = [
         )""",
         "CREATE INDEX tombstones_group ON tombstones (group_id, erased_at)",
     ]),
+    # Extraction claims: a writer takes pending episodes with a lease before extracting them.
+    ("0009_episode_claims", [
+        "ALTER TABLE episodes ADD COLUMN claimed_by TEXT",
+        "ALTER TABLE episodes ADD COLUMN claimed_until TEXT",
+    ]),
 ]
