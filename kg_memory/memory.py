@@ -109,7 +109,7 @@ class Memory:
         report = progress or NoProgress()
         report.phase("parse", len(paths))
         for p in paths:
-            parsed = parse_file(p, fmt, group, now)
+            parsed = parse_file(p, fmt, group, now, max_content_bytes=self.settings.max_content_bytes)
             episodes.extend(parsed.episodes)
             problems.extend(parsed.problems)
             report.advance(1)
@@ -157,6 +157,13 @@ class Memory:
         if role not in ("user", "assistant", "system", "tool"):
             raise ConfigError(f"role {role!r}: use user, assistant, system or tool")
         try:
+            size = len(content.encode("utf-8"))
+        except UnicodeEncodeError:
+            raise ConfigError("the content is not valid Unicode (a lone surrogate); fix its encoding") from None
+        if size > self.settings.max_content_bytes:
+            raise ConfigError(f"the content is {size:,} bytes, over the limit of {self.settings.max_content_bytes:,} "
+                              "(max_content_bytes); split it into several episodes")
+        try:
             at = ensure_utc(parse_datetime(occurred_at)) if occurred_at is not None else now
         except (ValueError, TypeError, OverflowError) as exc:
             raise ConfigError(f"occurred_at: {exc}") from None
@@ -202,6 +209,7 @@ class Memory:
         a = _when("as_of", as_of) if as_of is not None else now
         kn = _when("known_at", known_at) if known_at is not None else now
         gid = group or self.settings.group
+        query = _query(query)
         if self._recaller is None:  # built once: it indexes the vocabulary's keywords
             self._recaller = Recaller(self.store, self.embedder, self.settings.weights)
         if half_life is not None and half_life < 0:

@@ -9,12 +9,12 @@ are bounded by ``max_retries``."""
 
 from __future__ import annotations
 
-import hashlib
 from collections.abc import Sequence
 from datetime import datetime
 from pathlib import Path
 
 from ..embed.base import Embedder
+from ..idents import tuple_key
 from ..llm import LLMClient, ResponseCache, Usage
 from ..models import Episode, FactVersion
 from ..prompts import ExtractionResponse, JudgeResponse, WindowExtractionResponse, WindowFactModel, load_prompt
@@ -83,8 +83,8 @@ class LLMExtractor:
                     for t in (context.previous if context else ())]
         text = self.prompt.render(said_at=episode.occurred_at.isoformat(), speaker=speaker, role=episode.role,
                                   previous=previous, content=episode.content, predicates=self._predicates())
-        key = hashlib.sha256("\x1f".join([episode.content_sha256, episode.occurred_at.isoformat(), speaker,
-                                          *(p["text"] for p in previous)]).encode()).hexdigest()
+        key = tuple_key(*[episode.content_sha256, episode.occurred_at.isoformat(), speaker,
+                                          *(p["text"] for p in previous)])
         sources = (episode.content_sha256, *(t.content_sha256 for t in (context.previous if context else ())))
         parsed, usage = self.client.structured(self.prompt, text, key, sources)
         assert isinstance(parsed, ExtractionResponse)
@@ -117,8 +117,8 @@ class LLMExtractor:
                     for t in (context.previous if context else ())]
         speakers = sorted({_who(e) for e in episodes})
         text = self.prompt.render(predicates=self._vocab_rows(), speakers=speakers, previous=previous, turns=turns)
-        key = hashlib.sha256("\x1f".join([*(f"{e.content_sha256}|{e.occurred_at.isoformat()}|{_who(e)}"
-                                             for e in episodes), *(p["text"] for p in previous)]).encode()).hexdigest()
+        key = tuple_key(*[*(f"{e.content_sha256}|{e.occurred_at.isoformat()}|{_who(e)}"
+                                             for e in episodes), *(p["text"] for p in previous)])
         sources = tuple(e.content_sha256 for e in [*episodes, *(context.previous if context else ())])
         parsed, usage = self.client.structured(self.prompt, text, key, sources)
         assert isinstance(parsed, WindowExtractionResponse)
@@ -179,8 +179,8 @@ class LLMExtractor:
                  "since": f"{v.valid_from:%Y-%m-%d}" if v.valid_from else "unknown"} for v in existing]
         text = self.judge_prompt.render(subject=subject, existing=rows, said_at=said_at.isoformat(),
                                         new={"statement": statement, "predicate": predicate, "object": obj})
-        key = hashlib.sha256("\x1f".join([statement, predicate, obj, said_at.isoformat(),
-                                          *sorted(v.id for v in existing)]).encode()).hexdigest()
+        key = tuple_key(*[statement, predicate, obj, said_at.isoformat(),
+                                          *sorted(v.id for v in existing)])
         parsed, usage = self.client.structured(self.judge_prompt, text, key)
         assert isinstance(parsed, JudgeResponse)
         return parsed, usage
