@@ -72,7 +72,8 @@ class Memory:
         emb = embedder if embedder is not None else make_embedder(settings)
         if extractor is None or isinstance(extractor, str):
             extractor = make_extractor(extractor or settings.extractor, settings, emb)
-        store = open_store(url, dim=emb.dim if emb is not None else 384, cache_groups=settings.cache_groups)
+        store = open_store(url, dim=emb.dim if emb is not None else 384, cache_groups=settings.cache_groups,
+                           password=settings.store_password())
         return cls(store, settings=settings, embedder=emb, extractor=extractor, clock=clock,
                    use_embedder=emb is not None)
 

@@ -58,6 +58,8 @@ class Settings(BaseModel):
     model_config = ConfigDict(extra="forbid")  # a typo in config.toml is an error, not a silent default
 
     store: str | None = None
+    # a file holding the Neo4j password (its first line), so that it is in no URL, environment or `ps` listing
+    store_password_file: str | None = None
     group: str = "default"
     embedder: str = "minilm"  # minilm | openai | none
     extractor: str = "rules"  # rules | llm
@@ -111,6 +113,22 @@ class Settings(BaseModel):
     def __str__(self) -> str:
         return " ".join(f"{k}={v!r}" for k, v in self.model_dump().items())
 
+    def store_password(self) -> str | None:
+        """The password from ``store_password_file`` (None when no file is set)."""
+        if not self.store_password_file:
+            return None
+        from .errors import ConfigError
+
+        try:
+            text = Path(self.store_password_file).expanduser().read_text(encoding="utf-8")
+        except (OSError, UnicodeDecodeError) as exc:
+            raise ConfigError(f"store_password_file {self.store_password_file}: cannot read it "
+                              f"({exc.__class__.__name__}); check the path and its permissions") from None
+        lines = text.splitlines()
+        if not lines or not lines[0].strip():
+            raise ConfigError(f"store_password_file {self.store_password_file}: the file is empty")
+        return lines[0].strip()
+
     def store_display(self) -> str | None:
         return redact_url(self.store) if self.store else None
 
@@ -132,6 +150,7 @@ _ENV_MAP = {
     "KGMEM_LLM_WINDOW": "llm_window",
     "KGMEM_LLM_THREADS": "llm_threads",
     "KGMEM_LLM_MODEL_PATH": "llm_model_path",
+    "KGMEM_STORE_PASSWORD_FILE": "store_password_file",
 }
 
 

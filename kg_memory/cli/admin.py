@@ -43,7 +43,7 @@ def doctor(store: str | None = StoreOpt,
         if missing:  # a check never creates what it checks
             report["store"] = {"missing": missing}
         else:
-            st = open_store(url)
+            st = open_store(url, password=settings.store_password())
             try:
                 report["store"] = st.info()
                 report["episodes"] = _episode_health(st, settings.pending_alert_minutes, group)

@@ -5,7 +5,7 @@ module is the one place that knows every store class."""
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from urllib.parse import unquote, urlsplit
 
@@ -57,10 +57,14 @@ def parse_store_url(url: str) -> StoreURL:
     )
 
 
-def open_store(url: str, *, migrate: bool = True, dim: int = 384, cache_groups: int = 64) -> Store:
+def open_store(url: str, *, migrate: bool = True, dim: int = 384, cache_groups: int = 64,
+               password: str | None = None) -> Store:
     """Open (and by default migrate) the store a URL names. ``cache_groups``: how many
-    groups' in-memory indexes an embedded store keeps (least recently used go first)."""
+    groups' in-memory indexes an embedded store keeps (least recently used go first).
+    ``password`` (from a password file) replaces any password in the URL."""
     u = parse_store_url(url)
+    if password is not None and u.scheme not in ("sqlite", "memory"):
+        u = replace(u, password=password)
     store: Store
     if u.scheme == "sqlite":
         from .sqlite import SQLiteStore

@@ -53,3 +53,16 @@ def test_no_command_shows_a_password_or_key(tmp_path: Path):
         assert "Traceback" not in shown, shown[-2000:]
         for secret in (password, wrong, "s3cr", "t-with@signs", "sk-never-show-4242"):
             assert secret not in shown, (r.args, secret)
+
+
+def test_the_password_can_live_in_a_file(tmp_path: Path):
+    real = urlsplit(neo4j_url())
+    secret_file = tmp_path / "neo4j-password"
+    secret_file.write_text((real.password or "") + "\n")
+    bare = f"{real.scheme}://{real.username}@{real.hostname}:{real.port}"
+    env = {"KGMEM_STORE": bare, "KGMEM_STORE_PASSWORD_FILE": str(secret_file)}
+    ok = _run(tmp_path / "home", "doctor", "--json", env=env)
+    assert ok.returncode == 0, ok.stdout + ok.stderr
+    assert (real.password or "") not in ok.stdout + ok.stderr
+    missing = _run(tmp_path / "home", "doctor", env={**env, "KGMEM_STORE_PASSWORD_FILE": str(tmp_path / "nope")})
+    assert missing.returncode == 1 and "store_password_file" in missing.stdout + missing.stderr
