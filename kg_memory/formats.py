@@ -248,23 +248,56 @@ def _parse_jsonl(p: Path, raw: bytes, group: str | None, created: datetime) -> P
     out = Parsed()
     base = _mtime(p)
     for n, bline in enumerate(raw.split(b"\n"), start=1):
-        if not bline.strip():
-            continue
-        try:
-            line = bline.decode("utf-8")
-        except UnicodeDecodeError as exc:
-            out.problems.append(f"{p}:{n}: not valid UTF-8 (column {exc.start + 1}); re-save the file as UTF-8")
-            continue
-        try:
-            item = json.loads(line)
-        except json.JSONDecodeError as exc:
-            out.problems.append(f"{p}:{n}: malformed JSON ({exc.msg} at column {exc.colno}); fix or remove the line")
-            continue
-        except RecursionError:
-            out.problems.append(f"{p}:{n}: JSON nested more than {MAX_DEPTH} levels deep; flatten the record")
-            continue
-        _record(p, f"{p}:{n}", item, group, created, base + timedelta(microseconds=n), out, None)
+        _jsonl_line(p, n, bline, group, created, base, out)
     return out
+
+
+def _jsonl_line(p: Path, n: int, bline: bytes, group: str | None, created: datetime, base: datetime,
+                out: Parsed) -> None:
+    if not bline.strip():
+        return
+    try:
+        line = bline.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        out.problems.append(f"{p}:{n}: not valid UTF-8 (column {exc.start + 1}); re-save the file as UTF-8")
+        return
+    try:
+        item = json.loads(line)
+    except json.JSONDecodeError as exc:
+        out.problems.append(f"{p}:{n}: malformed JSON ({exc.msg} at column {exc.colno}); fix or remove the line")
+        return
+    except RecursionError:
+        out.problems.append(f"{p}:{n}: JSON nested more than {MAX_DEPTH} levels deep; flatten the record")
+        return
+    _record(p, f"{p}:{n}", item, group, created, base + timedelta(microseconds=n), out, None)
+
+
+CHUNK = 1000  # records per chunk when a file is read as a stream
+
+
+def iter_chunks(path: str | Path, fmt: str = "auto", group: str | None = None, now: datetime | None = None,
+                max_content_bytes: int = MAX_CONTENT_BYTES) -> Iterator[Parsed]:
+    """A file's episodes and problems, a chunk at a time. JSON lines are read as a stream,
+    so memory does not grow with the file; the other formats are whole JSON documents
+    (and standard input), read at once."""
+    p = STDIN if str(path) == "-" else Path(path)
+    jsonl = fmt == "jsonl" or (fmt == "auto" and p.suffix.lower() in (".jsonl", ".ndjson"))
+    if p == STDIN or not jsonl or not p.is_file():
+        yield parse_file(path, fmt, group, now, max_content_bytes)
+        return
+    created = now or ensure_utc(datetime.now())
+    base = _mtime(p)
+    out = Parsed()
+    try:
+        with p.open("rb") as f:
+            for n, bline in enumerate(f, start=1):
+                _jsonl_line(p, n, bline, group, created, base, out)
+                if len(out.episodes) + len(out.problems) >= CHUNK:
+                    yield _checked(out, max_content_bytes)
+                    out = Parsed()
+    except OSError as exc:
+        raise InputError([f"{p}:1: cannot read the file ({exc.strerror}); check it and its permissions"]) from None
+    yield _checked(out, max_content_bytes)
 
 
 def _parse_chat(p: Path, obj: Any, group: str | None, created: datetime) -> Parsed:

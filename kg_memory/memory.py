@@ -15,7 +15,7 @@ from .embed.base import Embedder, make_embedder
 from .erasure import ErasePlan, Kind, Tombstone, new_tombstone, plan_erasure
 from .errors import ConfigError, InputError, NotFoundError
 from .extract.base import Extractor
-from .formats import parse_file
+from .formats import Parsed, iter_chunks
 from .models import Episode, FactVersion, RecallResult, ScoredEpisode, normalize_name
 from .pipeline import IngestStats, Pipeline
 from .progress import NoProgress, Progress
@@ -105,19 +105,34 @@ class Memory:
         if on_error not in ("fail", "skip"):
             raise ConfigError("--on-error must be fail or skip")
         now = self.clock.now()
-        episodes: list[Episode] = []
-        problems: list[str] = []
+        limit = self.settings.max_content_bytes
         report = progress or NoProgress()
-        report.phase("parse", len(paths))
+        kept: dict[str, list[Parsed]] = {}  # standard input cannot be read twice
+        if on_error == "fail":  # a first pass finds every problem before anything is written
+            report.phase("check", len(paths))
+            problems: list[str] = []
+            for p in paths:
+                chunks = iter_chunks(p, fmt, group, now, limit)
+                if str(p) == "-":
+                    kept["-"] = list(chunks)
+                    chunks = iter(kept["-"])
+                problems.extend(x for chunk in chunks for x in chunk.problems)
+                report.advance(1)
+            if problems:
+                raise InputError(problems)
+        report.phase("parse and store", len(paths))
+        stats = IngestStats()
+        groups: dict[str, None] = {}
         for p in paths:
-            parsed = parse_file(p, fmt, group, now, max_content_bytes=self.settings.max_content_bytes)
-            episodes.extend(parsed.episodes)
-            problems.extend(parsed.problems)
+            for chunk in kept.get(str(p)) or iter_chunks(p, fmt, group, now, limit):
+                added, skipped = self.store.add_episodes(chunk.episodes)
+                stats.episodes_added += len(added)
+                stats.episodes_skipped += skipped
+                stats.errors.extend(chunk.problems)
+                groups.update(dict.fromkeys(e.group_id for e in chunk.episodes))
             report.advance(1)
-        if problems and on_error == "fail":
-            raise InputError(problems)
-        stats = self.add_episodes(episodes, progress=progress)
-        stats.errors[:0] = problems
+        for g in groups:
+            stats.merge(self._drain(g, progress))
         return stats
 
     def add_episodes(self, episodes: Iterable[Episode], progress: Progress | None = None,

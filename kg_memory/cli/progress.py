@@ -66,6 +66,6 @@ class CliProgress:
             return
         if self._rich is None:
             took = time.monotonic() - self._started
-            unit = "files" if self._name == "parse" else self.unit
+            unit = "files" if self._name in ("check", "parse and store") else self.unit
             typer.echo(f"{self._name}: {self._done} {unit} in {took:.1f} s", err=True)
         self._name = None

@@ -26,7 +26,7 @@ from kg_memory.store.base import Store, TimeFilter, WriteBatch
 from kg_memory.store.reference import ReferenceStore
 from kg_memory.temporal import Expiry, episode_visible, visible
 
-EXAMPLES = int(os.environ.get("KGMEM_SPEC_EXAMPLES", "12"))
+EXAMPLES = int(os.environ.get("KGMEM_SPEC_EXAMPLES", "10"))
 # KGMEM_SPEC_SHRINK=0 reports the first failing history as found (shrinking on Neo4j takes minutes)
 PHASES = [p for p in Phase if os.environ.get("KGMEM_SPEC_SHRINK", "1") != "0" or p is not Phase.shrink]
 DIM = 384  # the stores' vector indexes are built for the model's 384 dimensions

@@ -83,3 +83,18 @@ def test_sigkill_during_ingest_then_resume(tmp_path: Path, store_kind: str, embe
         mem.forget(whole_group=True, group=group)
         mem.forget(whole_group=True, group=ref)
         mem.close()
+
+
+@pytest.mark.parametrize("store_kind", ["sqlite", "neo4j"])
+def test_hostile_recall_arguments_are_one_error_line(tmp_path: Path, store_kind: str):
+    url = f"sqlite:///{tmp_path / 'kg.db'}" if store_kind == "sqlite" else neo4j_url()
+    env = {**os.environ, "KGMEM_HOME": str(tmp_path / "home")}
+    env.pop("KGMEM_STORE", None)
+    words = " ".join(f"word{i}" for i in range(3000))  # once: Lucene's TooManyClauses on Neo4j
+    for args, code in (([words], 2), (["x", "--as-of", "yesterday-ish"], 2), (["x", "--known-at", "1e20"], 2),
+                       (["   "], 2), (["x", "--as-of", "9999-12-31T23:00:00-05:00"], 2)):
+        proc = subprocess.run([sys.executable, "-m", "kg_memory", "recall", *args, "--group", "g", "--store", url],
+                              capture_output=True, text=True, env=env, timeout=300)
+        assert proc.returncode == code, (args[:1], proc.stderr)
+        lines = proc.stderr.strip().splitlines()
+        assert len(lines) == 1 and lines[0].startswith("Error: ") and "Traceback" not in proc.stderr, proc.stderr

@@ -143,7 +143,7 @@ def test_stdin_groups_and_hints(tmp_path: Path):
         text=True, env=env_for(home), timeout=300)
     assert proc.returncode == 0, proc.stderr
     assert json.loads(proc.stdout)["episodes_added"] == 4  # progress went to stderr; stdout is clean JSON
-    assert "extract: 4 episodes" in proc.stderr and "parse: 1 files" in proc.stderr
+    assert "extract: 4 episodes" in proc.stderr and "parse and store: 1 files" in proc.stderr
     kgmem("ingest", str(SAMPLE), "-g", "other", "-q", home=home)
     table = kgmem("groups", home=home).stdout.splitlines()
     assert table[0].split() == ["group", "episodes", "entities", "facts"]

@@ -61,7 +61,7 @@ def test_the_password_can_live_in_a_file(tmp_path: Path):
     secret_file.write_text((real.password or "") + "\n")
     bare = f"{real.scheme}://{real.username}@{real.hostname}:{real.port}"
     env = {"KGMEM_STORE": bare, "KGMEM_STORE_PASSWORD_FILE": str(secret_file)}
-    ok = _run(tmp_path / "home", "doctor", "--json", env=env)
+    ok = _run(tmp_path / "home", "doctor", "--json", "--group", "password-file-only", env=env)
     assert ok.returncode == 0, ok.stdout + ok.stderr
     assert (real.password or "") not in ok.stdout + ok.stderr
     missing = _run(tmp_path / "home", "doctor", env={**env, "KGMEM_STORE_PASSWORD_FILE": str(tmp_path / "nope")})

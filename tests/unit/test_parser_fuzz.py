@@ -138,3 +138,17 @@ def test_hostile_records_are_problems_and_skip_keeps_the_good_one(tmp_path: Path
         assert 999 in {e.occurred_at.year for e in back}  # years below 1000 round-trip
     finally:
         store.close()
+
+
+def test_json_lines_are_read_as_a_stream(tmp_path: Path):
+    from kg_memory.formats import CHUNK, iter_chunks
+
+    path = tmp_path / "big.jsonl"
+    with path.open("w") as f:
+        for i in range(2 * CHUNK + 5):
+            f.write(json.dumps({"content": f"turn {i}", "occurred_at": "2024-01-01T00:00:00Z"}) + "\n")
+        f.write("{not json\n")
+    chunks = list(iter_chunks(path))
+    assert [len(c.episodes) + len(c.problems) for c in chunks] == [CHUNK, CHUNK, 6]
+    assert chunks[-1].problems == [f"{path}:{2 * CHUNK + 6}: malformed JSON (Expecting property name enclosed in "
+                                   "double quotes at column 2); fix or remove the line"]
