@@ -94,8 +94,8 @@ class Settings(BaseModel):
     # cosine is at least related_min_cosine (the seed paper's values; 0 links turns them off)
     related_k: int = Field(default=5, ge=0, le=50)
     related_min_cosine: float = Field(default=0.75, ge=-1.0, le=1.0)
-    # the largest episode content accepted, in UTF-8 bytes: extraction cost grows with it (the rules extractor
-    # reads about 1 MB in 30 s), and a turn of chat is a few KB (docs/guarantees.md)
+    # the largest episode content accepted, in UTF-8 bytes: extraction time grows linearly with it (the offline
+    # extractor with its parser: about 82 ms per KB, docs/benchmarks.md), and a turn of chat is a few KB
     max_content_bytes: int = Field(default=256 * 1024, ge=1)
     batch_size: int = 256
     recall_k: int = 10

@@ -102,8 +102,15 @@ def test_processes_and_threads_writing_one_group(store, group, make_memory, tmp_
     turns = _turns(60)
     procs_turns, thread_turns = turns[:36], turns[36:]
     env = {**os.environ, "KGMEM_HOME": str(tmp_path / "home")}
-    procs = [subprocess.Popen([sys.executable, "-c", WRITER, url, group, json.dumps(procs_turns[i::3])], env=env,
-                              stderr=subprocess.PIPE, text=True) for i in range(3)]
+    # two `kgmem ingest` processes and one writing through the API, all into the same group
+    procs = []
+    for i in range(2):
+        part = tmp_path / f"part{i}.jsonl"
+        part.write_text("\n".join(json.dumps({"content": t, "occurred_at": at}) for at, t in procs_turns[i::3]))
+        procs.append(subprocess.Popen([sys.executable, "-m", "kg_memory", "ingest", str(part), "--group", group,
+                                       "--store", url, "--quiet"], env=env, stderr=subprocess.PIPE, text=True))
+    procs.append(subprocess.Popen([sys.executable, "-c", WRITER, url, group, json.dumps(procs_turns[2::3])],
+                                  env=env, stderr=subprocess.PIPE, text=True))
     mem = make_memory()
     errors: list[BaseException] = []
     stop = threading.Event()
