@@ -27,10 +27,11 @@ ATTEMPTS = 4  # a read is tried this many times on a transient fault
 BACKOFF_S = 0.25  # first pause; it doubles
 
 
-def guard(kind: str, transient: Callable[[BaseException], bool], describe: Callable[[BaseException], str]
-          ) -> Callable[[T], T]:
+def guard(kind: str, transient: Callable[[BaseException], bool], describe: Callable[[BaseException], str],
+          attempts: int = ATTEMPTS) -> Callable[[T], T]:
     """A class decorator for a store: every method of the ``Store`` interface translates
-    driver faults (anything not a ``KgMemError``) into ``StoreError``, retrying reads."""
+    driver faults (anything not a ``KgMemError``) into ``StoreError``, retrying reads up to
+    ``attempts`` times (fewer where the driver already retries on its own)."""
 
     def decorate(cls: T) -> T:
         names = {n for n in dir(Store) if not n.startswith("_") and callable(getattr(Store, n))}
@@ -38,25 +39,25 @@ def guard(kind: str, transient: Callable[[BaseException], bool], describe: Calla
             method = cls.__dict__.get(name)
             if method is None or not callable(method):
                 continue
-            setattr(cls, name, _guarded(method, name, kind, name not in WRITES, transient, describe))
+            setattr(cls, name, _guarded(method, name, kind, name not in WRITES, transient, describe, attempts))
         return cls
 
     return decorate
 
 
 def _guarded(method: Callable[..., Any], name: str, kind: str, retry: bool,
-             transient: Callable[[BaseException], bool], describe: Callable[[BaseException], str]
-             ) -> Callable[..., Any]:
+             transient: Callable[[BaseException], bool], describe: Callable[[BaseException], str],
+             attempts: int) -> Callable[..., Any]:
     @functools.wraps(method)
     def wrapper(*args: Any, **kwargs: Any) -> Any:
         pause = BACKOFF_S
-        for attempt in range(1, ATTEMPTS + 1):
+        for attempt in range(1, attempts + 1):
             try:
                 return method(*args, **kwargs)
             except KgMemError:
                 raise
             except Exception as exc:
-                if retry and transient(exc) and attempt < ATTEMPTS:
+                if retry and transient(exc) and attempt < attempts:
                     log.warning("%s %s: transient fault (%s); retry %d in %.2f s", kind, name, describe(exc),
                                 attempt, pause)
                     time.sleep(pause)

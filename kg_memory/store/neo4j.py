@@ -123,7 +123,7 @@ def _describe(exc: BaseException) -> str:
     return f"{code}: {message}" if code else f"{type(exc).__name__}: {message}"
 
 
-@guard("Neo4j", _transient, _describe)
+@guard("Neo4j", _transient, _describe, attempts=2)  # the driver's managed transactions retry for 30 s first
 class Neo4jStore(Store):
     kind = "neo4j"
     concurrent_reads = True
