@@ -2,10 +2,13 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 import typer
 
 from ..edits import EditResult
 from ..history import day, short_id
+from ..memory import Memory
 from .common import GroupOpt, JsonOpt, StoreOpt, emit_json, handle_errors, open_memory
 
 
@@ -45,6 +48,16 @@ def facts(
     typer.echo(f"{len(found)} versions; --json gives full ids and each fact's episode_ids", err=True)
 
 
+def _edit(store: str | None, group: str | None, json_out: bool, run: Callable[[Memory], EditResult]) -> None:
+    """Open the memory, make one edit, close it, and report what the edit did."""
+    mem = open_memory(store, group)
+    try:
+        done = run(mem)
+    finally:
+        mem.close()
+    _report(done, json_out)
+
+
 def _report(done: EditResult, json_out: bool) -> None:
     if json_out:
         emit_json(done.to_json())
@@ -67,12 +80,7 @@ def correct(
 ) -> None:
     """We were wrong: close the fact's current belief and put VALUE in its place
     over the same valid time."""
-    mem = open_memory(store, group)
-    try:
-        done = mem.correct(fact_id, value, reason=reason, group=group)
-    finally:
-        mem.close()
-    _report(done, json_out)
+    _edit(store, group, json_out, lambda mem: mem.correct(fact_id, value, reason=reason, group=group))
 
 
 @handle_errors
@@ -85,12 +93,7 @@ def change(
     json_out: bool = JsonOpt,
 ) -> None:
     """The world changed: the fact ends at --at and VALUE holds from then on."""
-    mem = open_memory(store, group)
-    try:
-        done = mem.change(fact_id, value, at, group=group)
-    finally:
-        mem.close()
-    _report(done, json_out)
+    _edit(store, group, json_out, lambda mem: mem.change(fact_id, value, at, group=group))
 
 
 @handle_errors
@@ -102,9 +105,4 @@ def retire(
     json_out: bool = JsonOpt,
 ) -> None:
     """The fact stopped being true. It stays in history (this is not erasure: see `kgmem forget`)."""
-    mem = open_memory(store, group)
-    try:
-        done = mem.retire(fact_id, at=at, group=group)
-    finally:
-        mem.close()
-    _report(done, json_out)
+    _edit(store, group, json_out, lambda mem: mem.retire(fact_id, at=at, group=group))

@@ -384,15 +384,19 @@ class SQLiteStore(Store):
         with self._lock:
             return [self._fact(r) for r in self.conn.execute(sql, args)]
 
-    def fact_versions(self, group_id: str, ids: list[str]) -> list[FactVersion]:
+    def _facts_where(self, group_id: str, condition: str, ids: list[str], uses: int) -> dict[str, FactVersion]:
+        """Versions of the group matching ``condition``, whose ``{ids}`` placeholder (used
+        ``uses`` times) takes the ids, read in chunks of 400; by version id."""
         found: dict[str, FactVersion] = {}
         with self._lock:
             for part in _chunks(list(dict.fromkeys(ids)), 400):
-                marks = ",".join("?" * len(part))
-                sql = (f"SELECT {_FACT_COLS} FROM facts WHERE group_id = ? "
-                       f"AND (id IN ({marks}) OR fact_id IN ({marks}))")
-                for r in self.conn.execute(sql, (group_id, *part, *part)):
-                    found[r["id"]] = self._fact(r)
+                sql = f"SELECT {_FACT_COLS} FROM facts WHERE group_id = ? AND " + condition.format(
+                    ids=",".join("?" * len(part)))
+                found.update((r["id"], self._fact(r)) for r in self.conn.execute(sql, (group_id, *part * uses)))
+        return found
+
+    def fact_versions(self, group_id: str, ids: list[str]) -> list[FactVersion]:
+        found = self._facts_where(group_id, "(id IN ({ids}) OR fact_id IN ({ids}))", ids, 2)
         return sorted(found.values(), key=lambda f: (f.created_at, f.id))
 
     def list_facts(self, group_id: str, tf: TimeFilter | None, entity_id: str | None = None,
@@ -442,18 +446,9 @@ class SQLiteStore(Store):
                 "SELECT DISTINCT content_sha256 FROM episodes WHERE group_id = ? ORDER BY 1", (group_id,))]
 
     def facts_citing(self, group_id: str, episode_ids: list[str], entity_ids: list[str]) -> list[FactVersion]:
-        found: dict[str, FactVersion] = {}
-        with self._lock:
-            for part in _chunks(list(dict.fromkeys(episode_ids)), 400):
-                marks = ",".join("?" * len(part))
-                sql = (f"SELECT {_FACT_COLS} FROM facts WHERE group_id = ? AND EXISTS "
-                       f"(SELECT 1 FROM json_each(facts.episode_ids) j WHERE j.value IN ({marks}))")
-                found.update((r["id"], self._fact(r)) for r in self.conn.execute(sql, (group_id, *part)))
-            for part in _chunks(list(dict.fromkeys(entity_ids)), 400):
-                marks = ",".join("?" * len(part))
-                sql = (f"SELECT {_FACT_COLS} FROM facts WHERE group_id = ? "
-                       f"AND (subject_id IN ({marks}) OR object_id IN ({marks}))")
-                found.update((r["id"], self._fact(r)) for r in self.conn.execute(sql, (group_id, *part, *part)))
+        found = self._facts_where(group_id, "EXISTS (SELECT 1 FROM json_each(facts.episode_ids) j "
+                                            "WHERE j.value IN ({ids}))", episode_ids, 1)
+        found.update(self._facts_where(group_id, "(subject_id IN ({ids}) OR object_id IN ({ids}))", entity_ids, 2))
         return sorted(found.values(), key=lambda f: (f.created_at, f.id))
 
     def erase(self, plan: ErasePlan, tombstone: Tombstone) -> Tombstone:
