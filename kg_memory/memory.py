@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import re
 import threading
 from collections.abc import Iterable, Sequence
 from datetime import datetime
@@ -321,8 +322,17 @@ class Memory:
                 return self._forget_rows(gid, "episode", [episode], [], reason)
             assert entity is not None
             entity_id = self._entity_id(gid, entity)
-            eps = self.store.episodes_about(gid, [entity_id], entity)
-            return self._forget_rows(gid, "entity", eps, [entity_id], reason)
+            return self._forget_rows(gid, "entity", self._episodes_naming(gid, entity_id, entity), [entity_id],
+                                     reason)
+
+    def _episodes_naming(self, group: str, entity_id: str, name: str) -> list[str]:
+        """The episodes that mention the entity, or name it as a word ("Al" erases "Al said",
+        not every turn with "also" in it)."""
+        word = re.compile(rf"(?<!\w){re.escape(name.strip())}(?!\w)", re.IGNORECASE)
+        candidates = self.store.episodes_about(group, [entity_id], name.strip())
+        mentioned = {e for e, ents in self.store.mentions(group, candidates).items() if entity_id in ents}
+        return [e.id for e in self.store.get_episodes(group, candidates)
+                if e.id in mentioned or word.search(e.content)]
 
     def _forget_rows(self, group: str, kind: Kind, episode_ids: list[str], entity_ids: list[str],
                      reason: str | None) -> Tombstone:

@@ -434,10 +434,10 @@ class SQLiteStore(Store):
                 marks = ",".join("?" * len(part))
                 sql = f"SELECT episode_id FROM mentions WHERE group_id = ? AND entity_id IN ({marks})"
                 found.update(r[0] for r in self.conn.execute(sql, (group_id, *part)))
-            if text:
+            if text:  # Unicode-aware case folding, in Python (SQLite's lower() folds ASCII only)
+                want = text.lower()
                 found.update(r[0] for r in self.conn.execute(
-                    "SELECT id FROM episodes WHERE group_id = ? AND instr(lower(content), lower(?)) > 0",
-                    (group_id, text)))
+                    "SELECT id, content FROM episodes WHERE group_id = ?", (group_id,)) if want in r[1].lower())
         return sorted(found)
 
     def episode_hashes(self, group_id: str) -> list[str]:

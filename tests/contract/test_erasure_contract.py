@@ -109,3 +109,15 @@ def test_forget_a_whole_group(store, group, make_memory):
         mem.forget(group=group)  # nothing named
     with pytest.raises(ConfigError):
         mem.forget(episode="ep_x", entity="Rex", group=group)
+
+
+def test_forgetting_a_short_name_erases_only_turns_that_name_it(store, group, make_memory):
+    clock = FixedClock(T0)
+    mem = make_memory(clock=clock)
+    mem.add("My brother Al lives in Hull.", group=group, occurred_at="2025-01-01T10:00:00Z")
+    mem.add("I also play the cello, and Al will call.", group=group, occurred_at="2025-01-02T10:00:00Z")
+    mem.add("I also like tea.", group=group, occurred_at="2025-01-03T10:00:00Z")
+    done = mem.forget(entity="Al", group=group)
+    assert done.episodes == 2
+    left = [e.episode.content for e in mem.search_text("also tea", group=group, k=5)]
+    assert left == ["I also like tea."]
