@@ -58,6 +58,14 @@ def _fault(where: str, exc: BaseException) -> str:
     return f"{where}: cannot read this record ({type(exc).__name__}: {exc}); fix or remove it"
 
 
+def _too_deep(value: Any) -> bool:
+    try:
+        _unicode_ok(value)
+    except RecursionError:
+        return True
+    return False
+
+
 def _unicode_ok(value: Any, depth: int = 0) -> bool:
     """Every string in ``value`` encodes as UTF-8 (no lone surrogates), within MAX_DEPTH."""
     if depth > MAX_DEPTH:
@@ -137,6 +145,8 @@ def _checked(parsed: Parsed, max_content_bytes: int) -> Parsed:
         if size > max_content_bytes:
             out.problems.append(f"{where}: content is {size:,} bytes, over the limit of {max_content_bytes:,} "
                                 "(max_content_bytes); split it into several episodes")
+        elif _too_deep(e.metadata):
+            out.problems.append(f"{where}: metadata nested more than {MAX_DEPTH} levels deep; flatten it")
         elif not _unicode_ok([e.content, e.speaker, e.group_id, e.session_id, e.metadata]):
             out.problems.append(f"{where}: text is not valid Unicode (a lone surrogate); fix the encoding")
         else:

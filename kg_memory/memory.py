@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import json
 import re
 import threading
 from collections.abc import Iterable, Sequence
@@ -177,6 +178,10 @@ class Memory:
             size = len(content.encode("utf-8"))
         except UnicodeEncodeError:
             raise ConfigError("the content is not valid Unicode (a lone surrogate); fix its encoding") from None
+        try:
+            json.dumps(metadata or {})
+        except (TypeError, ValueError, RecursionError) as exc:
+            raise ConfigError(f"metadata must be a JSON object ({type(exc).__name__}); pass plain values") from None
         if size > self.settings.max_content_bytes:
             raise ConfigError(f"the content is {size:,} bytes, over the limit of {self.settings.max_content_bytes:,} "
                               "(max_content_bytes); split it into several episodes")

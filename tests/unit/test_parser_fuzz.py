@@ -117,6 +117,7 @@ HOSTILE = [
     {"content": "hi", "session_id": ["s"]},
     {"content": "hi", "id": {"x": 1}},
     {"content": "x" * (300 * 1024)},
+    {"content": "deep", "metadata": json.loads('{"a":' * 70 + "1" + "}" * 70)},
     {"content": "fine", "occurred_at": "2024-05-01T10:00:00Z"},
 ]
 
@@ -129,7 +130,7 @@ def test_hostile_records_are_problems_and_skip_keeps_the_good_one(tmp_path: Path
     assert "fine" in good and len(good) + len(parsed.problems) == len(HOSTILE)
     assert all(p.startswith(f"{path}:") and p.split(":")[1].isdigit() for p in parsed.problems), parsed.problems
     by_line = {int(p.split(":")[1]) for p in parsed.problems}
-    assert {1, 2, 3, 4, 7, 8, 9} <= by_line  # speaker object, surrogate, epoch 1e20, overflow, list, id, size
+    assert {1, 2, 3, 4, 7, 8, 9, 10} <= by_line  # speaker, surrogate, epoch 1e20, overflow, list, id, size, depth
     store = open_store(f"sqlite:///{tmp_path}/kg.db", dim=4)
     try:
         added, _ = store.add_episodes(parsed.episodes)
