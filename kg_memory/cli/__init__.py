@@ -11,6 +11,7 @@ from .bench import bench_app
 from .facts import change, correct, facts, retire
 from .forget import forget
 from .ingest import ingest
+from .jobs import jobs_app
 from .recall import history, recall, timeline
 from .serve import serve_app
 
@@ -60,6 +61,7 @@ app.command()(doctor)
 app.command()(groups)
 app.add_typer(bench_app, name="bench")
 app.add_typer(serve_app, name="serve")
+app.add_typer(jobs_app, name="jobs")
 app.add_typer(model_app, name="model")
 
 

@@ -266,5 +266,11 @@ class Store(ABC):
         ``entities`` and ``facts`` (versions) counts."""
 
     @abstractmethod
+    def entity_degrees(self, group_id: str) -> list[tuple[str, str, str, int]]:
+        """(entity id, entity name, predicate, count) of the versions believed now
+        (``expired_at`` open) with the entity at an end (a version with the entity at
+        both ends counts twice), sorted."""
+
+    @abstractmethod
     def entity_names(self, group_id: str, limit: int) -> list[str]:
         """Up to ``limit`` entity names of the group, in name order."""

@@ -664,5 +664,9 @@ class Neo4jStore(Store):
         return [(r["group_id"], {"episodes": r["episodes"], "entities": r["entities"], "facts": r["facts"]})
                 for r in self._read("groups_list")]
 
+    def entity_degrees(self, group_id: str) -> list[tuple[str, str, str, int]]:
+        rows = self._read("entities_degrees", group_id=group_id)
+        return [(r["id"], r["name"], r["predicate"], int(r["n"])) for r in rows]
+
     def entity_names(self, group_id: str, limit: int) -> list[str]:
         return [r["name"] for r in self._read("entities_names", group_id=group_id, limit=limit)]

@@ -428,5 +428,13 @@ class ReferenceStore(Store):
                 out.setdefault(r.group_id, {"episodes": 0, "entities": 0, "facts": 0})[kind] += 1
         return sorted(out.items())
 
+    def entity_degrees(self, group_id: str) -> list[tuple[str, str, str, int]]:
+        counts: dict[tuple[str, str], int] = {}
+        for f in self._group_facts(group_id):
+            if f.expired_at is None:
+                for end in (f.subject_id, f.object_id):
+                    counts[(end, f.predicate)] = counts.get((end, f.predicate), 0) + 1
+        return sorted((e, self.entities[e].name, p, n) for (e, p), n in counts.items() if e in self.entities)
+
     def entity_names(self, group_id: str, limit: int) -> list[str]:
         return sorted(n.name for n in self.entities.values() if n.group_id == group_id)[:max(limit, 0)]

@@ -807,6 +807,16 @@ class SQLiteStore(Store):
                     out.setdefault(gid, {"episodes": 0, "entities": 0, "facts": 0})[table] = n
         return sorted(out.items())
 
+    def entity_degrees(self, group_id: str) -> list[tuple[str, str, str, int]]:
+        sql = ("SELECT e.id, e.name, d.predicate, SUM(d.n) FROM ("
+               "SELECT subject_id AS id, predicate, COUNT(*) AS n FROM facts WHERE group_id = ?1 "
+               "AND expired_at IS NULL GROUP BY subject_id, predicate UNION ALL "
+               "SELECT object_id AS id, predicate, COUNT(*) AS n FROM facts WHERE group_id = ?1 "
+               "AND expired_at IS NULL GROUP BY object_id, predicate) d "
+               "JOIN entities e ON e.id = d.id AND e.group_id = ?1 GROUP BY e.id, d.predicate ORDER BY 1, 2, 3")
+        with self._lock:
+            return [(r[0], r[1], r[2], int(r[3])) for r in self.conn.execute(sql, (group_id,))]
+
     def entity_names(self, group_id: str, limit: int) -> list[str]:
         with self._lock:
             return [r[0] for r in self.conn.execute(

@@ -185,6 +185,7 @@ def _reads(store: Store, h: History) -> dict[str, Any]:
         out[g, "about"] = store.episodes_about(g, [n.id for n in mine[:2]], "LEEDS")
         out[g, "citing"] = _ids(store.facts_citing(g, ep_ids[:3], [n.id for n in mine[:1]]))
         out[g, "hashes"] = store.episode_hashes(g)
+        out[g, "degrees"] = store.entity_degrees(g)
         out[g, "graves"] = [t.to_json() for t in store.tombstones(g)]
         for fid in dict.fromkeys(v.fact_id for v in written):
             out[g, "related", fid] = [(o, round(sc, 4)) for o, sc in store.related(g, fid, 2)]
