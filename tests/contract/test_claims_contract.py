@@ -152,5 +152,5 @@ def test_processes_and_threads_writing_one_group(store, group, make_memory, tmp_
         return {(v.subject, v.predicate, v.object) for v in mem.facts(group=g)}
 
     assert now_state(group) == now_state(ref)
-    evidence = {g: sum(v.reinforcement_count for v in mem.facts(group=g)) for g in (group, ref)}
-    assert evidence[group] == evidence[ref]
+    # Evidence may differ: a turn that arrives after a later restatement of the same value, with another
+    # value between them, counts as evidence for the later one (docs/guarantees.md, "Not promised").
