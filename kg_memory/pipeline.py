@@ -9,7 +9,9 @@ leaves the batch ``pending``; the next run picks it up again."""
 from __future__ import annotations
 
 import logging
+import random
 import re
+import time
 from collections import defaultdict
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
@@ -76,7 +78,8 @@ class IngestStats:
         return dict(self.__dict__)
 
 
-CONFLICT_ATTEMPTS = 5  # decisions of a batch re-made after losing a race with another writer
+CONFLICT_ATTEMPTS = 10  # decisions of a batch re-made after losing a race with another writer
+CONFLICT_PAUSE_S = 0.05  # up to this many seconds x the attempt, at random, before deciding again
 
 # Words with which a turn says that a value adds to the others; such a turn needs no judge call.
 ADDITIVE = re.compile(r"\b(?:also|too|as well|another|in addition|besides)\b", re.I)
@@ -161,6 +164,7 @@ class Pipeline:
                 if attempt == CONFLICT_ATTEMPTS:
                     raise
                 log.info("another writer changed the same facts (%s); deciding again (%d)", exc, attempt)
+                time.sleep(random.uniform(0, CONFLICT_PAUSE_S * attempt))  # writers that collided spread out
         stats.merge(decided)
         self.progress.advance(len(episodes))
         log.info("batch of %d episodes: %d facts added, %d invalidated, %d reinforced, %d failed",
