@@ -236,7 +236,8 @@ class Memory:
             self._recaller = Recaller(self.store, self.embedder, self.settings.weights)
         if half_life is not None and half_life < 0:
             raise ConfigError(f"--half-life: must be 0 or more days, got {half_life}")
-        return self._recaller.recall(query, gid, a, kn, k or self.settings.recall_k, half_life=half_life)
+        return self._recaller.recall(query, gid, a, kn, _k(k) if k is not None else self.settings.recall_k,
+                                     half_life=half_life)
 
     def search_text(self, query: str, *, group: str | None = None, k: int = 10, as_of: datetime | str | None = None,
                     known_at: datetime | str | None = None) -> list[ScoredEpisode]:

@@ -102,8 +102,6 @@ class MemoryTools:
     # -- reads -----------------------------------------------------------------
     def recall(self, query: str, as_of: str | None = None, known_at: str | None = None, k: int = 10,
                group: str | None = None) -> dict[str, Any]:
-        if not 1 <= k <= 200:
-            raise ConfigError(f"k must be between 1 and 200, got {k}")
         g = self._group(group)
         notes = self._settled({})
         out = self.m.recall(query, group=g, as_of=as_of, known_at=known_at, k=k).to_json()

@@ -78,10 +78,7 @@ def scale(
     except ValueError:
         raise ConfigError(f"--episodes {episodes!r}: give whole numbers such as 10000,100000") from None
     emb = _embedder_for("scale")
-    def log(m: str) -> None:
-        typer.echo(m, err=True)
-
-    res = run_scale(sizes, store, emb, queries=queries, e2e_episodes=e2e_episodes, log=log)
+    res = run_scale(sizes, store, emb, queries=queries, e2e_episodes=e2e_episodes, log=_log)
     if vector_backends:
         res["vector_backends"] = vb(sizes)
     if json_out:
@@ -113,11 +110,8 @@ def agent_loop(
     group and after a write to another group; and the latency of an add."""
     from ..bench.agent_loop import run_agent_loop
 
-    def log(m: str) -> None:
-        typer.echo(m, err=True)
-
     res = run_agent_loop(store, _embedder_for("agent-loop"), episodes=episodes, neighbour=min(neighbour, episodes),
-                         rounds=rounds, log=log, random_vectors=random_vectors)
+                         rounds=rounds, log=_log, random_vectors=random_vectors)
     if json_out:
         emit_json(res)
         return
@@ -140,10 +134,7 @@ def background(
     plus flush, and the throughput of each."""
     from ..bench.background import run_background
 
-    def log(m: str) -> None:
-        typer.echo(m, err=True)
-
-    res = run_background(store, _embedder_for("background"), turns=turns, log=log)
+    res = run_background(store, _embedder_for("background"), turns=turns, log=_log)
     if json_out:
         emit_json(res)
         return
@@ -151,6 +142,11 @@ def background(
         typer.echo(f"{name}: add waiting p50 {r['add_wait']['p50_ms']} ms ({r['turns_per_s_waiting']} turns/s); "
                    f"add(wait=False) p50 {r['add_no_wait']['p50_ms']} ms p95 {r['add_no_wait']['p95_ms']} ms; "
                    f"flush {r['flush_s']} s; {r['turns_per_s_background']} turns/s in the background")
+
+
+def _log(message: str) -> None:
+    """A bench's progress lines, on stderr (stdout carries the result)."""
+    typer.echo(message, err=True)
 
 
 def _embedder_for(command: str):  # noqa: ANN202
