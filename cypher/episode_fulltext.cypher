@@ -10,4 +10,4 @@ WITH raw, kept, h.node AS n, h.score AS score
 RETURN raw, kept, collect(CASE WHEN n IS NULL THEN null ELSE {id: n.id, score: score,
   sim: CASE WHEN $vector IS NULL OR n.embedding IS NULL THEN null ELSE vector.similarity.cosine(n.embedding, $vector) END,
   e: n {.id, .group_id, .role, .speaker, .content, occurred_at: toString(n.occurred_at),
-  created_at: toString(n.created_at), .session_id, .source, .content_sha256, .metadata, .status, .status_reason}} END) AS rows
+  created_at: toString(n.created_at), .session_id, .source, .content_sha256, .metadata, .status, .status_reason, .archive_ref}} END) AS rows

@@ -8,4 +8,4 @@ WITH raw, size(survivors) AS kept, survivors[0..$k] AS best
 UNWIND CASE WHEN best = [] THEN [null] ELSE best END AS h
 WITH raw, kept, h.node AS n, h.score AS score
 RETURN raw, kept, collect(CASE WHEN n IS NULL THEN null ELSE {id: n.id, score: score, e: n {.id, .group_id, .role, .speaker, .content, occurred_at: toString(n.occurred_at),
-  created_at: toString(n.created_at), .session_id, .source, .content_sha256, .metadata, .status, .status_reason}} END) AS rows
+  created_at: toString(n.created_at), .session_id, .source, .content_sha256, .metadata, .status, .status_reason, .archive_ref}} END) AS rows

@@ -15,4 +15,4 @@ SET e.claimed_by = $owner, e.claimed_until = $until
 REMOVE e.claim_lock
 WITH e
 ORDER BY e.occurred_at, e.id
-RETURN e {.id, .group_id, .role, .speaker, .content, occurred_at: toString(e.occurred_at), created_at: toString(e.created_at), .session_id, .source, .content_sha256, .metadata, .status, .status_reason} AS e
+RETURN e {.id, .group_id, .role, .speaker, .content, occurred_at: toString(e.occurred_at), created_at: toString(e.created_at), .session_id, .source, .content_sha256, .metadata, .status, .status_reason, .archive_ref} AS e

@@ -4,4 +4,4 @@ WHERE e.status = 'pending' AND ($group_id IS NULL OR e.group_id = $group_id)
 WITH e
 ORDER BY e.occurred_at, e.id
 LIMIT $limit
-RETURN e {.id, .group_id, .role, .speaker, .content, occurred_at: toString(e.occurred_at), created_at: toString(e.created_at), .session_id, .source, .content_sha256, .metadata, .status, .status_reason} AS e
+RETURN e {.id, .group_id, .role, .speaker, .content, occurred_at: toString(e.occurred_at), created_at: toString(e.created_at), .session_id, .source, .content_sha256, .metadata, .status, .status_reason, .archive_ref} AS e

@@ -1,9 +1,23 @@
 // A group's versions, visible at ($as_of, $known_at) unless $all_versions, optionally with the
-// entity at either end and only one predicate; the first $limit, oldest belief first.
-MATCH (s:Entity)-[f:FACT]->(o:Entity)
-WHERE f.group_id = $group_id
-  AND ($all_versions OR {{visible_fact:f}})
-  AND ($entity_id IS NULL OR s.id = $entity_id OR o.id = $entity_id)
+// entity at either end and only one predicate; the first $limit, oldest belief first. With an
+// entity, the match starts from it (a version with the entity at both ends is one row).
+CALL () {
+  MATCH (s:Entity {id: $entity_id})-[f:FACT]->(o:Entity)
+  WHERE f.group_id = $group_id
+  RETURN s, f, o
+  UNION
+  MATCH (s:Entity)-[f:FACT]->(o:Entity {id: $entity_id})
+  WHERE f.group_id = $group_id
+  RETURN s, f, o
+  UNION
+  WITH $entity_id AS anchor
+  WHERE anchor IS NULL
+  MATCH (s:Entity)-[f:FACT]->(o:Entity)
+  WHERE f.group_id = $group_id
+  RETURN s, f, o
+}
+WITH s, f, o
+WHERE ($all_versions OR {{visible_fact:f}})
   AND ($predicate IS NULL OR f.predicate = $predicate)
 WITH s, f, o
 ORDER BY f.created_at, f.id

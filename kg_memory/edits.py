@@ -16,6 +16,7 @@ from .embed.base import Embedder
 from .errors import ConfigError, NotFoundError
 from .links import related_links
 from .models import Entity, Episode, FactVersion, normalize_name
+from .resolve import find_live
 from .store.base import Store, WriteBatch
 from .temporal import Candidate, Decision, decide, decide_correction
 from .vocab import Vocabulary, load_vocabulary
@@ -129,7 +130,7 @@ class Editor:
     def _object(self, group: str, predicate: str, value: str, now: datetime) -> tuple[Entity, WriteBatch]:
         """The entity the new value names: a stored one, or a new one written with the edit."""
         batch = WriteBatch()
-        known = self.store.find_entities(group, [normalize_name(value)])
+        known = find_live(self.store, group, [normalize_name(value)])
         if known:
             return next(iter(known.values())), batch
         spec = self.vocab.predicates.get(predicate)

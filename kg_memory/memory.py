@@ -12,6 +12,7 @@ from difflib import get_close_matches
 from pathlib import Path
 from typing import Any
 
+from .archive import Archive, default_archive_url
 from .edits import Editor, EditResult
 from .embed.base import Embedder, make_embedder
 from .erasure import ErasePlan, Kind, Tombstone, new_tombstone, plan_erasure
@@ -22,6 +23,7 @@ from .models import Episode, FactVersion, RecallResult, ScoredEpisode, normalize
 from .pipeline import IngestStats, Pipeline
 from .progress import NoProgress, Progress
 from .recall import Recaller
+from .resolve import find_live
 from .settings import Settings, default_store_url, load_settings
 from .store.base import Store, TimeFilter
 from .store.url import open_store
@@ -228,8 +230,8 @@ class Memory:
         """``half_life``: days for superseded evidence to lose half its weight (the
         configured ``weights.half_life_days`` when None; 0 turns decay off)."""
         now = self.clock.now()
-        a = _when("as_of", as_of) if as_of is not None else now
-        kn = _when("known_at", known_at) if known_at is not None else now
+        a = time_option("as_of", as_of) if as_of is not None else now
+        kn = time_option("known_at", known_at) if known_at is not None else now
         gid = group or self.settings.group
         query = _query(query)
         if self._recaller is None:  # built once: it indexes the vocabulary's keywords
@@ -258,8 +260,8 @@ class Memory:
 
     def _time_filter(self, as_of: datetime | str | None, known_at: datetime | str | None) -> TimeFilter:
         now = self.clock.now()
-        return TimeFilter(as_of=_when("as_of", as_of) if as_of is not None else now,
-                          known_at=_when("known_at", known_at) if known_at is not None else now)
+        return TimeFilter(as_of=time_option("as_of", as_of) if as_of is not None else now,
+                          known_at=time_option("known_at", known_at) if known_at is not None else now)
 
     def _scored_episodes(self, group: str, hits: list[tuple[str, float]]) -> list[ScoredEpisode]:
         found = {e.id: e for e in self.store.get_episodes(group, [i for i, _ in hits])}
@@ -348,14 +350,20 @@ class Memory:
         plan = plan_erasure(group, episode_ids, entity_ids, versions, mentioned)
         done = self.store.erase(plan, new_tombstone(group, kind, self.clock.now(), reason, plan, 0))
         self._forget_cached([e.content_sha256 for e in episodes])
+        self._archive().discard([e.archive_ref for e in episodes if e.archive_ref])
         return done
 
     def _forget_group(self, group: str, reason: str | None) -> Tombstone:
         hashes = self.store.episode_hashes(group)  # for the response cache
+        archived = self._archive().archived_refs(group)  # bodies that jobs archive moved out
         plan = ErasePlan(group, whole_group=True)
         done = self.store.erase(plan, new_tombstone(group, "group", self.clock.now(), reason, plan, 0))
         self._forget_cached(hashes)
+        self._archive().discard(archived)
         return done
+
+    def _archive(self) -> Archive:
+        return Archive(self.store, self.settings.archive_url or default_archive_url())
 
     def _forget_cached(self, hashes: list[str]) -> int:
         """Remove the LLM responses made from the erased turns (the cache in the data directory)."""
@@ -386,17 +394,17 @@ class Memory:
     def change(self, fact_id: str, value: str, at: datetime | str, *, group: str | None = None) -> EditResult:
         """The world changed at ``at``: the fact ends there and ``value`` holds from then
         on (handled like any superseding value)."""
-        return self._editor().change(group or self.settings.group, fact_id, value, _when("at", at),
+        return self._editor().change(group or self.settings.group, fact_id, value, time_option("at", at),
                                      self.clock.now())
 
     def retire(self, fact_id: str, *, at: datetime | str | None = None, group: str | None = None) -> EditResult:
         """The fact stopped being true at ``at`` (default now). It stays in history."""
         now = self.clock.now()
         return self._editor().retire(group or self.settings.group, fact_id,
-                                     _when("at", at) if at is not None else now, now)
+                                     time_option("at", at) if at is not None else now, now)
 
     def _entity_id(self, group: str, entity: str) -> str:
-        found = self.store.find_entities(group, [normalize_name(entity)])
+        found = find_live(self.store, group, [normalize_name(entity)])
         if not found:
             raise NotFoundError(f"no entity named {entity!r} in group {group!r}; {self.hint(group, entity)}")
         return next(iter(found.values())).id
@@ -449,7 +457,7 @@ def _k(k: int) -> int:
     return k
 
 
-def _when(name: str, value: datetime | str) -> datetime:
+def time_option(name: str, value: datetime | str) -> datetime:
     """A recall time argument, or a ConfigError that names the option."""
     try:
         return ensure_utc(parse_datetime(value))

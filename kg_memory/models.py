@@ -51,6 +51,17 @@ class Episode(_UTCModel):
     metadata: dict[str, Any] = Field(default_factory=dict)
     status: Status = "pending"
     status_reason: str | None = None
+    # where the body went when `kgmem jobs archive` moved it out of the store (content is then
+    # empty; content_sha256 still names the body, and `kgmem jobs restore` checks it)
+    archive_ref: str | None = None
+
+    @property
+    def archived(self) -> bool:
+        return self.archive_ref is not None
+
+    def display_text(self) -> str:
+        """The content, or a note that the body is in the archive (`kgmem jobs restore`)."""
+        return "[archived: `kgmem jobs restore` brings the text back]" if self.archived else self.content
 
     def model_post_init(self, __context: Any) -> None:
         if not self.content_sha256:
@@ -80,6 +91,9 @@ class Entity(_UTCModel):
     kind: Literal["entity", "value"] = "entity"
     aliases: tuple[str, ...] = ()
     created_at: datetime
+    # set when entity resolution merged this entity into another (kg_memory/resolve.py); lookups
+    # by this entity's name then find the survivor, and `kgmem jobs unmerge` clears it
+    merged_into: str | None = None
 
     @property
     def key(self) -> str:
@@ -195,7 +209,7 @@ class RecallResult(BaseModel):
         for se in self.episodes:
             e = se.episode
             who = e.speaker or e.role
-            lines.append(f"- [{e.occurred_at:%Y-%m-%d}] {who}: {e.content}")
+            lines.append(f"- [{e.occurred_at:%Y-%m-%d}] {who}: {e.display_text()}")
         if not self.episodes:
             lines.append("- (none)")
         return "\n".join(lines)

@@ -26,6 +26,7 @@ from .extract.base import ExtractContext, Extraction, Extractor
 from .links import related_links
 from .models import Entity, Episode, FactVersion, normalize_name
 from .progress import NoProgress, Progress
+from .resolve import find_live
 from .store.base import Store, WriteBatch, WriteConflict
 from .temporal import Candidate, Decision, decide
 from .vocab import Vocabulary, check_predicate, load_vocabulary
@@ -324,7 +325,7 @@ class Pipeline:
                 kinds.setdefault(normalize_name(m), (m, "entity"))
         ending_objects = {normalize_name(f.object) for x in extractions.values() for f in x.facts
                           if f.ending and f.object}
-        known = self.store.find_entities(group_id, list(kinds) + list(ending_objects))
+        known = find_live(self.store, group_id, list(kinds) + list(ending_objects))
         for key, (name, kind) in kinds.items():
             if key and key not in known:
                 ent = Entity(group_id=group_id, name=name, kind=kind, created_at=now)  # type: ignore[arg-type]

@@ -17,6 +17,7 @@ import numpy as np
 from .embed.base import Embedder
 from .extract.dates import asks_for_time, mentions_time, query_periods
 from .models import Episode, FactVersion, RecallResult, ScoredEpisode, ScoredFact, from_trusted, normalize_name
+from .resolve import find_live
 from .settings import RecallWeights
 from .store.base import SearchHits, Store, TimeFilter
 from .temporal import episode_visible, superseded_evidence, visible
@@ -25,7 +26,6 @@ from .timeutil import days_between
 from .vocab import Vocabulary, load_vocabulary
 
 PROVENANCE_PER_FACT = 3
-EVIDENCE_FACTS = 2000  # facts read to tell superseded evidence from evidence that still holds
 _FIRST_PERSON = re.compile(r"\b(i|me|my|mine|myself|we|us|our)\b", re.I)
 _TOKEN = re.compile(r"[\w']+")
 
@@ -201,20 +201,13 @@ class Recaller:
         return self._time_cues(query, ranked)
 
     def _superseded(self, group_id: str, tf: TimeFilter, episodes: dict[str, Episode]) -> set[str]:
-        """The candidates that are superseded evidence (``temporal.superseded_evidence``):
-        read through the entities they mention, the facts that cite them. Facts of
+        """The candidates that are superseded evidence (``temporal.superseded_evidence``),
+        judged on the versions that cite them (the store's evidence index). Facts of
         open predicates never end, so they neither supersede a turn nor vouch for it."""
         if not episodes:
             return set()
-        ment = self.store.mentions(group_id, list(episodes))
-        ents = sorted({e for ids in ment.values() for e in ids})
-        # a fact that cites an episode has both its ends among the entities the episode mentions
-        ended = self.store.ended_facts(group_id, ents, tf, EVIDENCE_FACTS, both_ends=True) if ents else []
-        if not ended:
-            return set()
-        holding = self.store.facts_for_entities(group_id, ents, tf, EVIDENCE_FACTS, both_ends=True)
         citing: dict[str, list[FactVersion]] = {}
-        for f in (*ended, *holding):
+        for f in self.store.facts_citing(group_id, list(episodes), []):
             if f.predicate not in self.vocab.predicates:
                 continue
             for eid in f.episode_ids:
@@ -265,7 +258,7 @@ class Recaller:
         keys = {normalize_name(g) for g in _ngrams(words)} - {""}
         if _FIRST_PERSON.search(query):
             keys.update(self.self_names)
-        named = self.store.find_entities(group_id, sorted(keys))
+        named = find_live(self.store, group_id, sorted(keys))
         named_ids = {e.id for e in named.values()}
         hop1 = self.store.facts_for_entities(group_id, sorted(named_ids), tf, pool if preds else 2 * k, preds)
         next_ids = set()

@@ -97,13 +97,23 @@ class Settings(BaseModel):
     # the largest episode content accepted, in UTF-8 bytes: extraction time grows linearly with it (the offline
     # extractor with its parser: about 82 ms per KB, docs/benchmarks.md), and a turn of chat is a few KB
     max_content_bytes: int = Field(default=256 * 1024, ge=1)
+    # Entity resolution (`kgmem jobs resolve-entities`): a pair scoring at least resolve_merge_at is merged,
+    # one at least resolve_review_at waits for a person. Tuned on tests/fixtures/alias-pairs.json, where
+    # auto-merges keep precision 1.0 (docs/benchmarks.md, "Entity resolution").
+    resolve_merge_at: float = Field(default=0.9, ge=0.0, le=1.0)
+    resolve_review_at: float = Field(default=0.72, ge=0.0, le=1.0)
+    # Archiving (`kgmem jobs archive`): where bodies go (a directory or an fsspec URL; default
+    # <data dir>/archive) and after how many days, for every group or per group.
+    archive_url: str | None = None
+    archive_after_days: float = Field(default=365.0, gt=0)
+    archive_after_days_by_group: dict[str, float] = Field(default_factory=dict)
     batch_size: int = 256
     recall_k: int = 10
     weights: RecallWeights = Field(default_factory=RecallWeights)
 
     # Secrets never leave through str(), repr() or a dump: URLs are redacted (kg_memory/redact.py) and the
     # API key is a SecretStr. The code reads the fields themselves, which keep the real values.
-    @field_serializer("store", "llm_base_url", "embed_base_url")
+    @field_serializer("store", "llm_base_url", "embed_base_url", "archive_url")
     def _redacted(self, url: str | None) -> str | None:
         return redact_url(url) if url else url
 

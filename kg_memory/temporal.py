@@ -11,6 +11,7 @@ Stores persist what :func:`decide` returns and filter with the same predicate as
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 
@@ -297,3 +298,96 @@ def lineage(start: set[str], versions: list[FactVersion]) -> list[FactVersion]:
                 ids |= {v.id, v.fact_id}
                 changed = True
     return [v for v in versions if v.id in ids]
+
+
+def decide_merge(moving: list[FactVersion], staying: list[FactVersion], absorbed_id: str, survivor_id: str,
+                 survivor: str, single_valued: Callable[[str], bool], now: datetime, by: str) -> Decision:
+    """An entity merge. Every version believed now with the absorbed entity at an end
+    (``moving``) closes and a successor names the survivor instead. The versions of a
+    subject and predicate that then collide with the survivor's own (``staying``: its
+    versions believed now for the predicates that moved) are reconciled by
+    :func:`reconcile`. Nothing is edited; every closed belief names ``by``."""
+    expiries = [Expiry(v.id, now, by) for v in sorted(moving, key=lambda v: v.id)]
+    moved: list[FactVersion] = []
+    for v in sorted(moving, key=_canonical):
+        ends: dict[str, str] = {}
+        if v.subject_id == absorbed_id:
+            ends.update(subject_id=survivor_id, subject=survivor)
+        if v.object_id == absorbed_id:
+            ends.update(object_id=survivor_id, object=survivor)
+        succ = _successor(v, now, **ends)
+        if succ.subject_id != succ.object_id:  # "Acme Inc. owns Acme" is no fact once they are one
+            moved.append(succ)
+    touched = {(v.subject_id, v.predicate) for v in moved}
+    leaving = {v.id for v in moving}
+    staying = [v for v in staying if v.id not in leaving]
+    stored = {v.id for v in staying}
+    inserts: list[FactVersion] = []
+    for pair in sorted(touched):
+        group = [v for v in (*staying, *moved) if (v.subject_id, v.predicate) == pair]
+        final = reconcile(group, single_valued(pair[1]), now)
+        kept = {id(v) for v in final}
+        expiries += [Expiry(v.id, now, by) for v in group if v.id in stored and id(v) not in kept]
+        inserts += [v for v in final if v.id not in stored]
+    return Decision("merge", inserts, expiries)
+
+
+def reconcile(versions: list[FactVersion], single_valued: bool, now: datetime) -> list[FactVersion]:
+    """The versions one subject and predicate should hold once two entities are one. The
+    same value over touching valid times is one version (the provenance joined). For a
+    single-valued predicate, a value that starts later ends an earlier one where it starts,
+    as :func:`decide` does for a new value; of two starting together, the later believed
+    wins. Versions that need no change are returned as they are (the same objects)."""
+    out: list[FactVersion] = []
+    for obj in sorted({v.object_id for v in versions}):
+        out += _coalesce([v for v in versions if v.object_id == obj], now)
+    if not single_valued:
+        return out
+    order = sorted(out, key=lambda v: (v.valid_from or _MIN_TIME, v.created_at, v.id))
+    final: list[FactVersion] = []
+    for i, v in enumerate(order):
+        cut = min((w.valid_from or _MIN_TIME for w in order[i + 1:] if w.object_id != v.object_id
+                   and ends_after(v.valid_to, w.valid_from or _MIN_TIME)), default=None)
+        if cut is None:
+            final.append(v)
+        elif not is_empty(v.valid_from, cut):
+            final.append(_successor(v, now, valid_to=cut))
+    return final
+
+
+def _coalesce(same: list[FactVersion], now: datetime) -> list[FactVersion]:
+    """One value's versions with touching or overlapping valid times joined into one."""
+    runs: list[list[FactVersion]] = []
+    for v in sorted(same, key=lambda v: (v.valid_from or _MIN_TIME, v.created_at, v.id)):
+        if runs and not _ends_before(runs[-1], v.valid_from):
+            runs[-1].append(v)
+        else:
+            runs.append([v])
+    out = []
+    for run in runs:
+        if len(run) == 1:
+            out.append(run[0])
+            continue
+        first = run[0]
+        ends = [v.valid_to for v in run]
+        out.append(_successor(
+            first, now, valid_to=None if None in ends else max(e for e in ends if e is not None),
+            episode_ids=tuple(dict.fromkeys(i for v in run for i in v.episode_ids)),
+            reinforcement_count=sum(v.reinforcement_count for v in run)))
+    return out
+
+
+def _ends_before(run: list[FactVersion], start: datetime | None) -> bool:
+    """Whether every version of ``run`` ends strictly before ``start`` (so they do not touch)."""
+    if start is None:
+        return False
+    return all(v.valid_to is not None and v.valid_to < start for v in run)
+
+
+def decide_unmerge(written: list[FactVersion], closed: list[FactVersion], now: datetime, by: str) -> Decision:
+    """Undo a merge: the versions it wrote that are still believed close, and the versions
+    it closed are believed again, as new versions with the same fact, values, valid time and
+    provenance. History keeps both: what was believed before, during and after the merge."""
+    expiries = [Expiry(v.id, now, by) for v in sorted(written, key=lambda v: v.id) if v.expired_at is None]
+    inserts = [_successor(v, now) for v in sorted(closed, key=_canonical)]
+    return Decision("unmerge", inserts, expiries)

@@ -41,7 +41,7 @@ def fact_json(v: FactVersion) -> dict[str, Any]:
 
 def episode_json(se: ScoredEpisode) -> dict[str, Any]:
     e = se.episode
-    return {"id": e.id, "content": e.content, "role": e.role, "speaker": e.speaker,
+    return {"id": e.id, "content": e.display_text(), "archived": e.archived, "role": e.role, "speaker": e.speaker,
             "occurred_at": _ts(e.occurred_at), "score": round(se.score, 6)}
 
 

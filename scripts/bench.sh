@@ -23,6 +23,8 @@ KGMEM_HOME="$home" "$BIN/kgmem" bench agent-loop --episodes "${BENCH_LOOP_EPISOD
 # What a chat loop pays per turn: add waiting for extraction, or add(wait=False) and flush.
 KGMEM_HOME="$home" "$BIN/kgmem" bench background --turns 300 --store sqlite --store "$url" --json \
   > .bench/background.json
+# Entity resolution: precision by band on the labelled pairs, and the job on a 20k-entity group.
+KGMEM_HOME="$home" "$BIN/kgmem" bench resolve --entities 20000 --store sqlite --store "$url" --json > .bench/resolve.json
 KGMEM_HOME="$home" "$BIN/kgmem" bench contradictions tests/fixtures/contradictions-dev.json --json \
   > .bench/contradictions-sqlite.json
 KGMEM_HOME="$home" "$BIN/kgmem" bench contradictions tests/fixtures/contradictions-dev.json --store "$url" --json \

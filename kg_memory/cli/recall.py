@@ -46,7 +46,7 @@ def recall(
         for se in res.episodes:
             e = se.episode
             comp = " ".join(f"{k}={v:.3f}" for k, v in se.components.items())
-            text = e.content if len(e.content) <= 90 else e.content[:89] + "…"
+            text = e.display_text() if len(e.display_text()) <= 90 else e.display_text()[:89] + "…"
             typer.echo(f"- episode {short_id(e.id)} [{e.occurred_at:%Y-%m-%d}] {e.speaker or e.role}: {text!r}: "
                        f"{se.score:.4f} ({comp})")
 

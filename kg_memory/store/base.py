@@ -10,7 +10,7 @@ holds SQLite and Neo4j to it on generated histories."""
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from datetime import datetime
@@ -37,10 +37,27 @@ class WriteBatch:
     expiries: list[tuple[str, Expiry]] = field(default_factory=list)  # (group, expiry)
     statuses: list[tuple[str, str, str, str | None]] = field(default_factory=list)  # (group, ep, status, why)
     links: list[tuple[str, str, str, float]] = field(default_factory=list)  # (group, fact_id, other fact_id, cos)
+    # maintenance jobs: an entity's aliases and merged_into replaced (by id), mentions removed,
+    # and job records written (an existing (group, kind, id) is replaced)
+    entity_updates: list[Entity] = field(default_factory=list)
+    unmentions: list[tuple[str, str, str]] = field(default_factory=list)  # (group, episode_id, entity_id)
+    records: list[JobRecord] = field(default_factory=list)
 
     def is_empty(self) -> bool:
         return not (self.entities or self.inserts or self.expiries or self.statuses or self.episode_vectors
-                    or self.mentions or self.links)
+                    or self.mentions or self.links or self.entity_updates or self.unmentions or self.records)
+
+
+@dataclass(frozen=True)
+class JobRecord:
+    """What a maintenance job keeps in the store: a merge, a review decision, an archive
+    run, a shadow promotion, a job's last run. ``body`` is plain JSON."""
+
+    group_id: str
+    kind: str
+    id: str
+    at: datetime
+    body: dict[str, Any] = field(default_factory=dict)
 
 
 class WriteConflict(StoreError):
@@ -274,3 +291,43 @@ class Store(ABC):
     @abstractmethod
     def entity_names(self, group_id: str, limit: int) -> list[str]:
         """Up to ``limit`` entity names of the group, in name order."""
+
+    # -- maintenance jobs (kg_memory/jobs.py, resolve.py, archive.py and shadow.py plan them) ----
+    @abstractmethod
+    def entities(self, group_id: str, ids: list[str] | None = None) -> list[Entity]:
+        """The group's entities with these ids (every entity when None), by id."""
+
+    @abstractmethod
+    def entity_vectors(self, group_id: str, ids: list[str]) -> dict[str, np.ndarray]:
+        """The stored name vectors of these entities (entities without one are left out)."""
+
+    @abstractmethod
+    def list_episodes(self, group_id: str, limit: int, after: tuple[datetime, str] | None = None,
+                      before: datetime | None = None, archived: bool | None = None) -> list[Episode]:
+        """The first ``limit`` episodes of the group by (occurred_at, id) that come after
+        ``after`` in that order, occurred before ``before`` when given, and are archived
+        (or not) when ``archived`` is given."""
+
+    @abstractmethod
+    def set_bodies(self, group_id: str, bodies: Sequence[tuple[str, str, str | None]]) -> int:
+        """Replace episodes' bodies in one transaction: (episode id, content, archive_ref).
+        An archived body is empty and leaves the text index; a restored one comes back
+        into it. The content hash, vector and everything else stay. Returns how many changed."""
+
+    @abstractmethod
+    def job_records(self, group_id: str, kind: str) -> list[JobRecord]:
+        """The group's job records of this kind, by (at, id)."""
+
+    @abstractmethod
+    def swap_groups(self, a: str, b: str) -> None:
+        """Exchange everything groups ``a`` and ``b`` hold (episodes, entities, versions,
+        links, tombstones, job records) in one transaction: a reader sees one or the other."""
+
+    @abstractmethod
+    def try_lock(self, group_id: str, name: str, owner: str, now: datetime, until: datetime) -> bool:
+        """Take the group's named lock until ``until`` if it is free, expired by ``now`` or
+        held by ``owner``; atomically. Returns whether ``owner`` holds it."""
+
+    @abstractmethod
+    def unlock(self, group_id: str, name: str, owner: str) -> None:
+        """Free the group's named lock if ``owner`` holds it."""

@@ -9,7 +9,7 @@ import json
 import re
 import threading
 import uuid
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from contextlib import contextmanager
 from dataclasses import replace
@@ -25,7 +25,7 @@ from ..errors import SchemaError, StoreError
 from ..models import Entity, Episode, FactVersion, from_trusted
 from ..text import query_terms
 from ..timeutil import ensure_utc
-from .base import SearchHits, Store, TimeFilter, WriteBatch, WriteConflict
+from .base import JobRecord, SearchHits, Store, TimeFilter, WriteBatch, WriteConflict
 from .faults import guard
 from .planning import LargeFrontier, SurvivalMemory, bounded, widen
 from .url import StoreURL
@@ -230,7 +230,13 @@ class Neo4jStore(Store):
             with self._session() as s:
                 # Schema commands cannot share a transaction with data writes: the
                 # migration's DDL commits in one transaction, its record in the next.
-                s.execute_write(ddl)
+                # A data migration over the whole store runs in batches (CALL ... IN
+                # TRANSACTIONS), which only an auto-commit transaction may do.
+                if any("IN TRANSACTIONS" in st for st in statements):
+                    for st in statements:
+                        s.run(st, {"dim": self.dim}).consume()
+                else:
+                    s.execute_write(ddl)
                 s.execute_write(
                     lambda tx, n=name: tx.run(query("schema_record"), {"name": n, "dim": self.dim}).consume())
             applied.append(name)
@@ -261,6 +267,7 @@ class Neo4jStore(Store):
             occurred_at=_dt(d["occurred_at"]), created_at=_dt(d["created_at"]), session_id=d.get("session_id"),
             source=d.get("source"), content_sha256=d["content_sha256"], metadata=json.loads(d.get("metadata") or "{}"),
             status=d.get("status", "pending"), status_reason=d.get("status_reason"),
+            archive_ref=d.get("archive_ref"),
         )
 
     @staticmethod
@@ -370,12 +377,16 @@ class Neo4jStore(Store):
     def find_entities(self, group_id: str, keys: list[str]) -> dict[str, Entity]:
         if not keys:
             return {}
-        out = {}
-        for r in self._read("entities_find", group_id=group_id, keys=list(dict.fromkeys(keys))):
-            d = dict(r["n"])
-            out[d["key"]] = Entity(id=d["id"], group_id=d["group_id"], name=d["name"], kind=d.get("kind", "entity"),
-                                   aliases=tuple(d.get("aliases") or ()), created_at=_dt_required(d["created_at"]))
-        return out
+        found = (self._entity(r["n"]) for r in self._read("entities_find", group_id=group_id,
+                                                          keys=list(dict.fromkeys(keys))))
+        return {n.key: n for n in found}
+
+    @staticmethod
+    def _entity(n: Any) -> Entity:
+        d = dict(n)
+        return Entity(id=d["id"], group_id=d["group_id"], name=d["name"], kind=d.get("kind", "entity"),
+                      aliases=tuple(d.get("aliases") or ()), created_at=_dt_required(d["created_at"]),
+                      merged_into=d.get("merged_into"))
 
     def mentions(self, group_id: str, episode_ids: list[str]) -> dict[str, list[str]]:
         if not episode_ids:
@@ -432,6 +443,11 @@ class Neo4jStore(Store):
                      "tend": time_key(x.expired_at, TIME_KEY_MAX)} for g, x in batch.expiries]
         statuses = [{"group_id": g, "id": e, "status": s, "reason": why} for g, e, s, why in batch.statuses]
         links = [{"group_id": g, "fact_id": a, "other_id": b, "score": float(sc)} for g, a, b, sc in batch.links]
+        updates = [{"group_id": n.group_id, "id": n.id, "aliases": list(n.aliases), "merged_into": n.merged_into}
+                   for n in batch.entity_updates]
+        unmentions = [{"group_id": g, "episode_id": ep, "entity_id": en} for g, ep, en in batch.unmentions]
+        records = [{"group_id": r.group_id, "kind": r.kind, "id": r.id, "at": r.at,
+                    "body": json.dumps(r.body, ensure_ascii=False)} for r in batch.records]
 
         def work(tx: Any) -> None:
             if ents:
@@ -455,6 +471,12 @@ class Neo4jStore(Store):
                 tx.run(query("write_links"), {"rows": links}).consume()
             if statuses:
                 tx.run(query("write_statuses"), {"rows": statuses}).consume()
+            if updates:
+                tx.run(query("write_entity_updates"), {"rows": updates}).consume()
+            if unmentions:
+                tx.run(query("write_unmentions"), {"rows": unmentions}).consume()
+            if records:
+                tx.run(query("write_records"), {"rows": records}).consume()
 
         with self._session() as s:
             s.execute_write(work)  # retried by the driver on transient errors
@@ -670,3 +692,70 @@ class Neo4jStore(Store):
 
     def entity_names(self, group_id: str, limit: int) -> list[str]:
         return [r["name"] for r in self._read("entities_names", group_id=group_id, limit=limit)]
+
+    # -- maintenance jobs ------------------------------------------------------
+    def entities(self, group_id: str, ids: list[str] | None = None) -> list[Entity]:
+        if ids is None:
+            return [self._entity(r["n"]) for r in self._read("entities_list", group_id=group_id)]
+        rows = self._read("entities_get", group_id=group_id, ids=list(dict.fromkeys(ids)))
+        return [self._entity(r["n"]) for r in rows]
+
+    def entity_vectors(self, group_id: str, ids: list[str]) -> dict[str, np.ndarray]:
+        if not ids:
+            return {}
+        rows = self._read("entities_vectors", group_id=group_id, ids=list(dict.fromkeys(ids)))
+        return {r["id"]: np.asarray(r["embedding"], dtype=np.float32) for r in rows}
+
+    def list_episodes(self, group_id: str, limit: int, after: tuple[datetime, str] | None = None,
+                      before: datetime | None = None, archived: bool | None = None) -> list[Episode]:
+        rows = self._read("episodes_list", group_id=group_id, limit=max(limit, 0),
+                          after_at=after[0] if after else None, after_id=after[1] if after else None,
+                          before=before, archived=archived)
+        return [self._episode(r["e"]) for r in rows]
+
+    def set_bodies(self, group_id: str, bodies: Sequence[tuple[str, str, str | None]]) -> int:
+        if not bodies:
+            return 0
+        current = {e.id: e for e in self.get_episodes(group_id, [b[0] for b in bodies])}
+        rows = [{"id": eid, "content": content, "archive_ref": ref,
+                 "index_text": current[eid].model_copy(update={"content": content}).index_text()}
+                for eid, content, ref in bodies if eid in current]
+
+        def work(tx: Any) -> int:
+            return int(tx.run(query("episodes_set_bodies"), {"group_id": group_id, "rows": rows}).single()["changed"])
+
+        with self._session() as s:
+            return s.execute_write(work)
+
+    def job_records(self, group_id: str, kind: str) -> list[JobRecord]:
+        rows = self._read("job_records_list", group_id=group_id, kind=kind)
+        return [JobRecord(group_id=group_id, kind=kind, id=r["id"], at=_dt_required(r["at"]),
+                          body=json.loads(r["body"])) for r in rows]
+
+    def swap_groups(self, a: str, b: str) -> None:
+        if a == b:
+            return
+        parked = f"\x00swap\x00{a}"  # no group id holds a NUL
+
+        def work(tx: Any) -> None:
+            for old, new in ((a, parked), (b, a), (parked, b)):
+                tx.run(query("groups_move"), {"from": old, "to": new, "to_key": group_key(new)}).consume()
+
+        with self._session() as s:
+            s.execute_write(work)
+        self._survival = {k: v for k, v in self._survival.items() if k[1] not in (a, b)}
+        self._large = {k: v for k, v in self._large.items() if k[0] not in (a, b)}
+
+    def try_lock(self, group_id: str, name: str, owner: str, now: datetime, until: datetime) -> bool:
+        def work(tx: Any) -> bool:
+            row = tx.run(query("lock_take"), {"group_id": group_id, "name": name, "owner": owner, "now": now,
+                                              "until": until}).single()
+            return row is not None and row["owner"] == owner
+
+        with self._session() as s:
+            return bool(s.execute_write(work))
+
+    def unlock(self, group_id: str, name: str, owner: str) -> None:
+        with self._session() as s:
+            s.execute_write(lambda tx: tx.run(query("lock_release"), {"group_id": group_id, "name": name,
+                                                                      "owner": owner}).consume())

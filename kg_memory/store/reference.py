@@ -31,6 +31,7 @@ from __future__ import annotations
 import math
 import re
 import threading
+from collections.abc import Sequence
 from dataclasses import replace
 from datetime import UTC, datetime
 from typing import Any
@@ -42,7 +43,7 @@ from ..errors import StoreError
 from ..models import Entity, Episode, FactVersion
 from ..temporal import ended, episode_visible, visible
 from ..timeutil import micros
-from .base import SearchHits, Store, TimeFilter, WriteBatch, WriteConflict
+from .base import JobRecord, SearchHits, Store, TimeFilter, WriteBatch, WriteConflict
 
 _FIRST = micros(datetime.min.replace(tzinfo=UTC))  # an open start orders as the first instant
 _WORD = re.compile(r"\w+")
@@ -69,14 +70,16 @@ class ReferenceStore(Store):
         self._lock = threading.RLock()
         self.episodes: dict[str, Episode] = {}  # insertion order
         self.episode_vectors: dict[str, np.ndarray] = {}
-        self.entities: dict[str, Entity] = {}
-        self.entity_vectors: dict[str, np.ndarray] = {}
+        self.entity_rows: dict[str, Entity] = {}
+        self.entity_vecs: dict[str, np.ndarray] = {}
         self.mention_pairs: set[tuple[str, str, str]] = set()  # (group, episode, entity)
         self.facts: dict[str, FactVersion] = {}  # insertion order
         self.fact_vectors: dict[str, np.ndarray] = {}
         self.links: dict[tuple[str, str, str], float] = {}  # (group, fact_id, other_id) -> score
         self.graves: list[Tombstone] = []
         self.claims: dict[str, tuple[str, datetime]] = {}  # episode id -> (owner, lease end)
+        self.records: dict[tuple[str, str, str], JobRecord] = {}  # (group, kind, id)
+        self.locks: dict[tuple[str, str], tuple[str, datetime]] = {}  # (group, name) -> (owner, until)
 
     # -- lifecycle ---------------------------------------------------------
     def migrate(self) -> list[str]:
@@ -169,7 +172,7 @@ class ReferenceStore(Store):
     # -- entities ----------------------------------------------------------
     def find_entities(self, group_id: str, keys: list[str]) -> dict[str, Entity]:
         wanted = set(keys)
-        return {n.key: n for n in self.entities.values() if n.group_id == group_id and n.key in wanted}
+        return {n.key: n for n in self.entity_rows.values() if n.group_id == group_id and n.key in wanted}
 
     def mentions(self, group_id: str, episode_ids: list[str]) -> dict[str, list[str]]:
         wanted = set(episode_ids)
@@ -194,15 +197,15 @@ class ReferenceStore(Store):
         with self._lock:
             self._check(batch)
             for n in batch.entities:
-                self.entities[n.id] = n
+                self.entity_rows[n.id] = n
                 if n.id in batch.entity_vectors:
-                    self.entity_vectors[n.id] = batch.entity_vectors[n.id]
+                    self.entity_vecs[n.id] = batch.entity_vectors[n.id]
             for (g, eid), vec in batch.episode_vectors.items():
                 if eid in self.episodes and self.episodes[eid].group_id == g:
                     self.episode_vectors[eid] = vec
             for g, ep, en in batch.mentions:
-                if ep in self.episodes and en in self.entities and self.episodes[ep].group_id == g \
-                        and self.entities[en].group_id == g:
+                if ep in self.episodes and en in self.entity_rows and self.episodes[ep].group_id == g \
+                        and self.entity_rows[en].group_id == g:
                     self.mention_pairs.add((g, ep, en))
             for f in batch.inserts:
                 self.facts[f.id] = f
@@ -218,15 +221,22 @@ class ReferenceStore(Store):
                 if e is not None and e.group_id == g:
                     self.episodes[eid] = e.model_copy(update={"status": status, "status_reason": why})
                     self.claims.pop(eid, None)
+            for n in batch.entity_updates:
+                old = self.entity_rows.get(n.id)
+                if old is not None and old.group_id == n.group_id:
+                    self.entity_rows[n.id] = old.model_copy(update={"aliases": n.aliases, "merged_into": n.merged_into})
+            self.mention_pairs -= set(batch.unmentions)
+            for r in batch.records:
+                self.records[(r.group_id, r.kind, r.id)] = r
 
     def _check(self, batch: WriteBatch) -> None:
         """All or nothing: a batch that would break a rule changes nothing."""
-        keys = {(n.group_id, n.key) for n in self.entities.values()}
+        keys = {(n.group_id, n.key) for n in self.entity_rows.values()}
         for n in batch.entities:
-            if (n.group_id, n.key) in keys or n.id in self.entities:
+            if (n.group_id, n.key) in keys or n.id in self.entity_rows:
                 raise WriteConflict(f"entity {n.name!r} was created by another writer")
             keys.add((n.group_id, n.key))
-        entities = {n.id: n for n in (*self.entities.values(), *batch.entities)}
+        entities = {n.id: n for n in (*self.entity_rows.values(), *batch.entities)}
         for f in batch.inserts:
             s, o = entities.get(f.subject_id), entities.get(f.object_id)
             if s is None or o is None or s.group_id != f.group_id or o.group_id != f.group_id:
@@ -286,7 +296,7 @@ class ReferenceStore(Store):
             if plan.whole_group:
                 eps = [e.id for e in self._group_episodes(g)]
                 versions = [f.id for f in self._group_facts(g)]
-                ents = [n.id for n in self.entities.values() if n.group_id == g]
+                ents = [n.id for n in self.entity_rows.values() if n.group_id == g]
             else:
                 eps = [i for i in plan.episode_ids if i in self.episodes and self.episodes[i].group_id == g]
                 versions = [i for i in plan.version_ids if i in self.facts and self.facts[i].group_id == g]
@@ -310,10 +320,10 @@ class ReferenceStore(Store):
                 named = {x for f in self._group_facts(g) for x in (f.subject_id, f.object_id)}
                 named |= {en for gg, _, en in self.mention_pairs if gg == g}
                 ents = [i for i in dict.fromkeys([*plan.entity_ids, *plan.maybe_orphans])
-                        if i in self.entities and self.entities[i].group_id == g and i not in named]
+                        if i in self.entity_rows and self.entity_rows[i].group_id == g and i not in named]
             for i in ents:
-                del self.entities[i]
-                self.entity_vectors.pop(i, None)
+                del self.entity_rows[i]
+                self.entity_vecs.pop(i, None)
             done = replace(tombstone, episodes=len(eps), facts=len(versions), entities=len(ents))
             self.graves.append(done)
             return done
@@ -415,14 +425,14 @@ class ReferenceStore(Store):
         eps = self._group_episodes(group_id)
         facts = [f for f in self.facts.values() if group_id is None or f.group_id == group_id]
         return {"episodes": len(eps),
-                "entities": sum(1 for n in self.entities.values() if group_id is None or n.group_id == group_id),
+                "entities": sum(1 for n in self.entity_rows.values() if group_id is None or n.group_id == group_id),
                 "facts": len(facts), "facts_current": sum(1 for f in facts if f.expired_at is None),
                 "episodes_pending": sum(1 for e in eps if e.status == "pending"),
                 "episodes_failed": sum(1 for e in eps if e.status == "failed")}
 
     def groups(self) -> list[tuple[str, dict[str, int]]]:
         out: dict[str, dict[str, int]] = {}
-        for kind, rows in (("episodes", self.episodes.values()), ("entities", self.entities.values()),
+        for kind, rows in (("episodes", self.episodes.values()), ("entities", self.entity_rows.values()),
                            ("facts", self.facts.values())):
             for r in rows:
                 out.setdefault(r.group_id, {"episodes": 0, "entities": 0, "facts": 0})[kind] += 1
@@ -434,7 +444,66 @@ class ReferenceStore(Store):
             if f.expired_at is None:
                 for end in (f.subject_id, f.object_id):
                     counts[(end, f.predicate)] = counts.get((end, f.predicate), 0) + 1
-        return sorted((e, self.entities[e].name, p, n) for (e, p), n in counts.items() if e in self.entities)
+        return sorted((e, self.entity_rows[e].name, p, n) for (e, p), n in counts.items() if e in self.entity_rows)
 
     def entity_names(self, group_id: str, limit: int) -> list[str]:
-        return sorted(n.name for n in self.entities.values() if n.group_id == group_id)[:max(limit, 0)]
+        return sorted(n.name for n in self.entity_rows.values() if n.group_id == group_id)[:max(limit, 0)]
+
+    # -- maintenance jobs ------------------------------------------------------
+    def entities(self, group_id: str, ids: list[str] | None = None) -> list[Entity]:
+        want = None if ids is None else set(ids)
+        return sorted((n for n in self.entity_rows.values() if n.group_id == group_id
+                       and (want is None or n.id in want)), key=lambda n: n.id)
+
+    def entity_vectors(self, group_id: str, ids: list[str]) -> dict[str, np.ndarray]:
+        return {i: self.entity_vecs[i] for i in ids if i in self.entity_vecs
+                and self.entity_rows[i].group_id == group_id}
+
+    def list_episodes(self, group_id: str, limit: int, after: tuple[datetime, str] | None = None,
+                      before: datetime | None = None, archived: bool | None = None) -> list[Episode]:
+        found = [e for e in self._group_episodes(group_id)
+                 if (after is None or episode_order(e) > after) and (before is None or e.occurred_at < before)
+                 and (archived is None or e.archived == archived)]
+        return sorted(found, key=episode_order)[:max(limit, 0)]
+
+    def set_bodies(self, group_id: str, bodies: Sequence[tuple[str, str, str | None]]) -> int:
+        with self._lock:
+            n = 0
+            for eid, content, ref in bodies:
+                e = self.episodes.get(eid)
+                if e is not None and e.group_id == group_id:
+                    self.episodes[eid] = e.model_copy(update={"content": content, "archive_ref": ref})
+                    n += 1
+            return n
+
+    def job_records(self, group_id: str, kind: str) -> list[JobRecord]:
+        found = [r for (g, k, _), r in self.records.items() if g == group_id and k == kind]
+        return sorted(found, key=lambda r: (r.at, r.id))
+
+    def swap_groups(self, a: str, b: str) -> None:
+        def other(g: str) -> str:
+            return b if g == a else a if g == b else g
+
+        with self._lock:
+            tables: list[dict[str, Any]] = [self.episodes, self.entity_rows, self.facts]
+            for table in tables:
+                for i, row in list(table.items()):
+                    if row.group_id in (a, b):
+                        table[i] = row.model_copy(update={"group_id": other(row.group_id)})
+            self.mention_pairs = {(other(g), ep, en) for g, ep, en in self.mention_pairs}
+            self.links = {(other(g), x, y): s for (g, x, y), s in self.links.items()}
+            self.graves = [replace(t, group_id=other(t.group_id)) for t in self.graves]
+            self.records = {(other(g), k, i): replace(r, group_id=other(g)) for (g, k, i), r in self.records.items()}
+
+    def try_lock(self, group_id: str, name: str, owner: str, now: datetime, until: datetime) -> bool:
+        with self._lock:
+            held = self.locks.get((group_id, name))
+            if held is None or held[0] == owner or held[1] <= now:
+                self.locks[(group_id, name)] = (owner, until)
+                return True
+            return False
+
+    def unlock(self, group_id: str, name: str, owner: str) -> None:
+        with self._lock:
+            if self.locks.get((group_id, name), ("",))[0] == owner:
+                del self.locks[(group_id, name)]

@@ -6,7 +6,7 @@ from __future__ import annotations
 import json
 import sqlite3
 import threading
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import Future, ThreadPoolExecutor
 from contextlib import contextmanager
 from dataclasses import replace
@@ -22,7 +22,7 @@ from ..models import Entity, Episode, FactVersion, from_trusted
 from ..temporal import EPISODE_VISIBLE, FACT_ENDED, FACT_VISIBLE
 from ..text import query_terms
 from ..timeutil import from_iso, micros, to_iso
-from .base import SearchHits, Store, TimeFilter, WriteBatch, WriteConflict
+from .base import JobRecord, SearchHits, Store, TimeFilter, WriteBatch, WriteConflict
 from .cache import GroupCache
 from .faults import guard
 from .sqlite_migrations import MIGRATIONS
@@ -30,10 +30,13 @@ from .timefilter import numpy_mask, sql_filter
 from .vecindex import NEG_INF_TIME, POS_INF_TIME, VectorIndex, bm25
 
 _EP_COLS = ("id, group_id, role, speaker, content, occurred_at, created_at, session_id, source, "
-            "content_sha256, metadata, status, status_reason")
+            "content_sha256, metadata, status, status_reason, archive_ref")
 _FACT_COLS = ("id, fact_id, group_id, subject_id, subject, predicate, object_id, object, statement, "
               "valid_from, valid_to, created_at, expired_at, expired_by, episode_ids, extractor, "
               "prompt_version, confidence, reinforcement_count")
+_ENT_COLS = "id, group_id, name, key, kind, aliases, created_at, merged_into"
+
+
 def _micros(value: str | None, default: int) -> int:
     if value is None:
         return default
@@ -166,6 +169,7 @@ class SQLiteStore(Store):
             occurred_at=from_iso(r["occurred_at"]), created_at=from_iso(r["created_at"]),
             session_id=r["session_id"], source=r["source"], content_sha256=r["content_sha256"],
             metadata=json.loads(r["metadata"]), status=r["status"], status_reason=r["status_reason"],
+            archive_ref=r["archive_ref"],
         )
 
     @staticmethod
@@ -187,10 +191,10 @@ class SQLiteStore(Store):
         with self._tx() as c:
             for e in episodes:
                 cur = c.execute(
-                    f"INSERT OR IGNORE INTO episodes ({_EP_COLS}) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?)",
+                    f"INSERT OR IGNORE INTO episodes ({_EP_COLS}) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
                     (e.id, e.group_id, e.role, e.speaker, e.content, to_iso(e.occurred_at), to_iso(e.created_at),
                      e.session_id, e.source, e.content_sha256, json.dumps(e.metadata, ensure_ascii=False),
-                     e.status, e.status_reason),
+                     e.status, e.status_reason, e.archive_ref),
                 )
                 if cur.rowcount:
                     c.execute("INSERT INTO episodes_fts (rowid, text) VALUES (?, ?)",
@@ -299,12 +303,15 @@ class SQLiteStore(Store):
             for chunk in _chunks(list(dict.fromkeys(keys)), 500):
                 marks = ",".join("?" * len(chunk))
                 for r in self.conn.execute(
-                    f"SELECT id, group_id, name, key, kind, aliases, created_at FROM entities "
-                    f"WHERE group_id = ? AND key IN ({marks})", (group_id, *chunk)):
-                    out[r["key"]] = Entity(id=r["id"], group_id=r["group_id"], name=r["name"], kind=r["kind"],
-                                           aliases=tuple(json.loads(r["aliases"])),
-                                           created_at=_required_time(r["created_at"]))
+                    f"SELECT {_ENT_COLS} FROM entities WHERE group_id = ? AND key IN ({marks})", (group_id, *chunk)):
+                    out[r["key"]] = self._entity(r)
         return out
+
+    @staticmethod
+    def _entity(r: sqlite3.Row) -> Entity:
+        return Entity(id=r["id"], group_id=r["group_id"], name=r["name"], kind=r["kind"],
+                      aliases=tuple(json.loads(r["aliases"])), created_at=_required_time(r["created_at"]),
+                      merged_into=r["merged_into"])
 
     def mentions(self, group_id: str, episode_ids: list[str]) -> dict[str, list[str]]:
         out: dict[str, list[str]] = {}
@@ -376,6 +383,14 @@ class SQLiteStore(Store):
             for group_id, eid, status, why in batch.statuses:
                 c.execute("UPDATE episodes SET status = ?, status_reason = ?, claimed_by = NULL, claimed_until = NULL "
                           "WHERE group_id = ? AND id = ?", (status, why, group_id, eid))
+            c.executemany("UPDATE entities SET aliases = ?, merged_into = ? WHERE group_id = ? AND id = ?",
+                          [(json.dumps(list(n.aliases)), n.merged_into, n.group_id, n.id)
+                           for n in batch.entity_updates])
+            c.executemany("DELETE FROM mentions WHERE group_id = ? AND episode_id = ? AND entity_id = ?",
+                          batch.unmentions)
+            c.executemany("INSERT OR REPLACE INTO job_records (group_id, kind, id, at, body) VALUES (?,?,?,?,?)",
+                          [(r.group_id, r.kind, r.id, to_iso(r.at), json.dumps(r.body, ensure_ascii=False))
+                           for r in batch.records])
 
     def history(self, group_id: str, entity_id: str, predicate: str | None = None) -> list[FactVersion]:
         sql = (f"SELECT {_FACT_COLS} FROM facts WHERE group_id = ? AND (subject_id = ? OR object_id = ?)"
@@ -393,6 +408,19 @@ class SQLiteStore(Store):
                 sql = f"SELECT {_FACT_COLS} FROM facts WHERE group_id = ? AND " + condition.format(
                     ids=",".join("?" * len(part)))
                 found.update((r["id"], self._fact(r)) for r in self.conn.execute(sql, (group_id, *part * uses)))
+        return found
+
+    def _citing(self, group_id: str, episode_ids: list[str]) -> dict[str, FactVersion]:
+        """Versions whose provenance names any of the episodes, through the evidence index. Not
+        through ``_facts_where``: with its ``group_id = ?`` beside the rowid list, SQLite scans the
+        group's facts instead of looking the rows up (the evidence rows are of the group already)."""
+        found: dict[str, FactVersion] = {}
+        with self._lock:
+            for part in _chunks(list(dict.fromkeys(episode_ids)), 400):
+                rows = self.conn.execute(
+                    f"SELECT {_FACT_COLS} FROM facts WHERE rowid IN (SELECT fact_row FROM fact_evidence "
+                    f"WHERE group_id = ? AND episode_id IN ({','.join('?' * len(part))}))", (group_id, *part))
+                found.update((r["id"], self._fact(r)) for r in rows)
         return found
 
     def fact_versions(self, group_id: str, ids: list[str]) -> list[FactVersion]:
@@ -446,8 +474,7 @@ class SQLiteStore(Store):
                 "SELECT DISTINCT content_sha256 FROM episodes WHERE group_id = ? ORDER BY 1", (group_id,))]
 
     def facts_citing(self, group_id: str, episode_ids: list[str], entity_ids: list[str]) -> list[FactVersion]:
-        found = self._facts_where(group_id, "EXISTS (SELECT 1 FROM json_each(facts.episode_ids) j "
-                                            "WHERE j.value IN ({ids}))", episode_ids, 1)
+        found = self._citing(group_id, episode_ids)
         found.update(self._facts_where(group_id, "(subject_id IN ({ids}) OR object_id IN ({ids}))", entity_ids, 2))
         return sorted(found.values(), key=lambda f: (f.created_at, f.id))
 
@@ -642,6 +669,10 @@ class SQLiteStore(Store):
             "SELECT DISTINCT row FROM changes WHERE group_id = ? AND tbl = ? AND seq > ? AND seq <= ?",
             (group_id, tbl, idx.seq, seq))]
         idx.seq = seq
+        if any(r < 0 for r in rows):  # the group's rows were exchanged (swap_groups): every row, old and new
+            table = "episodes" if tbl == "e" else "facts"
+            now = [r[0] for r in self.conn.execute(f"SELECT rowid FROM {table} WHERE group_id = ?", (group_id,))]
+            return sorted({*(k for k in idx.keys if isinstance(k, int)), *now})
         return rows
 
     def _episode_index(self, group_id: str) -> VectorIndex:
@@ -661,16 +692,17 @@ class SQLiteStore(Store):
             return idx
         changed = self._changed_rows(group_id, tbl, idx)
         if changed is None:
-            load(idx, "group_id = ?", (group_id,), [])
+            load(idx, "@group_id = ?", (group_id,), [])
         elif changed:
-            load(idx, f"rowid IN ({','.join('?' * len(changed))})", tuple(changed), changed)
+            for part in _chunks(changed, 500):  # a row that left the group is gone from its index
+                load(idx, f"@group_id = ? AND @rowid IN ({','.join('?' * len(part))})", (group_id, *part), part)
         idx.stamp = stamp
         return idx
 
     def _load_episodes(self, idx: VectorIndex, where: str, args: tuple[Any, ...], asked: list[int]) -> None:
         rows = self.conn.execute(
             "SELECT e.rowid, e.occurred_at, e.created_at, e.embedding IS NOT NULL, d.sz FROM episodes e "
-            f"LEFT JOIN episodes_fts_docsize d ON d.id = e.rowid WHERE e.{where}", args).fetchall()
+            f"LEFT JOIN episodes_fts_docsize d ON d.id = e.rowid WHERE {where.replace('@', 'e.')}", args).fetchall()
         hasvec = idx.times["hasvec"]
         blobs = self._embeddings("episodes", [r[0] for r in rows if r[3] and (
             r[0] not in idx.pos or not hasvec[idx.pos[r[0]]])])
@@ -700,7 +732,7 @@ class SQLiteStore(Store):
         rows = self.conn.execute(
             "SELECT f.rowid, f.valid_from, f.valid_to, f.created_at, f.expired_at, f.subject_id, f.object_id, "
             "f.predicate, f.embedding IS NOT NULL, d.sz FROM facts f "
-            f"LEFT JOIN facts_fts_docsize d ON d.id = f.rowid WHERE f.{where}", args).fetchall()
+            f"LEFT JOIN facts_fts_docsize d ON d.id = f.rowid WHERE {where.replace('@', 'f.')}", args).fetchall()
         blobs = self._embeddings("facts", [r[0] for r in rows if r[0] not in idx.pos and r[8]])
         zero = bytes(4 * self.dim)
         idx.upsert((r[0], None if r[0] in idx.pos else blobs.get(r[0], zero),
@@ -821,6 +853,98 @@ class SQLiteStore(Store):
         with self._lock:
             return [r[0] for r in self.conn.execute(
                 "SELECT name FROM entities WHERE group_id = ? ORDER BY name LIMIT ?", (group_id, limit))]
+
+    # -- maintenance jobs ------------------------------------------------------
+    def entities(self, group_id: str, ids: list[str] | None = None) -> list[Entity]:
+        with self._lock:
+            if ids is None:
+                rows = self.conn.execute(f"SELECT {_ENT_COLS} FROM entities WHERE group_id = ? ORDER BY id",
+                                         (group_id,)).fetchall()
+            else:
+                rows = []
+                for chunk in _chunks(list(dict.fromkeys(ids)), 500):
+                    rows += self.conn.execute(
+                        f"SELECT {_ENT_COLS} FROM entities WHERE group_id = ? AND id IN ({','.join('?' * len(chunk))})",
+                        (group_id, *chunk)).fetchall()
+        return sorted((self._entity(r) for r in rows), key=lambda n: n.id)
+
+    def entity_vectors(self, group_id: str, ids: list[str]) -> dict[str, np.ndarray]:
+        out: dict[str, np.ndarray] = {}
+        with self._lock:
+            for chunk in _chunks(list(dict.fromkeys(ids)), 500):
+                for r in self.conn.execute(
+                        f"SELECT id, embedding FROM entities WHERE group_id = ? AND embedding IS NOT NULL "
+                        f"AND id IN ({','.join('?' * len(chunk))})", (group_id, *chunk)):
+                    out[r[0]] = np.frombuffer(r[1], dtype=np.float32)
+        return out
+
+    def list_episodes(self, group_id: str, limit: int, after: tuple[datetime, str] | None = None,
+                      before: datetime | None = None, archived: bool | None = None) -> list[Episode]:
+        where: list[str] = ["group_id = ?"]
+        args: list[Any] = [group_id]
+        if after is not None:
+            where.append("(occurred_at > ? OR (occurred_at = ? AND id > ?))")
+            args += [to_iso(after[0]), to_iso(after[0]), after[1]]
+        if before is not None:
+            where.append("occurred_at < ?")
+            args.append(to_iso(before))
+        if archived is not None:
+            where.append("archive_ref IS NOT NULL" if archived else "archive_ref IS NULL")
+        with self._lock:
+            rows = self.conn.execute(f"SELECT {_EP_COLS} FROM episodes WHERE {' AND '.join(where)} "
+                                     "ORDER BY occurred_at, id LIMIT ?", (*args, max(limit, 0))).fetchall()
+        return [self._episode(r) for r in rows]
+
+    def set_bodies(self, group_id: str, bodies: Sequence[tuple[str, str, str | None]]) -> int:
+        n = 0
+        with self._tx() as c:
+            for eid, content, ref in bodies:
+                row = c.execute(f"SELECT rowid, {_EP_COLS} FROM episodes WHERE id = ? AND group_id = ?",
+                                (eid, group_id)).fetchone()
+                if row is None:
+                    continue
+                e = self._episode(row).model_copy(update={"content": content, "archive_ref": ref})
+                c.execute("UPDATE episodes SET content = ?, archive_ref = ? WHERE rowid = ?",
+                          (content, ref, row["rowid"]))
+                c.execute("DELETE FROM episodes_fts WHERE rowid = ?", (row["rowid"],))
+                c.execute("INSERT INTO episodes_fts (rowid, text) VALUES (?, ?)", (row["rowid"], e.index_text()))
+                c.execute("INSERT INTO changes (group_id, tbl, row) VALUES (?, 'e', ?)", (group_id, row["rowid"]))
+                n += 1
+        return n
+
+    def job_records(self, group_id: str, kind: str) -> list[JobRecord]:
+        with self._lock:
+            rows = self.conn.execute("SELECT group_id, kind, id, at, body FROM job_records WHERE group_id = ? "
+                                     "AND kind = ? ORDER BY at, id", (group_id, kind)).fetchall()
+        return [JobRecord(group_id=r[0], kind=r[1], id=r[2], at=_required_time(r[3]), body=json.loads(r[4]))
+                for r in rows]
+
+    _GROUP_TABLES = ("episodes", "entities", "mentions", "facts", "fact_links", "tombstones", "job_records")
+
+    def swap_groups(self, a: str, b: str) -> None:
+        if a == b:
+            return
+        parked = f"\x00swap\x00{a}"  # no group id holds a NUL
+        with self._tx() as c:
+            for table in self._GROUP_TABLES:
+                for old, new in ((a, parked), (b, a), (parked, b)):
+                    c.execute(f"UPDATE {table} SET group_id = ? WHERE group_id = ?", (new, old))
+            for g in (a, b):  # every process's index of these groups starts again
+                c.executemany("INSERT INTO changes (group_id, tbl, row) VALUES (?, ?, -1)", [(g, "e"), (g, "f")])
+
+    def try_lock(self, group_id: str, name: str, owner: str, now: datetime, until: datetime) -> bool:
+        with self._tx() as c:
+            c.execute("INSERT INTO job_locks (group_id, name, owner, until) VALUES (?5, ?1, ?2, ?3) "
+                      "ON CONFLICT (group_id, name) DO UPDATE SET owner = ?2, until = ?3 "
+                      "WHERE job_locks.owner = ?2 OR job_locks.until <= ?4",
+                      (name, owner, to_iso(until), to_iso(now), group_id))
+            row = c.execute("SELECT owner FROM job_locks WHERE group_id = ? AND name = ?",
+                            (group_id, name)).fetchone()
+        return row is not None and row[0] == owner
+
+    def unlock(self, group_id: str, name: str, owner: str) -> None:
+        with self._tx() as c:
+            c.execute("DELETE FROM job_locks WHERE group_id = ? AND name = ? AND owner = ?", (group_id, name, owner))
 
 
 def _required_time(value: str) -> datetime:

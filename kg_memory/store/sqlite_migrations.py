@@ -141,4 +141,48 @@ MIGRATIONS: list[tuple[str, list[str]]] = [
         "ALTER TABLE episodes ADD COLUMN claimed_by TEXT",
         "ALTER TABLE episodes ADD COLUMN claimed_until TEXT",
     ]),
+    # Maintenance jobs: merged entities point at their survivor, archived episodes at their body,
+    # jobs keep records (merges, reviews, runs) and take named locks.
+    ("0010_maintenance", [
+        "ALTER TABLE entities ADD COLUMN merged_into TEXT",
+        "ALTER TABLE episodes ADD COLUMN archive_ref TEXT",
+        """CREATE TABLE job_records (
+            group_id TEXT NOT NULL,
+            kind TEXT NOT NULL,
+            id TEXT NOT NULL,
+            at TEXT NOT NULL,
+            body TEXT NOT NULL,
+            PRIMARY KEY (group_id, kind, id)
+        )""",
+        """CREATE TABLE job_locks (
+            group_id TEXT NOT NULL,
+            name TEXT NOT NULL,
+            owner TEXT NOT NULL,
+            until TEXT NOT NULL,
+            PRIMARY KEY (group_id, name)
+        )""",
+    ]),
+    # Which versions cite each episode, kept by triggers on every write, so "the facts this turn
+    # supports" (recall's superseded-evidence check, erasure) is an index lookup, not a scan.
+    ("0011_fact_evidence", [
+        """CREATE TABLE fact_evidence (
+            group_id TEXT NOT NULL,
+            episode_id TEXT NOT NULL,
+            fact_row INTEGER NOT NULL,
+            PRIMARY KEY (group_id, episode_id, fact_row)
+        ) WITHOUT ROWID""",
+        """INSERT OR IGNORE INTO fact_evidence (group_id, episode_id, fact_row)
+            SELECT f.group_id, j.value, f.rowid FROM facts f, json_each(f.episode_ids) j""",
+        """CREATE TRIGGER facts_evidence_insert AFTER INSERT ON facts BEGIN
+            INSERT OR IGNORE INTO fact_evidence (group_id, episode_id, fact_row)
+            SELECT NEW.group_id, j.value, NEW.rowid FROM json_each(NEW.episode_ids) j; END""",
+        """CREATE TRIGGER facts_evidence_update AFTER UPDATE OF episode_ids, group_id ON facts BEGIN
+            DELETE FROM fact_evidence WHERE group_id = OLD.group_id AND fact_row = OLD.rowid
+              AND episode_id IN (SELECT value FROM json_each(OLD.episode_ids));
+            INSERT OR IGNORE INTO fact_evidence (group_id, episode_id, fact_row)
+            SELECT NEW.group_id, j.value, NEW.rowid FROM json_each(NEW.episode_ids) j; END""",
+        """CREATE TRIGGER facts_evidence_delete AFTER DELETE ON facts BEGIN
+            DELETE FROM fact_evidence WHERE group_id = OLD.group_id AND fact_row = OLD.rowid
+              AND episode_id IN (SELECT value FROM json_each(OLD.episode_ids)); END""",
+    ]),
 ]

@@ -22,7 +22,7 @@ from hypothesis import strategies as st
 
 from kg_memory.erasure import ErasePlan, new_tombstone, plan_erasure
 from kg_memory.models import Entity, Episode, FactVersion
-from kg_memory.store.base import Store, TimeFilter, WriteBatch
+from kg_memory.store.base import JobRecord, Store, TimeFilter, WriteBatch
 from kg_memory.store.reference import ReferenceStore
 from kg_memory.temporal import Expiry, episode_visible, visible
 
@@ -159,8 +159,10 @@ def _ids(rows: list[Any]) -> list[str]:
     return [r.id for r in rows]
 
 
-def _reads(store: Store, h: History) -> dict[str, Any]:
-    """Every read of the interface over the history, as plain data."""
+def _reads(store: Store, h: History, points: list[datetime] = POINTS,
+           knowns: tuple[datetime, ...] = (TIMES[1], TIMES[3], MAX)) -> dict[str, Any]:
+    """Every read of the interface over the history, as plain data (the time-filtered
+    ones at each of ``points`` as of, and ``knowns`` known at)."""
     out: dict[str, Any] = {}
     ents = [n.id for n in h.entities]
     ep_ids = [e.id for e in h.episodes] + ["ep_missing"]
@@ -187,6 +189,16 @@ def _reads(store: Store, h: History) -> dict[str, Any]:
         out[g, "hashes"] = store.episode_hashes(g)
         out[g, "degrees"] = store.entity_degrees(g)
         out[g, "graves"] = [t.to_json() for t in store.tombstones(g)]
+        out[g, "entities"] = [(n.id, n.aliases, n.merged_into) for n in store.entities(g)]
+        out[g, "entities-some"] = _ids(store.entities(g, [*ents[:5], "en_missing"]))
+        out[g, "episodes"] = _ids(store.list_episodes(g, 100))
+        out[g, "episodes-2"] = _ids(store.list_episodes(g, 2))
+        for e in h.episodes[:4]:
+            out[g, "episodes-after", e.id] = _ids(store.list_episodes(g, 100, after=(e.occurred_at, e.id)))
+        out[g, "episodes-before"] = _ids(store.list_episodes(g, 100, before=TIMES[3]))
+        out[g, "archived"] = [(e.id, e.content, e.archive_ref) for e in store.list_episodes(g, 100, archived=True)]
+        out[g, "not-archived"] = _ids(store.list_episodes(g, 100, archived=False))
+        out[g, "records"] = [(r.id, r.at, r.body) for r in store.job_records(g, "merge")]
         for fid in dict.fromkeys(v.fact_id for v in written):
             out[g, "related", fid] = [(o, round(sc, 4)) for o, sc in store.related(g, fid, 2)]
         out[g, "all-versions-2"] = _ids(store.list_facts(g, None, limit=2))
@@ -197,8 +209,8 @@ def _reads(store: Store, h: History) -> dict[str, Any]:
         for session in (None, "s1", "s2"):
             for before in (TIMES[2], TIMES[5], MAX):
                 out[g, "previous", session, before] = _ids(store.previous_turns(g, session, before, 2))
-        for as_of in POINTS:
-            for known_at in (TIMES[1], TIMES[3], MAX):
+        for as_of in points:
+            for known_at in knowns:
                 tf = TimeFilter(as_of=as_of, known_at=known_at)
                 key = (g, as_of, known_at)
                 out[key, "neighbours"] = {k: _ids(v) for k, v in store.neighbours(g, ep_ids, tf).items()}
@@ -249,11 +261,36 @@ def _compare(backend: Store, h: History) -> None:
         diffs = {k: (want[k], got.get(k)) for k in want if got.get(k) != want[k]}
         assert not diffs, "after erasure:\n" + "\n".join(f"{k}: reference {w!r} != {backend.kind} {g!r}"
                                                          for k, (w, g) in list(diffs.items())[:8])
+    _maintain(ref, h)
+    _maintain(backend, h)
+    few = ([TIMES[4]], (MAX,))  # the exchange moves rows, not time: one point in time is enough
+    want, got = _reads(ref, h, *few), _reads(backend, h, *few)
+    diffs = {k: (want[k], got.get(k)) for k in want if got.get(k) != want[k]}
+    assert not diffs, "after the jobs' writes:\n" + "\n".join(f"{k}: reference {w!r} != {backend.kind} {g!r}"
+                                                               for k, (w, g) in list(diffs.items())[:8])
     for g in h.groups:
         assert backend.requeue_failed(g) == ref.requeue_failed(g)
         assert _ids(backend.pending_episodes(g, 100)) == _ids(ref.pending_episodes(g, 100))
     groups = dict(backend.groups())
     assert {g: groups.get(g) for g in h.groups if g in dict(ref.groups())} == dict(ref.groups())
+
+
+def _maintain(store: Store, h: History) -> None:
+    """What the maintenance jobs write: an archived body, an entity merged (aliases, pointer,
+    a mention removed), a job record; then the two groups exchanged, and a body restored."""
+    a, b = h.groups
+    eps = [e for e in h.episodes if e.group_id == a][:2]
+    store.set_bodies(a, [(e.id, "", f"file:///archive/{e.id}.txt") for e in eps] + [("ep_missing", "", None)])
+    ents = [n for n in h.entities if n.group_id == a]
+    mentioned = [(a, e.id, n.id) for e in eps for n in ents[:1]]
+    store.write(WriteBatch(
+        entity_updates=[ents[0].model_copy(update={"aliases": ("Ines", "I."), "merged_into": ents[1].id})],
+        unmentions=mentioned,
+        records=[JobRecord(a, "merge", "merge_1", TIMES[3], {"closed": ["x"], "n": 1}),
+                 JobRecord(a, "merge", "merge_0", TIMES[3], {"n": 0})]))
+    store.swap_groups(a, b)
+    _quick_reads(store, h)  # an index kept per group must follow the exchange
+    store.set_bodies(b, [(eps[0].id, "leeds again", None)] if eps else [])
 
 
 def _erase(ref: Store, backend: Store, h: History) -> None:

@@ -9,7 +9,7 @@ import os
 from typing import Any
 
 import pytest
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
 from kg_memory.errors import ConfigError, ExtractionError, NotFoundError
@@ -50,6 +50,7 @@ def _snapshot(mem: Memory, group: str) -> tuple[Any, ...]:
 @settings(max_examples=EXAMPLES, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture,
                                                                         HealthCheck.too_slow])
 @given(plan=ops)
+@example(plan=[("add", 0, 0), ("add", 0, 0), ("add-bg", 0, 81)])  # a refused turn left for the last flush
 def test_one_group_never_sees_or_moves_another(store, embedder, plan):
     import uuid
 
@@ -100,7 +101,10 @@ def test_one_group_never_sees_or_moves_another(store, embedder, plan):
         except ConfigError:
             pass  # an edit that changes nothing (already that value, or no longer holds)
         assert _snapshot(mem, other) == before, (op, g)  # the worker, too, drains only g
-    mem.flush(timeout=60)
+    try:
+        mem.flush(timeout=60)
+    except ExtractionError:
+        pass  # the last step added a refused turn in the background: it stays stored and failed
     for g in groups:
         for f in mem.facts(group=g, all_versions=True):
             assert f.group_id == g

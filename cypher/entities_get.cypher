@@ -1,0 +1,6 @@
+// The group's entities with these ids, by id.
+UNWIND $ids AS id
+MATCH (n:Entity {id: id})
+WHERE n.group_id = $group_id
+RETURN n {.id, .group_id, .name, .key, .kind, .aliases, .merged_into, created_at: toString(n.created_at)} AS n
+ORDER BY n.id

@@ -1,0 +1,5 @@
+// The group's job records of one kind, by (at, id).
+MATCH (r:JobRecord)
+WHERE r.group_id = $group_id AND r.kind = $kind
+RETURN r.id AS id, toString(r.at) AS at, r.body AS body
+ORDER BY r.at, r.id
