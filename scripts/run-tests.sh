@@ -1,10 +1,19 @@
 #!/usr/bin/env bash
 # The whole suite: start a real Neo4j, run pytest, always stop Neo4j.
 # If Neo4j cannot start, this fails with the reason; nothing is skipped.
+# With no arguments the suite runs on two workers (pytest-xdist, one test file per worker
+# at a time: most of the time goes to CLI subprocesses and Neo4j round trips), then the
+# `serial` tests, which change what the whole server holds, run alone.
+# With arguments, pytest runs them as given (make test-spec, one file while working).
 set -uo pipefail
 cd "$(dirname "$0")/.."
 BIN=.venv/bin
 url=$(bash scripts/neo4j.sh up | tail -n 1) || { echo "run-tests: Neo4j did not start; the suite cannot run" >&2; exit 1; }
 trap 'bash scripts/neo4j.sh down' EXIT
 export KGMEM_TEST_NEO4J_URL="$url"
-"$BIN/python" -m pytest "$@"
+if [ "$#" -gt 0 ]; then
+  "$BIN/python" -m pytest "$@"
+  exit
+fi
+"$BIN/python" -m pytest -n "${KGMEM_TEST_WORKERS:-2}" --dist loadfile -m "not serial" || exit
+"$BIN/python" -m pytest -m serial

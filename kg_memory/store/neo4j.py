@@ -233,6 +233,9 @@ class Neo4jStore(Store):
                 # A data migration over the whole store runs in batches (CALL ... IN
                 # TRANSACTIONS), which only an auto-commit transaction may do.
                 if any("IN TRANSACTIONS" in st for st in statements):
+                    # The indexes the batches look up must be online first: one still
+                    # populating turns every MERGE of the batch into a label scan.
+                    s.run("CALL db.awaitIndexes(300)").consume()
                     for st in statements:
                         s.run(st, {"dim": self.dim}).consume()
                 else:

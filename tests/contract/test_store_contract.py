@@ -6,6 +6,7 @@ from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
 import numpy as np
+import pytest
 
 from kg_memory.cypher import migration_names
 from kg_memory.idents import safe_identifier
@@ -15,6 +16,7 @@ from kg_memory.store.sqlite import SQLiteStore
 from kg_memory.store.sqlite_migrations import MIGRATIONS
 
 
+@pytest.mark.serial
 def test_migrating_a_blank_store_builds_the_schema(store, tmp_path: Path):
     if store.kind == "sqlite":
         blank = SQLiteStore(tmp_path / "blank.db")
