@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import logging
 import re
+import threading
 from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any
@@ -65,20 +66,56 @@ class Clause:
 
 
 @lru_cache(maxsize=1)
+def _meta() -> dict[str, Any] | None:
+    """The installed pipeline's ``meta.json``, read without importing spaCy (which takes
+    seconds): None when the pipeline or spaCy is not installed."""
+    import importlib.util
+    import json
+    from pathlib import Path
+
+    pipe, lib = importlib.util.find_spec(PIPELINE), importlib.util.find_spec("spacy")
+    if pipe is None or lib is None or not pipe.origin:
+        return None
+    try:
+        meta: dict[str, Any] = json.loads((Path(pipe.origin).parent / "meta.json").read_text())
+        return meta
+    except (OSError, ValueError) as exc:
+        log.info("the parser's pipeline has no readable meta.json (%s); the rules extractor uses its "
+                 "phrase patterns only", exc)
+        return None
+
+
+def parser_available() -> bool:
+    """Whether the pipeline is installed; it loads on first use (``load_parser``)."""
+    return _meta() is not None
+
+
 def load_parser() -> Any | None:
-    """spaCy's English pipeline, or None when it is not installed."""
+    """spaCy's English pipeline, or None when it is not installed. Loaded once, on first use."""
+    with _LOAD_LOCK:  # a worker thread and the caller may parse their first sentences at once
+        return _load()
+
+
+_LOAD_LOCK = threading.Lock()
+
+
+@lru_cache(maxsize=1)
+def _load() -> Any | None:
+    if not parser_available():
+        return None
     try:
         import spacy
 
         return spacy.load(PIPELINE, exclude=["ner"])
-    except Exception as exc:  # not installed, or a broken install: fall back to the patterns
-        log.info("no dependency parser (%s); the rules extractor uses its phrase patterns only", exc)
+    except Exception as exc:  # a broken install: fall back to the patterns
+        log.warning("the dependency parser did not load (%s); the rules extractor uses its phrase patterns only",
+                    exc)
         return None
 
 
 def parser_version() -> str | None:
-    nlp = load_parser()
-    return None if nlp is None else f"{nlp.meta.get('name', 'parser')}-{nlp.meta.get('version', '?')}"
+    meta = _meta()
+    return None if meta is None else f"{meta.get('name', 'parser')}-{meta.get('version', '?')}"
 
 
 def clauses(sentence: str, speaker: str, relations: dict[str, str]) -> list[Clause]:

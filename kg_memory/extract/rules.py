@@ -117,7 +117,7 @@ class RulesExtractor:
         self.vocab, self.compiled = _compiled_vocab()
         self.canonical = Canonicalizer(self.vocab, embedder, predicate_similarity)
         self._keywords = self.vocab.keyword_index()
-        self.parser = use_parser and parse.load_parser() is not None
+        self.parser = use_parser and parse.parser_available()  # spaCy loads on the first sentence it parses
         self.version = RULES_VERSION + (f"+{parse.parser_version()}" if self.parser else "")
         classes = self.vocab.value_classes
         rel_words = sorted(self.vocab.relations, key=len, reverse=True)
