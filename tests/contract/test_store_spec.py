@@ -4,8 +4,8 @@ interface, on generated histories: several groups and sessions, turns at the
 same instant, versions closed by later writes, late facts, open and closed ends,
 and time points at the extremes of what kgmem represents (years 1 and 9999).
 
-The example count is bounded here (``KGMEM_SPEC_EXAMPLES``, default 12 per
-store); ``make test-spec`` runs many more."""
+The example count is bounded here (``KGMEM_SPEC_EXAMPLES``, default 6 per
+store; each run draws new histories); ``make test-spec`` runs many more."""
 
 from __future__ import annotations
 
@@ -26,7 +26,7 @@ from kg_memory.store.base import JobRecord, Store, TimeFilter, WriteBatch
 from kg_memory.store.reference import ReferenceStore
 from kg_memory.temporal import Expiry, episode_visible, visible
 
-EXAMPLES = int(os.environ.get("KGMEM_SPEC_EXAMPLES", "10"))
+EXAMPLES = int(os.environ.get("KGMEM_SPEC_EXAMPLES", "6"))
 # KGMEM_SPEC_SHRINK=0 reports the first failing history as found (shrinking on Neo4j takes minutes)
 PHASES = [p for p in Phase if os.environ.get("KGMEM_SPEC_SHRINK", "1") != "0" or p is not Phase.shrink]
 DIM = 384  # the stores' vector indexes are built for the model's 384 dimensions
