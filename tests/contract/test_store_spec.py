@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import os
 import uuid
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from typing import Any
@@ -209,24 +210,29 @@ def _reads(store: Store, h: History, points: list[datetime] = POINTS,
         for session in (None, "s1", "s2"):
             for before in (TIMES[2], TIMES[5], MAX):
                 out[g, "previous", session, before] = _ids(store.previous_turns(g, session, before, 2))
-        for as_of in points:
-            for known_at in knowns:
-                tf = TimeFilter(as_of=as_of, known_at=known_at)
-                key = (g, as_of, known_at)
-                out[key, "neighbours"] = {k: _ids(v) for k, v in store.neighbours(g, ep_ids, tf).items()}
-                for limit in (1, 3, 100):
-                    out[key, "facts", limit] = _ids(store.facts_for_entities(g, ents, tf, limit))
-                    out[key, "ended", limit] = _ids(store.ended_facts(g, ents, tf, limit))
-                out[key, "list"] = _ids(store.list_facts(g, tf))
-                out[key, "list-entity"] = _ids(store.list_facts(g, tf, ents[0] if ents else None))
-                out[key, "facts-pred"] = _ids(store.facts_for_entities(g, ents, tf, 100, ["lives_in"]))
-                two = [n.id for n in mine[:2]]
-                out[key, "facts-both"] = _ids(store.facts_for_entities(g, two, tf, 100, both_ends=True))
-                out[key, "ended-both"] = _ids(store.ended_facts(g, two, tf, 100, both_ends=True))
-                ev = store.episode_vector_search(g, q, 3, tf)
-                out[key, "ep-vec"] = [(i, round(s, 4)) for i, s in ev]
-                fv = store.fact_vector_search(g, q, 3, tf)
-                out[key, "fact-vec"] = [(f.id, round(s, 4)) for f, s in fv]
+        at = [TimeFilter(as_of=as_of, known_at=known_at) for as_of in points for known_at in knowns]
+        two = [n.id for n in mine[:2]]
+        with ThreadPoolExecutor(4 if store.concurrent_reads else 1) as pool:  # Neo4j: round trips overlap
+            for part in pool.map(lambda tf, g=g, two=two: _reads_at(store, g, tf, ents, two, ep_ids, q), at):
+                out.update(part)
+    return out
+
+
+def _reads_at(store: Store, g: str, tf: TimeFilter, ents: list[str], two: list[str], ep_ids: list[str],
+              q: np.ndarray) -> dict[Any, Any]:
+    """The time-filtered reads of group ``g`` at one (as of, known at) point."""
+    key = (g, tf.as_of, tf.known_at)
+    out: dict[Any, Any] = {(key, "neighbours"): {k: _ids(v) for k, v in store.neighbours(g, ep_ids, tf).items()}}
+    for limit in (1, 3, 100):
+        out[key, "facts", limit] = _ids(store.facts_for_entities(g, ents, tf, limit))
+        out[key, "ended", limit] = _ids(store.ended_facts(g, ents, tf, limit))
+    out[key, "list"] = _ids(store.list_facts(g, tf))
+    out[key, "list-entity"] = _ids(store.list_facts(g, tf, ents[0] if ents else None))
+    out[key, "facts-pred"] = _ids(store.facts_for_entities(g, ents, tf, 100, ["lives_in"]))
+    out[key, "facts-both"] = _ids(store.facts_for_entities(g, two, tf, 100, both_ends=True))
+    out[key, "ended-both"] = _ids(store.ended_facts(g, two, tf, 100, both_ends=True))
+    out[key, "ep-vec"] = [(i, round(s, 4)) for i, s in store.episode_vector_search(g, q, 3, tf)]
+    out[key, "fact-vec"] = [(f.id, round(s, 4)) for f, s in store.fact_vector_search(g, q, 3, tf)]
     return out
 
 
