@@ -15,5 +15,8 @@ if [ "$#" -gt 0 ]; then
   "$BIN/python" -m pytest "$@"
   exit
 fi
+# Migrate the server once, before two workers would both start on a new schema.
+"$BIN/python" -c 'import sys; from kg_memory.store.url import open_store; open_store(sys.argv[1], dim=384).close()' \
+  "$url" || { echo "run-tests: the Neo4j schema could not be migrated" >&2; exit 1; }
 "$BIN/python" -m pytest -n "${KGMEM_TEST_WORKERS:-2}" --dist loadfile -m "not serial" || exit
 "$BIN/python" -m pytest -m serial

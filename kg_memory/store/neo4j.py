@@ -8,6 +8,7 @@ import hashlib
 import json
 import re
 import threading
+import time
 import uuid
 from collections.abc import Iterator, Sequence
 from concurrent.futures import ThreadPoolExecutor
@@ -29,6 +30,8 @@ from .base import JobRecord, SearchHits, Store, TimeFilter, WriteBatch, WriteCon
 from .faults import guard
 from .planning import LargeFrontier, SurvivalMemory, bounded, widen
 from .url import StoreURL
+
+MIGRATE_ATTEMPTS = 8  # a concurrent migrator's schema changes commit within a few of these pauses
 
 # Stand-ins for open ends in the indexed copies of a version's interval ends (migrations 0005
 # and 0009): OPEN_END is the last nanosecond of year 9999, after every instant a Python datetime
@@ -207,6 +210,25 @@ class Neo4jStore(Store):
         return list(rows[0]["migrations"] or []) if rows else []
 
     def migrate(self) -> list[str]:
+        """Apply the migrations this server lacks. Two processes that start on a new server
+        at once both migrate: the one whose schema change collides with the other's (an
+        equivalent index, a deadlock) waits and starts again from what the other recorded
+        (every migration is idempotent)."""
+        import neo4j.exceptions
+
+        applied: list[str] = []  # across attempts: what this process applied before a collision counts
+        for attempt in range(1, MIGRATE_ATTEMPTS + 1):
+            try:
+                self._migrate_once(applied)
+                return applied
+            except (neo4j.exceptions.ClientError, neo4j.exceptions.TransientError) as exc:
+                collided = "AlreadyExists" in (exc.code or "") or "DeadlockDetected" in (exc.code or "")
+                if not collided or attempt == MIGRATE_ATTEMPTS:
+                    raise
+                time.sleep(0.2 * attempt)
+        return applied  # not reached
+
+    def _migrate_once(self, applied: list[str]) -> None:
         rows = self._read("schema_get")
         done = list(rows[0]["migrations"] or []) if rows else []
         if rows and rows[0]["embedding_dim"] is not None and int(rows[0]["embedding_dim"]) != self.dim:
@@ -217,7 +239,9 @@ class Neo4jStore(Store):
         unknown = set(done) - set(migration_names())
         if unknown:
             raise SchemaError(f"Neo4j schema has migrations {sorted(unknown)} unknown to this kgmem; upgrade kgmem")
-        applied = []
+        if set(migration_names()) - set(done):
+            with self._session() as s:
+                s.run(query("schema_bootstrap")).consume()
         for name in migration_names():
             if name in done:
                 continue
@@ -246,7 +270,6 @@ class Neo4jStore(Store):
         if applied:
             with self._session() as s:
                 s.run("CALL db.awaitIndexes(300)").consume()
-        return applied
 
     def info(self) -> dict[str, Any]:
         comp = self._read("server_components")

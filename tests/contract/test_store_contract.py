@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from concurrent.futures import ThreadPoolExecutor
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
@@ -14,6 +15,9 @@ from kg_memory.models import Entity, Episode
 from kg_memory.store.base import TimeFilter, WriteBatch
 from kg_memory.store.sqlite import SQLiteStore
 from kg_memory.store.sqlite_migrations import MIGRATIONS
+from kg_memory.store.url import open_store
+
+from ..conftest import neo4j_url
 
 
 @pytest.mark.serial
@@ -29,7 +33,9 @@ def test_migrating_a_blank_store_builds_the_schema(store, tmp_path: Path):
         assert blank.migrate() == []  # idempotent
         blank.close()
         return
-    # Neo4j: remove kgmem's schema (data stays), then migrate from nothing.
+    # Neo4j: remove kgmem's schema (data stays), then migrate from nothing, from two processes'
+    # worth of stores at once (two workers starting on a new server): both succeed, one record.
+    other = open_store(neo4j_url(), dim=384)
     with store.driver.session() as s:
         for r in list(s.run("SHOW CONSTRAINTS YIELD name WHERE name STARTS WITH 'kgmem_' RETURN name")):
             s.run(f"DROP CONSTRAINT {safe_identifier(r['name'])} IF EXISTS").consume()
@@ -37,7 +43,13 @@ def test_migrating_a_blank_store_builds_the_schema(store, tmp_path: Path):
             s.run(f"DROP INDEX {safe_identifier(r['name'])} IF EXISTS").consume()
         s.run("MATCH (n:KgmemSchema) DELETE n").consume()
     assert store.applied_migrations() == []
-    assert store.migrate() == migration_names()
+    with ThreadPoolExecutor(2) as pool:
+        runs = list(pool.map(lambda st: st.migrate(), [store, other]))
+    other.close()
+    assert set(runs[0] + runs[1]) == set(migration_names())  # between them, every migration
+    assert store.applied_migrations() == migration_names()
+    with store.driver.session() as s:
+        assert s.run("MATCH (n:KgmemSchema) RETURN count(n) AS n").single()["n"] == 1
     info = store.info()
     assert info["schema_version"] == len(migration_names())
     idx = " ".join(info["indexes"])
