@@ -75,6 +75,8 @@ def _meta() -> dict[str, Any] | None:
 
     pipe, lib = importlib.util.find_spec(PIPELINE), importlib.util.find_spec("spacy")
     if pipe is None or lib is None or not pipe.origin:
+        log.info("no dependency parser (%s is not installed); the rules extractor uses its phrase patterns only",
+                 "spaCy" if lib is None else PIPELINE)
         return None
     try:
         meta: dict[str, Any] = json.loads((Path(pipe.origin).parent / "meta.json").read_text())

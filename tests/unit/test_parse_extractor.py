@@ -61,3 +61,15 @@ def test_without_the_parser_the_patterns_still_work(embedder):
     e = Episode(group_id="g", content="I moved to Lisbon in March.", occurred_at=T, created_at=T)
     assert {(f.predicate, f.object) for f in ex.extract(e).facts} == {("lives_in", "Lisbon")}
     assert parse.parser_version() is not None
+
+
+def test_the_parser_loads_on_the_first_sentence_it_parses(embedder):
+    """Building the extractor (every command opens one) does not load spaCy; extracting does,
+    and the extractor's version names the pipeline either way."""
+    parse._load.cache_clear()
+    ex = RulesExtractor(embedder)
+    assert ex.parser and parse._load.cache_info().currsize == 0
+    assert ex.version == f"rules-2+{parse.parser_version()}" and parse.parser_version().startswith("core_web_sm")
+    e = Episode(group_id="g", content="Home for me is Lisbon these days.", occurred_at=T, created_at=T)
+    ex.extract(e)
+    assert parse._load.cache_info().currsize == 1 and parse.load_parser() is not None
