@@ -57,6 +57,11 @@ def _transient(exc: BaseException) -> bool:
         w in str(exc).lower() for w in ("locked", "busy", "disk i/o"))
 
 
+# Change-log rows kept (tens of MB): far more than any index falls behind between two of its reads;
+# one that does reloads its group.
+CHANGES_KEPT = 1_000_000
+
+
 def _describe(exc: BaseException) -> str:
     return f"{type(exc).__name__}: {exc}"
 
@@ -65,9 +70,10 @@ def _describe(exc: BaseException) -> str:
 class SQLiteStore(Store):
     kind = "sqlite"
 
-    def __init__(self, path: Path, dim: int = 384, max_groups: int = 64):
+    def __init__(self, path: Path, dim: int = 384, max_groups: int = 64, changes_kept: int = CHANGES_KEPT):
         self.path = Path(path)
         self.dim = dim
+        self.changes_kept = changes_kept
         try:
             self.path.parent.mkdir(parents=True, exist_ok=True)
             self.conn = sqlite3.connect(str(self.path), isolation_level=None, check_same_thread=False,
@@ -101,6 +107,21 @@ class SQLiteStore(Store):
             else:
                 self.conn.execute("COMMIT")
                 self._writes += 1
+
+    def _prune_changes(self) -> None:
+        """Keep the change log to its last ``changes_kept`` rows, in steps of a tenth of that,
+        and record how far it was cut: an index that last read the log before the cut
+        reloads its group (``_changed_rows``)."""
+        top = self.conn.execute("SELECT MAX(seq) FROM changes").fetchone()[0] or 0
+        cut = top - self.changes_kept
+        if cut <= 0 or cut < self._pruned_upto() + max(1, self.changes_kept // 10):
+            return
+        self.conn.execute("DELETE FROM changes WHERE seq <= ?", (cut,))
+        self.conn.execute("INSERT OR REPLACE INTO meta (key, value) VALUES ('changes_pruned_upto', ?)", (str(cut),))
+
+    def _pruned_upto(self) -> int:
+        row = self.conn.execute("SELECT value FROM meta WHERE key = 'changes_pruned_upto'").fetchone()
+        return int(row[0]) if row else 0
 
     def migrate(self) -> list[str]:
         with self._lock:
@@ -391,6 +412,7 @@ class SQLiteStore(Store):
             c.executemany("INSERT OR REPLACE INTO job_records (group_id, kind, id, at, body) VALUES (?,?,?,?,?)",
                           [(r.group_id, r.kind, r.id, to_iso(r.at), json.dumps(r.body, ensure_ascii=False))
                            for r in batch.records])
+            self._prune_changes()  # every extraction writes a batch: the log is kept short as it grows
 
     def history(self, group_id: str, entity_id: str, predicate: str | None = None) -> list[FactVersion]:
         sql = (f"SELECT {_FACT_COLS} FROM facts WHERE group_id = ? AND (subject_id = ? OR object_id = ?)"
@@ -662,6 +684,8 @@ class SQLiteStore(Store):
         """The rows of the group to (re)load into ``idx``: None the first time (all of
         them), else those the change log lists since the index last read it. Moves ``idx.seq``."""
         seq = self.conn.execute("SELECT MAX(seq) FROM changes WHERE group_id = ?", (group_id,)).fetchone()[0] or 0
+        if idx.seq is not None and idx.seq < self._pruned_upto():  # the log no longer reaches back to it
+            idx.clear()
         if idx.seq is None:
             idx.seq = seq
             return None

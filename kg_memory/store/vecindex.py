@@ -13,6 +13,10 @@ from .timefilter import NEG_INF_TIME, POS_INF_TIME  # noqa: F401 - how an open e
 
 
 class VectorIndex:
+    def clear(self) -> None:
+        """Forget every row (and the owner's markers): the next refresh loads the group again."""
+        self.__init__(self.dim, self.time_cols)  # type: ignore[misc]
+
     def __init__(self, dim: int, time_cols: Sequence[str]):
         self.dim = dim
         self.time_cols = tuple(time_cols)

@@ -52,3 +52,37 @@ def test_writes_to_another_group_cost_nothing_and_same_group_writes_are_incremen
     mem.recall("anything", group="c")  # a third group: the least recently used index (a) is dropped
     assert store._indexes.groups() == ["b", "c"]
     assert mem.recall("where do I live?", group="a").facts[0].fact.object == "Bath"  # rebuilt on demand
+
+
+def test_the_change_log_is_pruned_and_an_index_behind_the_cut_reloads(tmp_path: Path, embedder):
+    """Two processes' worth of stores on one file. The writer keeps a short change log; the
+    reader's index of the group last read the log before the writer cut it, so it reloads the
+    group, and sees what another index built from nothing sees, erased rows included."""
+    writer = SQLiteStore(tmp_path / "kg.db", dim=384, changes_kept=20)
+    writer.migrate()
+    reader = SQLiteStore(tmp_path / "kg.db", dim=384)
+    clock = FixedClock(datetime(2025, 1, 1, tzinfo=UTC))
+    w = Memory(writer, settings=Settings(), embedder=embedder, clock=clock)
+    r = Memory(reader, settings=Settings(), embedder=embedder, clock=clock)
+    w.add("I live in Leeds.", group="a", occurred_at="2024-01-01T10:00:00Z")
+    w.add("I work at Acme.", group="a", occurred_at="2024-01-02T10:00:00Z")
+    assert r.recall("where do I live?", group="a").facts[0].fact.object == "Leeds"  # the reader's index is built
+    for i in range(12):
+        w.add(f"Turn {i}: I went hiking near lake {i}.", group="a", occurred_at=f"2024-02-{i + 1:02d}T10:00:00Z")
+    w.add("I moved to York.", group="a", occurred_at="2024-03-01T10:00:00Z")
+    (acme,) = [e.id for e in writer.list_episodes("a", 100) if "Acme" in e.content]
+    w.forget(episode=acme, group="a")
+    clock.advance(timedelta(minutes=1))
+
+    kept = writer.conn.execute("SELECT COUNT(*), MIN(seq) FROM changes").fetchone()
+    assert kept[0] <= 20 + 2 + 40 and writer._pruned_upto() >= kept[1] - 1 > 0  # cut, in steps
+    seen = _traced(reader)
+    got = r.recall("where do I live and work?", group="a", k=20)
+    assert any("WHERE e.group_id" in s for s in seen)  # behind the cut: the whole group was read again
+    fresh = Memory(SQLiteStore(tmp_path / "kg.db", dim=384), settings=Settings(), embedder=embedder, clock=clock)
+    want = fresh.recall("where do I live and work?", group="a", k=20)
+    assert [s.episode.id for s in got.episodes] == [s.episode.id for s in want.episodes]
+    assert [f.fact.id for f in got.facts] == [f.fact.id for f in want.facts]
+    assert got.facts[0].fact.object == "York" and "Acme" not in got.context_block()
+    for m in (w, r, fresh):
+        m.close()
