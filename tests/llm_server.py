@@ -70,6 +70,7 @@ class ReplayServer:
     def _send(self, h: BaseHTTPRequestHandler, status: int, payload: dict[str, Any],
               headers: dict[str, str] | None = None) -> None:
         data = json.dumps(payload).encode()
+        self._leave(h)
         h.send_response(status)
         h.send_header("content-type", "application/json")
         h.send_header("content-length", str(len(data)))
@@ -82,10 +83,18 @@ class ReplayServer:
         with self._lock:
             self.in_flight += 1
             self.max_in_flight = max(self.max_in_flight, self.in_flight)
+        h.in_flight = True  # type: ignore[attr-defined]
         try:
             self._answer(h, body)
         finally:
-            with self._lock:
+            self._leave(h)
+
+    def _leave(self, h: BaseHTTPRequestHandler) -> None:
+        """A request stops being in flight when its answer starts: from then on the client may
+        send the next one, before this thread gets to count it out."""
+        with self._lock:
+            if getattr(h, "in_flight", False):
+                h.in_flight = False  # type: ignore[attr-defined]
                 self.in_flight -= 1
 
     def _answer(self, h: BaseHTTPRequestHandler, body: dict[str, Any]) -> None:
