@@ -24,7 +24,7 @@ from typing import Any
 from .errors import ConfigError, StoreError
 from .models import Episode
 from .progress import NoProgress, Progress
-from .store.base import Store
+from .store.base import Store, episode_pages
 
 PAGE = 500  # episodes per store transaction
 
@@ -130,12 +130,7 @@ class Archive:
         cutoff = now - older_than
         report = ArchiveReport("archive", group, dry_run, cutoff=cutoff.isoformat())
         progress.phase("archive")
-        after: tuple[datetime, str] | None = None
-        while True:
-            page = self.store.list_episodes(group, PAGE, after=after, before=cutoff, archived=False)
-            if not page:
-                break
-            after = (page[-1].occurred_at, page[-1].id)
+        for page in episode_pages(self.store, group, PAGE, before=cutoff, archived=False):
             ready = [e for e in page if e.status == "done"]
             report.episodes += len(ready)
             report.bytes += sum(len(e.content.encode("utf-8")) for e in ready)
@@ -176,13 +171,7 @@ class Archive:
             for i in range(0, len(found), PAGE):
                 yield found[i:i + PAGE]
             return
-        after: tuple[datetime, str] | None = None
-        while True:
-            page = self.store.list_episodes(group, PAGE, after=after, archived=True)
-            if not page:
-                return
-            after = (page[-1].occurred_at, page[-1].id)
-            yield page
+        yield from episode_pages(self.store, group, PAGE, archived=True)
 
     def archived_refs(self, group: str) -> list[str]:
         """Every archive pointer of the group (for erasure of the whole group)."""

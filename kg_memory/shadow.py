@@ -26,7 +26,7 @@ from .erasure import ErasePlan, new_tombstone
 from .errors import ConfigError, NotFoundError
 from .models import Episode, FactVersion, new_id, normalize_name
 from .progress import NoProgress, Progress
-from .store.base import JobRecord, Store, TimeFilter, WriteBatch
+from .store.base import JobRecord, Store, TimeFilter, WriteBatch, episode_pages
 from .vocab import Vocabulary, load_vocabulary
 
 SUFFIX = "~shadow"
@@ -162,12 +162,7 @@ class Shadow:
     def pages(self, group: str, since: datetime | None, until: datetime | None) -> Iterator[list[Episode]]:
         """The group's episodes in [since, until), a page at a time, by (occurred_at, id)."""
         after = (since, "") if since is not None else None  # every id sorts after ""
-        while True:
-            page = self.store.list_episodes(group, PAGE, after=after, before=until)
-            if not page:
-                return
-            after = (page[-1].occurred_at, page[-1].id)
-            yield page
+        yield from episode_pages(self.store, group, PAGE, after=after, before=until)
 
     def _copy(self, group: str, shadow: str, since: datetime | None, until: datetime | None, now: datetime,
               progress: Progress) -> int:

@@ -331,3 +331,16 @@ class Store(ABC):
     @abstractmethod
     def unlock(self, group_id: str, name: str, owner: str) -> None:
         """Free the group's named lock if ``owner`` holds it."""
+
+
+def episode_pages(store: Store, group_id: str, size: int, after: tuple[datetime, str] | None = None,
+                  before: datetime | None = None, archived: bool | None = None) -> Iterator[list[Episode]]:
+    """The group's episodes through ``Store.list_episodes``, ``size`` at a time, in (occurred_at, id)
+    order. The cursor is the last episode of a page, so a page may be changed (archived, say)
+    before the next one is read."""
+    while True:
+        page = store.list_episodes(group_id, size, after=after, before=before, archived=archived)
+        if not page:
+            return
+        after = (page[-1].occurred_at, page[-1].id)
+        yield page
