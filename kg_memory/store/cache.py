@@ -1,11 +1,12 @@
 """Per-group caches for stores, bounded by a least-recently-used rule over groups,
 so a process that serves many tenants keeps the groups it uses and forgets the
-rest. Plain data structure, tested on its own (tests/unit/test_group_cache.py)."""
+rest; and the rows one group's index has already built. Plain data structures, tested on their own
+(tests/unit/test_group_cache.py)."""
 
 from __future__ import annotations
 
 from collections import OrderedDict
-from collections.abc import Callable
+from collections.abc import Callable, Iterable, Mapping
 from typing import Generic, TypeVar
 
 T = TypeVar("T")
@@ -38,3 +39,46 @@ class GroupCache(Generic[T]):
 
     def __len__(self) -> int:
         return len(self._items)
+
+
+K = TypeVar("K")
+
+
+class RowCache(Generic[K, T]):
+    """Rows a store has already read and built, by key, for one group's index:
+    bounded, least recently used first out. The owner drops the keys each write
+    changed (the change log names them), so a cached row is never older than the
+    index it sits beside. Plain data structure, tested on its own."""
+
+    def __init__(self, max_rows: int):
+        if max_rows < 0:
+            raise ValueError("max_rows must not be negative")
+        self.max_rows = max_rows
+        self._rows: OrderedDict[K, T] = OrderedDict()
+
+    def __len__(self) -> int:
+        return len(self._rows)
+
+    def split(self, keys: list[K]) -> tuple[dict[K, T], list[K]]:
+        """The cached rows of ``keys`` (now the most recent), and the keys not cached, in order."""
+        found: dict[K, T] = {}
+        missing: list[K] = []
+        for k in keys:
+            row = self._rows.get(k)
+            if row is None:
+                missing.append(k)
+            else:
+                self._rows.move_to_end(k)
+                found[k] = row
+        return found, missing
+
+    def put(self, rows: Mapping[K, T]) -> None:
+        for k, row in rows.items():
+            self._rows[k] = row
+            self._rows.move_to_end(k)
+        while len(self._rows) > self.max_rows:
+            self._rows.popitem(last=False)
+
+    def drop(self, keys: Iterable[K]) -> None:
+        for k in keys:
+            self._rows.pop(k, None)

@@ -7,7 +7,6 @@ import json
 import sqlite3
 import threading
 from collections.abc import Callable, Iterator, Sequence
-from concurrent.futures import Future, ThreadPoolExecutor
 from contextlib import contextmanager
 from dataclasses import replace
 from datetime import UTC, datetime
@@ -27,7 +26,7 @@ from .cache import GroupCache
 from .faults import guard
 from .sqlite_migrations import MIGRATIONS
 from .timefilter import numpy_mask, sql_filter
-from .vecindex import NEG_INF_TIME, POS_INF_TIME, VectorIndex, bm25
+from .vecindex import NEG_INF_TIME, POS_INF_TIME, VectorIndex, bm25_at
 
 _EP_COLS = ("id, group_id, role, speaker, content, occurred_at, created_at, session_id, source, "
             "content_sha256, metadata, status, status_reason, archive_ref")
@@ -92,7 +91,6 @@ class SQLiteStore(Store):
         self._predicate_codes: dict[str, int] = {}
         # each group's episode and fact index, for the groups used most recently
         self._indexes: GroupCache[tuple[VectorIndex, VectorIndex]] = GroupCache(max_groups)
-        self._pool: ThreadPoolExecutor | None = None
 
     # -- lifecycle ---------------------------------------------------------
     @contextmanager
@@ -176,9 +174,6 @@ class SQLiteStore(Store):
 
     def close(self) -> None:
         with self._lock:
-            if self._pool is not None:
-                self._pool.shutdown(wait=True)
-                self._pool = None
             self.conn.close()
 
     # -- rows ----------------------------------------------------------------
@@ -433,17 +428,16 @@ class SQLiteStore(Store):
         return found
 
     def _citing(self, group_id: str, episode_ids: list[str]) -> dict[str, FactVersion]:
-        """Versions whose provenance names any of the episodes, through the evidence index. Not
-        through ``_facts_where``: with its ``group_id = ?`` beside the rowid list, SQLite scans the
-        group's facts instead of looking the rows up (the evidence rows are of the group already)."""
-        found: dict[str, FactVersion] = {}
+        """Versions whose provenance names any of the episodes: their rowids from the
+        evidence index, the rows themselves through the group's index (built once)."""
         with self._lock:
+            idx = self._facts_index(group_id)
+            rows: list[int] = []
             for part in _chunks(list(dict.fromkeys(episode_ids)), 400):
-                rows = self.conn.execute(
-                    f"SELECT {_FACT_COLS} FROM facts WHERE rowid IN (SELECT fact_row FROM fact_evidence "
-                    f"WHERE group_id = ? AND episode_id IN ({','.join('?' * len(part))}))", (group_id, *part))
-                found.update((r["id"], self._fact(r)) for r in rows)
-        return found
+                rows.extend(r[0] for r in self.conn.execute(
+                    f"SELECT fact_row FROM fact_evidence WHERE group_id = ? "
+                    f"AND episode_id IN ({','.join('?' * len(part))})", (group_id, *part)))
+            return {f.id: f for f in self._facts_by_rowid(idx, rows).values()}
 
     def fact_versions(self, group_id: str, ids: list[str]) -> list[FactVersion]:
         found = self._facts_where(group_id, "(id IN ({ids}) OR fact_id IN ({ids}))", ids, 2)
@@ -586,32 +580,53 @@ class SQLiteStore(Store):
     # -- search --------------------------------------------------------------
     def _postings(self, fts: str, query: str, idx: VectorIndex) -> list[np.ndarray]:
         """Row positions in ``idx`` of the documents each query term matches in
-        the FTS5 table (porter-stemmed by FTS5 itself). Rowids come back as one
-        comma-joined string: building a Python row per match cost more than the
-        match."""
+        the FTS5 table (porter-stemmed by FTS5 itself), through the index's
+        postings cache (``vecindex.PostingsCache``)."""
         assert fts in ("episodes_fts", "facts_fts")  # never user input
         out = []
         for term in query_terms(query):
-            try:
-                row = self.conn.execute(f"SELECT group_concat(rowid) FROM {fts} WHERE {fts} MATCH ?",
-                                        ('"' + term.replace('"', '""') + '"',)).fetchone()
-            except sqlite3.OperationalError:  # a term FTS5 cannot parse matches nothing
-                continue
-            if row[0]:
-                out.append(idx.positions(np.fromstring(row[0], dtype=np.int64, sep=",")))
+            match = '"' + term.replace('"', '""') + '"'
+            cached = idx.postings.get(term)
+            if cached is not None and (cached[1] is None or len(cached[1]) <= idx.postings.RECHECK_MAX):
+                pos, changed = cached
+                if changed is not None:
+                    pos = idx.postings.patched(pos, idx.positions(changed),
+                                               idx.positions(self._matching(fts, match, changed)))
+            else:
+                try:
+                    pos = self._term_positions(fts, match, idx)
+                except sqlite3.OperationalError:  # a term FTS5 cannot parse matches nothing
+                    continue
+            idx.postings.put(term, pos)
+            if len(pos):
+                out.append(pos)
         return out
+
+    def _term_positions(self, fts: str, match: str, idx: VectorIndex) -> np.ndarray:
+        """Every document the term matches. Rowids come back as one comma-joined
+        string: building a Python row per match cost more than the match."""
+        row = self.conn.execute(f"SELECT group_concat(rowid) FROM {fts} WHERE {fts} MATCH ?", (match,)).fetchone()
+        return idx.positions(np.fromstring(row[0], dtype=np.int64, sep=",")) if row[0] else np.zeros(0, np.int64)
+
+    def _matching(self, fts: str, match: str, rowids: np.ndarray) -> np.ndarray:
+        """Those of ``rowids`` whose document the term matches, one lookup each."""
+        sql = f"SELECT 1 FROM {fts} WHERE {fts} MATCH ? AND rowid = ?"
+        return np.array([r for r in rowids.tolist() if self.conn.execute(sql, (match, r)).fetchone()],
+                        dtype=np.int64)
 
     def _bm25(self, fts: str, query: str, idx: VectorIndex, k: int,
               mask_fn: Callable[[dict[str, np.ndarray]], np.ndarray]) -> list[tuple[int, float]]:
-        """BM25 (FTS5's formula, see ``vecindex.bm25``) over the group's
+        """BM25 (FTS5's formula, see ``vecindex.bm25_at``) over the group's
         documents, pre-filtered by ``mask_fn`` before the top k are chosen."""
         with self._lock:
             postings = self._postings(fts, query, idx)
-        if not postings:
-            return []
         view = idx.view()
-        scores = bm25(view["dl"], postings)
-        return idx.top(scores, k, mask_fn(view) & (scores > 0))
+        live = int(np.count_nonzero(view["created"] < POS_INF_TIME))  # erased rows stay in the index, unseen
+        rows, scores = bm25_at(view["dl"], postings, n_docs=live)
+        if not len(rows):
+            return []
+        keep = mask_fn({c: a[rows] for c, a in view.items()}) & (scores > 0)
+        return idx.top_rows(rows[keep], scores[keep], k)
 
     def episode_text_search(self, group_id: str, query: str, k: int, tf: TimeFilter) -> list[tuple[str, float]]:
         return self.search(group_id, query, None, k, tf).episode_text
@@ -629,29 +644,27 @@ class SQLiteStore(Store):
         return self.search(group_id, "", vector, k, tf).fact_vector
 
     def search(self, group_id: str, query: str, vector: np.ndarray | None, k: int, tf: TimeFilter) -> SearchHits:
-        """The four searches of a recall. The episode vector scan (memory-bound
-        numpy that releases the GIL) runs on a worker thread while this thread
-        scores BM25 and scans the smaller fact matrix. The lock is held
-        throughout, so no refresh can change an index under the worker."""
+        """The four searches of a recall, one after another on this thread. The
+        episode vector scan is memory-bound BLAS that already uses every core:
+        run beside the rest on a worker (as it once was), it slowed both and the
+        recall p50 rose by a fifth (docs/benchmarks.md, issue #11)."""
         with self._lock:
             eidx, fidx = self._episode_index(group_id), self._facts_index(group_id)
             ep_seen = numpy_mask(EPISODE_VISIBLE, tf.as_of, tf.known_at)
             visible = numpy_mask(FACT_VISIBLE, tf.as_of, tf.known_at)
-            scan: Future[list[tuple[int, float]]] | None = None
-            if vector is not None:  # the big scan (episodes) on the worker, the rest here
-                scan = self._worker().submit(eidx.search, vector, k, lambda t: ep_seen(t) & (t["hasvec"] == 1))
+            ep_vec = (eidx.search(vector, k, lambda t: ep_seen(t) & (t["hasvec"] == 1))
+                      if vector is not None else [])
             ep_text = self._bm25("episodes_fts", query, eidx, k, ep_seen) if query else []
             fact_text = self._bm25("facts_fts", query, fidx, k, visible) if query else []
             fact_vec = fidx.search(vector, k, lambda t: visible(t) & (t["hasvec"] == 1)) if vector is not None else []
-            ep_vec = scan.result() if scan is not None else []
             ep_sim, fact_sim = {}, {}
             if vector is not None:  # text hits the vector search left out get their cosine too
                 seen = {r for r, _ in ep_vec}
                 ep_sim = eidx.similarity(vector, [r for r, _ in ep_text if r not in seen])
                 seen = {r for r, _ in fact_vec}
                 fact_sim = fidx.similarity(vector, [r for r, _ in fact_text if r not in seen])
-            eps = self._episodes_by_rowid([r for r, _ in (*ep_vec, *ep_text)])
-            found = self._facts_by_rowid([r for r, _ in (*fact_vec, *fact_text)])
+            eps = self._episodes_by_rowid(eidx, [r for r, _ in (*ep_vec, *ep_text)])
+            found = self._facts_by_rowid(fidx, [r for r, _ in (*fact_vec, *fact_text)])
         return SearchHits(
             episode_vector=[(eps[r].id, s) for r, s in ep_vec if r in eps],
             episode_text=[(eps[r].id, s) for r, s in ep_text if r in eps],
@@ -662,19 +675,17 @@ class SQLiteStore(Store):
             episodes={e.id: e for e in eps.values()},
         )
 
-    def _worker(self) -> ThreadPoolExecutor:
-        if self._pool is None:
-            self._pool = ThreadPoolExecutor(max_workers=1, thread_name_prefix="kgmem-scan")
-        return self._pool
-
-    def _episodes_by_rowid(self, rowids: list[int]) -> dict[int, Episode]:
-        out: dict[int, Episode] = {}
+    def _episodes_by_rowid(self, idx: VectorIndex, rowids: list[int]) -> dict[int, Episode]:
+        """The group's episodes at these rowids, built once and then kept beside its index."""
         with self._lock:
-            for chunk in _chunks(list(dict.fromkeys(rowids)), 500):
+            found, missing = idx.rows.split(list(dict.fromkeys(rowids)))
+            fresh: dict[int, Episode] = {}
+            for chunk in _chunks(missing, 500):
                 marks = ",".join("?" * len(chunk))
                 for r in self.conn.execute(f"SELECT rowid, {_EP_COLS} FROM episodes WHERE rowid IN ({marks})", chunk):
-                    out[r["rowid"]] = self._episode(r)
-        return out
+                    fresh[r["rowid"]] = self._episode(r)
+            idx.rows.put(fresh)
+        return cast(dict[int, Episode], found) | fresh
 
     def _stamp(self) -> tuple[int, int]:
         """Changes whenever this connection or another one commits."""
@@ -720,6 +731,8 @@ class SQLiteStore(Store):
         elif changed:
             for part in _chunks(changed, 500):  # a row that left the group is gone from its index
                 load(idx, f"@group_id = ? AND @rowid IN ({','.join('?' * len(part))})", (group_id, *part), part)
+            idx.postings.changed(changed)
+            idx.rows.drop(changed)
         idx.stamp = stamp
         return idx
 
@@ -781,14 +794,17 @@ class SQLiteStore(Store):
         return (VectorIndex(self.dim, ("occurred", "created", "hasvec", "dl")),
                 VectorIndex(self.dim, ("vf", "vt", "created", "expired", "subj", "obj", "pred", "hasvec", "dl")))
 
-    def _facts_by_rowid(self, rowids: list[int]) -> dict[int, FactVersion]:
-        out: dict[int, FactVersion] = {}
+    def _facts_by_rowid(self, idx: VectorIndex, rowids: list[int]) -> dict[int, FactVersion]:
+        """The group's versions at these rowids, built once and then kept beside its index."""
         with self._lock:
-            for chunk in _chunks(rowids, 500):
+            found, missing = idx.rows.split(list(dict.fromkeys(rowids)))
+            fresh: dict[int, FactVersion] = {}
+            for chunk in _chunks(missing, 500):
                 marks = ",".join("?" * len(chunk))
                 for r in self.conn.execute(f"SELECT rowid, {_FACT_COLS} FROM facts WHERE rowid IN ({marks})", chunk):
-                    out[r["rowid"]] = self._fact(r)
-        return out
+                    fresh[r["rowid"]] = self._fact(r)
+            idx.rows.put(fresh)
+        return cast(dict[int, FactVersion], found) | fresh
 
     def _touching(self, group_id: str, entity_ids: list[str], predicates: list[str] | None, both_ends: bool
                   ) -> tuple[VectorIndex, dict[str, np.ndarray], np.ndarray] | None:
@@ -817,7 +833,7 @@ class SQLiteStore(Store):
             cut = np.sort(when[rows])[::-1][limit - 1]
             rows = rows[when[rows] >= cut]
         keyed = {cast(int, idx.keys[i]): int(when[i]) for i in rows}
-        found = self._facts_by_rowid(list(keyed))
+        found = self._facts_by_rowid(idx, list(keyed))
         ordered = sorted(found.items(), key=lambda kv: (-keyed[kv[0]], kv[1].id))
         return [f for _, f in ordered[:limit]]
 
@@ -932,7 +948,6 @@ class SQLiteStore(Store):
                           (content, ref, row["rowid"]))
                 c.execute("DELETE FROM episodes_fts WHERE rowid = ?", (row["rowid"],))
                 c.execute("INSERT INTO episodes_fts (rowid, text) VALUES (?, ?)", (row["rowid"], e.index_text()))
-                c.execute("INSERT INTO changes (group_id, tbl, row) VALUES (?, 'e', ?)", (group_id, row["rowid"]))
                 n += 1
         return n
 

@@ -185,4 +185,18 @@ MIGRATIONS: list[tuple[str, list[str]]] = [
             DELETE FROM fact_evidence WHERE group_id = OLD.group_id AND fact_row = OLD.rowid
               AND episode_id IN (SELECT value FROM json_each(OLD.episode_ids)); END""",
     ]),
+    # The change log names every change a read can see, not only those the vector index holds:
+    # a status, a body, provenance rewritten by erasure. Rows built for a recall are kept beside
+    # the group's index (``RowCache``), and dropped when the log names them.
+    ("0012_changes_cover_rows", [
+        "DROP TRIGGER episodes_changed_update",
+        """CREATE TRIGGER episodes_changed_update AFTER UPDATE OF embedding, occurred_at, created_at, role, speaker,
+            content, session_id, source, content_sha256, metadata, status, status_reason, archive_ref ON episodes BEGIN
+            INSERT INTO changes (group_id, tbl, row) VALUES (NEW.group_id, 'e', NEW.rowid); END""",
+        "DROP TRIGGER facts_changed_update",
+        """CREATE TRIGGER facts_changed_update AFTER UPDATE OF expired_at, expired_by, embedding, fact_id, subject_id,
+            subject, predicate, object_id, object, statement, valid_from, valid_to, created_at, episode_ids,
+            extractor, prompt_version, confidence, reinforcement_count ON facts BEGIN
+            INSERT INTO changes (group_id, tbl, row) VALUES (NEW.group_id, 'f', NEW.rowid); END""",
+    ]),
 ]

@@ -5,11 +5,15 @@ k, so a time filter can never dilute the results (no over-fetch, no post-filter)
 from __future__ import annotations
 
 import math
+from collections import OrderedDict
 from collections.abc import Callable, Iterable, Sequence
 
 import numpy as np
 
+from .cache import RowCache
 from .timefilter import NEG_INF_TIME, POS_INF_TIME  # noqa: F401 - how an open end is held here
+
+ROWS_CACHED = 2_048  # built rows kept per index: a recall reads ~350 (LoCoMo pool of 100); see docs/benchmarks.md
 
 
 class VectorIndex:
@@ -29,6 +33,8 @@ class VectorIndex:
         self.vecs = np.zeros((0, dim), dtype=np.float32)
         self.times = {c: np.zeros(0, dtype=np.int64) for c in self.time_cols}
         self._keyarr: tuple[int, np.ndarray, np.ndarray, np.ndarray] | None = None  # n, keys, sorted, order
+        self.postings = PostingsCache()  # the owner's full-text postings over these rows
+        self.rows: RowCache[int, object] = RowCache(ROWS_CACHED)  # the owner's built rows, by key
 
     def _grow(self, need: int) -> None:
         if need <= self._cap:
@@ -80,16 +86,18 @@ class VectorIndex:
     def top(self, scores: np.ndarray, k: int, mask: np.ndarray) -> list[tuple[int, float]]:
         """The k best scores among the masked rows, best first, ties by key (so
         both stores, and every run, order equal scores the same way)."""
-        count = int(np.count_nonzero(mask))
-        if count == 0 or k <= 0:
+        return self.top_rows(np.flatnonzero(mask), scores[mask], k)
+
+    def top_rows(self, rows: np.ndarray, scores: np.ndarray, k: int) -> list[tuple[int, float]]:
+        """``top`` over the rows at positions ``rows`` only, scored ``scores`` (one per row)."""
+        if not len(rows) or k <= 0:
             return []
-        k = min(k, count)
-        masked = np.where(mask, scores, -np.inf)
-        kth = masked[np.argpartition(-masked, k - 1)[:k]].min()
-        cand = np.flatnonzero(mask & (masked >= kth))  # the k best and everything tied with the k-th
-        keys = self._key_arrays()[0][cand]
-        order = np.lexsort((keys, -masked[cand]))[:k]
-        return [(int(keys[j]), float(masked[cand[j]])) for j in order]
+        k = min(k, len(rows))
+        kth = scores[np.argpartition(-scores, k - 1)[:k]].min()
+        cand = np.flatnonzero(scores >= kth)  # the k best and everything tied with the k-th
+        keys = self._key_arrays()[0][rows[cand]]
+        order = np.lexsort((keys, -scores[cand]))[:k]
+        return [(int(keys[j]), float(scores[cand[j]])) for j in order]
 
     def similarity(self, query: np.ndarray, keys: Sequence[int]) -> dict[int, float]:
         """Cosine of the query with the vectors of the given integer keys (rows
@@ -119,25 +127,112 @@ BM25_K1 = 1.2
 BM25_B = 0.75
 
 
-def bm25(doc_len: np.ndarray, postings: Sequence[np.ndarray], k1: float = BM25_K1, b: float = BM25_B) -> np.ndarray:
-    """Okapi BM25 of every document for a query whose terms matched the
-    documents at ``postings`` (one array of row positions per term). A match
-    counts once per document: FTS5 tells which documents hold a term, not how
-    often, and in short turns and fact sentences a repeat is rare. Statistics
-    come from the documents given: the collection is one group, so a tenant's
-    ranking never depends on another's data. The formula and constants are FTS5's ``bm25()``, including its idf
-    floor of 1e-6 for terms in more than half of the documents."""
-    n = len(doc_len)
-    scores = np.zeros(n, dtype=np.float64)
-    if n == 0:
-        return scores
-    avg = float(doc_len.mean()) or 1.0
-    for pos in postings:
-        hits = len(pos)
-        if not hits:
-            continue
-        idf = math.log((n - hits + 0.5) / (hits + 0.5))
+def bm25_at(doc_len: np.ndarray, postings: Sequence[np.ndarray], k1: float = BM25_K1, b: float = BM25_B,
+            n_docs: int | None = None) -> tuple[np.ndarray, np.ndarray]:
+    """Okapi BM25 for a query whose terms matched the documents at ``postings``
+    (one array of distinct row positions per term): the positions of the
+    documents that match any term (sorted) and their scores. A match counts once
+    per document: FTS5 tells which documents hold a term, not how often, and in
+    short turns and fact sentences a repeat is rare. Statistics come from all
+    the documents given: the collection is one group, so a tenant's ranking never
+    depends on another's data. The formula and constants are FTS5's ``bm25()``,
+    including its idf floor of 1e-6 for terms in more than half of the documents.
+    Only matching documents are scored, so the cost follows the postings, not the group.
+    ``n_docs`` is the number of documents that exist, when ``doc_len`` also holds
+    deleted ones (length 0): an index that saw a row erased must rank as one built after."""
+    n = len(doc_len) if n_docs is None else n_docs
+    hit = [pos for pos in postings if len(pos)]
+    if n == 0 or not hit:
+        return np.zeros(0, dtype=np.int64), np.zeros(0, dtype=np.float64)
+    avg = float(doc_len.sum()) / n or 1.0
+    scores = np.zeros(len(doc_len), dtype=np.float64)  # dense: cheaper than sorting the postings' union
+    for pos in hit:
+        idf = math.log((n - len(pos) + 0.5) / (len(pos) + 0.5))
         if idf <= 0:
             idf = 1e-6
         scores[pos] += idf * (k1 + 1) / (1 + k1 * (1 - b + b * doc_len[pos] / avg))
+    rows = np.flatnonzero(scores)  # every match scores above 0 (the idf floor)
+    return rows, scores[rows]
+
+
+def bm25(doc_len: np.ndarray, postings: Sequence[np.ndarray], k1: float = BM25_K1, b: float = BM25_B) -> np.ndarray:
+    """``bm25_at`` as one score per document (0 where no term matches); for tests."""
+    scores = np.zeros(len(doc_len), dtype=np.float64)
+    rows, at = bm25_at(doc_len, postings, k1, b)
+    scores[rows] = at
     return scores
+
+
+class PostingsCache:
+    """The row positions each full-text term matched, per index, kept across
+    queries: a frequent term's postings are long, and reading them again from
+    FTS5 on every query cost more than scoring them. The owner reports the rows
+    each refresh changed (``changed``); a term read before them comes back with
+    those rows (``get``), for the owner to check against FTS5 one by one, or to
+    read the term again when there are many (``RECHECK_MAX``). Bounded in the
+    positions held, least recently used term first; the log of changed rows is
+    trimmed once every held term has caught up, and the cache emptied when it
+    still outgrows ``MAX_PENDING``."""
+
+    MAX_POSITIONS = 2_000_000  # 16 MB of int64 per index at most
+    MAX_PENDING = 4_096  # changed rows remembered; past this, every term is read again
+    RECHECK_MAX = 32  # a stale term with more changed rows than this is read again whole
+
+    def __init__(self) -> None:
+        self._terms: OrderedDict[str, tuple[np.ndarray, int]] = OrderedDict()  # term -> positions, log seen
+        self._log: list[np.ndarray] = []  # changed row keys, one array per refresh
+        self._base = 0  # the log position of self._log[0]
+        self._held = 0
+
+    def __len__(self) -> int:
+        return len(self._terms)
+
+    def clear(self) -> None:
+        self.__init__()  # type: ignore[misc]
+
+    def changed(self, keys: Sequence[int] | np.ndarray) -> None:
+        """Rows whose text may have changed (added, rewritten or deleted) since the last report."""
+        if not self._terms or not len(keys):
+            return
+        self._log.append(np.asarray(keys, dtype=np.int64))
+        if sum(len(a) for a in self._log) > self.MAX_PENDING:
+            self._trim()
+            if sum(len(a) for a in self._log) > self.MAX_PENDING:
+                self.clear()
+
+    def _trim(self) -> None:
+        low = min(seen for _, seen in self._terms.values())
+        drop = low - self._base
+        if drop > 0:
+            del self._log[:drop]
+            self._base = low
+
+    def get(self, term: str) -> tuple[np.ndarray, np.ndarray | None] | None:
+        """The term's positions when cached, and the row keys changed since they were
+        read (None when none did); None when the term is not cached."""
+        hit = self._terms.get(term)
+        if hit is None:
+            return None
+        self._terms.move_to_end(term)
+        pos, seen = hit
+        pending = self._log[seen - self._base:]
+        return pos, (np.unique(np.concatenate(pending)) if pending else None)
+
+    def put(self, term: str, positions: np.ndarray) -> None:
+        """The term's positions as of now (read whole, or rechecked)."""
+        old = self._terms.pop(term, None)
+        if old is not None:
+            self._held -= len(old[0])
+        if len(positions) > self.MAX_POSITIONS:
+            return
+        self._terms[term] = (positions, self._base + len(self._log))
+        self._held += len(positions)
+        while self._held > self.MAX_POSITIONS:
+            _, (gone, _) = self._terms.popitem(last=False)
+            self._held -= len(gone)
+
+    @staticmethod
+    def patched(positions: np.ndarray, changed: np.ndarray, matching: np.ndarray) -> np.ndarray:
+        """``positions`` with the ``changed`` positions replaced by those of them that ``matching`` names."""
+        kept = positions[~np.isin(positions, changed)]
+        return np.union1d(kept, matching).astype(np.int64)

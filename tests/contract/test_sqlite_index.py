@@ -10,6 +10,7 @@ from pathlib import Path
 
 from kg_memory.memory import Memory
 from kg_memory.settings import Settings
+from kg_memory.store.base import TimeFilter, WriteBatch
 from kg_memory.store.sqlite import SQLiteStore
 from kg_memory.timeutil import FixedClock
 
@@ -86,3 +87,58 @@ def test_the_change_log_is_pruned_and_an_index_behind_the_cut_reloads(tmp_path: 
     assert got.facts[0].fact.object == "York" and "Acme" not in got.context_block()
     for m in (w, r, fresh):
         m.close()
+
+
+def _reads_of(seen: list[str], table: str) -> list[str]:
+    return [s for s in seen if f"FROM {table} WHERE rowid IN" in s]
+
+
+def test_built_rows_and_term_postings_are_reused_and_follow_every_change(tmp_path: Path, embedder):
+    """A repeated recall reads no rows and no postings again; then each kind of change a read
+    can see (a body rewritten by archiving, a status, provenance cut by erasure) reaches the
+    cached rows and postings, through the change log, and matches what a fresh store reads."""
+    store = SQLiteStore(tmp_path / "kg.db", dim=384)
+    store.migrate()
+    clock = FixedClock(datetime(2025, 1, 1, tzinfo=UTC))
+    mem = Memory(store, settings=Settings(), embedder=embedder, clock=clock)
+    mem.add("I went hiking near the lake.", group="a", occurred_at="2024-01-01T10:00:00Z")
+    mem.add("I live in Leeds.", group="a", occurred_at="2024-01-02T10:00:00Z")
+    mem.add("Yes, I live in Leeds.", group="a", occurred_at="2024-01-03T10:00:00Z")
+    first = mem.recall("lake hiking, where do I live?", group="a")
+
+    seen = _traced(store)
+    again = mem.recall("lake hiking, where do I live?", group="a")
+    assert [s.episode.id for s in again.episodes] == [s.episode.id for s in first.episodes]
+    assert not any("group_concat(rowid)" in s for s in seen)  # every term's postings from the cache
+    assert not _reads_of(seen, "episodes") and not _reads_of(seen, "facts")  # every row already built
+
+    now = datetime(2025, 1, 2, tzinfo=UTC)
+    tf = TimeFilter(as_of=now, known_at=now)
+    (lake,) = [e for e in store.list_episodes("a", 10) if "lake" in e.content]
+    store.set_bodies("a", [(lake.id, "Archived: a walk by the mountain.", "ref-1")])  # as archiving does
+    seen.clear()
+    assert lake.id not in dict(store.search("a", "lake", None, 10, tf).episode_text)
+    rechecked = [s for s in seen if "MATCH" in s]
+    assert rechecked and all("AND rowid = " in s for s in rechecked)  # one row checked, not the term read again
+    hits = store.search("a", "mountain walk", None, 10, tf)
+    assert lake.id in dict(hits.episode_text)
+    assert hits.episodes[lake.id].content == "Archived: a walk by the mountain."
+    assert hits.episodes[lake.id].archive_ref == "ref-1"
+
+    store.write(WriteBatch(statuses=[("a", lake.id, "failed", "re-extraction failed")]))
+    assert store.search("a", "mountain", None, 10, tf).episodes[lake.id].status == "failed"
+
+    leeds = [f for f, _ in store.search("a", "Leeds", None, 10, tf).fact_text if f.predicate == "lives_in"]
+    assert leeds and len(leeds[0].episode_ids) == 2  # restated: two turns support it, now cached
+    (restated,) = [e.id for e in store.list_episodes("a", 10) if e.content.startswith("Yes")]
+    mem.forget(episode=restated, group="a")  # erasure rewrites the version's provenance in place
+    fresh = SQLiteStore(tmp_path / "kg.db", dim=384)
+    for s in (store, fresh):
+        (fact,) = [f for f, _ in s.search("a", "Leeds", None, 10, tf).fact_text if f.predicate == "lives_in"]
+        assert fact.episode_ids == leeds[0].episode_ids[:1] or fact.episode_ids == tuple(
+            i for i in leeds[0].episode_ids if i != restated)
+        assert restated not in fact.episode_ids
+    assert store.search("a", "live Leeds lake mountain", None, 10, tf) == fresh.search(
+        "a", "live Leeds lake mountain", None, 10, tf)
+    mem.close()
+    fresh.close()

@@ -9,7 +9,7 @@ import numpy as np
 import pytest
 
 from kg_memory.store.sqlite import _doc_len
-from kg_memory.store.vecindex import VectorIndex, bm25
+from kg_memory.store.vecindex import PostingsCache, VectorIndex, bm25, bm25_at
 
 DOCS = [
     "I moved to Lisbon last spring",
@@ -86,3 +86,61 @@ def test_positions_drops_unknown_keys() -> None:
     idx = VectorIndex(2, ("t",))
     idx.upsert((key, bytes(8), (0,)) for key in (7, 3, 11))
     assert idx.positions(np.array([11, 5, 3, 99])).tolist() == [2, 1]
+
+
+def test_sparse_bm25_scores_only_the_matches_and_agrees_with_the_dense_form() -> None:
+    doc_len = np.array([3, 10, 4, 0, 7, 5], dtype=np.int64)
+    postings = [np.array([4, 1]), np.array([1, 2, 4, 5]), np.array([], dtype=np.int64)]
+    rows, at = bm25_at(doc_len, postings)
+    dense = bm25(doc_len, postings)
+    assert rows.tolist() == [1, 2, 4, 5] and np.flatnonzero(dense).tolist() == [1, 2, 4, 5]
+    assert at.tolist() == pytest.approx(dense[rows].tolist(), rel=1e-12)
+    assert at[0] > at[1]  # two terms beat one, even in a longer document
+    empty = bm25_at(doc_len, [np.array([], dtype=np.int64)])
+    assert len(empty[0]) == 0 and len(empty[1]) == 0
+
+
+def test_top_rows_ranks_a_subset_like_top_ranks_a_mask() -> None:
+    idx = VectorIndex(2, ("t",))
+    idx.upsert((key, bytes(8), (0,)) for key in (30, 10, 20, 40, 50))
+    scores = np.array([1.0, 2.0, 1.0, 5.0, 1.0])
+    mask = np.array([True, True, True, False, True])
+    rows = np.flatnonzero(mask)
+    assert idx.top_rows(rows, scores[rows], 3) == idx.top(scores, 3, mask) == [(10, 2.0), (20, 1.0), (30, 1.0)]
+    assert idx.top_rows(rows[:0], scores[:0], 3) == []
+
+
+def test_postings_cache_hands_back_what_changed_since_a_term_was_read() -> None:
+    cache = PostingsCache()
+    cache.changed([5])  # nothing cached yet: nothing to remember
+    assert cache.get("lake") is None
+    cache.put("lake", np.array([0, 3]))
+    cache.put("hill", np.array([1]))
+    assert cache.get("lake")[1] is None  # type: ignore[index]
+    cache.changed([3, 9])  # row 3 rewritten, row 9 added
+    pos, changed = cache.get("lake")  # type: ignore[misc]
+    assert pos.tolist() == [0, 3] and changed.tolist() == [3, 9]
+    # the owner rechecks the changed rows: 9 matches now, 3 no longer does
+    cache.put("lake", PostingsCache.patched(pos, np.array([3, 9]), np.array([9])))
+    assert cache.get("lake")[0].tolist() == [0, 9] and cache.get("lake")[1] is None  # type: ignore[index]
+    cache.changed([11])
+    assert cache.get("hill")[1].tolist() == [3, 9, 11]  # type: ignore[index]  # read before both changes
+    assert cache.get("lake")[1].tolist() == [11]  # type: ignore[index]
+
+
+def test_postings_cache_is_bounded_and_trims_its_log() -> None:
+    cache = PostingsCache()
+    cache.MAX_POSITIONS, cache.MAX_PENDING = 5, 4  # type: ignore[misc]
+    cache.put("a", np.arange(3))
+    cache.put("b", np.arange(2))
+    cache.put("c", np.arange(2))  # 7 positions held: a, the least recently used, goes
+    assert cache.get("a") is None and len(cache) == 2
+    cache.put("huge", np.arange(6))  # larger than the whole budget: never held
+    assert cache.get("huge") is None
+    cache.changed([1, 2, 3])
+    cache.put("b", np.arange(2))
+    cache.put("c", np.arange(2))  # both caught up: the log can go
+    cache.changed([4, 5])  # 5 pending, over 4: trimmed to the 2 no term has seen
+    assert cache.get("b")[1].tolist() == [4, 5]  # type: ignore[index]
+    cache.changed([6, 7, 8])  # 5 pending that a held term still needs: everything is read again
+    assert cache.get("b") is None and cache.get("c") is None and len(cache) == 0
