@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import math
 import re
+from collections import OrderedDict
 from collections.abc import Iterable
 from concurrent.futures import ThreadPoolExecutor
 from datetime import datetime
@@ -37,10 +38,32 @@ def _scored(e: Episode, score: float, components: dict[str, float]) -> ScoredEpi
 
 def token_overlap(query_terms_: set[str], text: str) -> float:
     """|T(q) ∩ T(d)| / |T(d)| over lower-cased word tokens."""
-    doc = set(_TOKEN.findall(text.lower()))
-    if not doc:
-        return 0.0
-    return len(query_terms_ & doc) / len(doc)
+    return _overlap(query_terms_, frozenset(_TOKEN.findall(text.lower())))
+
+
+def _overlap(query_terms_: set[str], doc: frozenset[str]) -> float:
+    return len(query_terms_ & doc) / len(doc) if doc else 0.0
+
+
+class EpisodeWords:
+    """The word set of each candidate episode's indexed text, kept across recalls
+    (a recall scores ~200 candidates, most of them seen before), least recently
+    used first out. Keyed by everything the text is made of that can change."""
+
+    def __init__(self, max_items: int = 8_192):
+        self.max_items = max_items
+        self._sets: OrderedDict[tuple[object, ...], frozenset[str]] = OrderedDict()
+
+    def of(self, e: Episode) -> frozenset[str]:
+        key = (e.group_id, e.id, e.speaker, e.content, e.occurred_at)
+        found = self._sets.get(key)
+        if found is None:
+            found = self._sets[key] = frozenset(_TOKEN.findall(e.index_text().lower()))
+            if len(self._sets) > self.max_items:
+                self._sets.popitem(last=False)
+        else:
+            self._sets.move_to_end(key)
+        return found
 
 
 def scale_by_max(scores: dict[str, float]) -> dict[str, float]:
@@ -89,6 +112,7 @@ class Recaller:
         self.self_names = self_names
         self.relation_predicates = set(self.vocab.relations.values())
         self._pool: ThreadPoolExecutor | None = None
+        self._words = EpisodeWords()
 
     def recall(self, query: str, group_id: str, as_of: datetime, known_at: datetime, k: int = 10,
                query_vector: np.ndarray | None = None, half_life: float | None = None) -> RecallResult:
@@ -166,7 +190,7 @@ class Recaller:
         if missing:
             eps.update((e.id, e) for e in self.store.get_episodes(group_id, missing))
         qterms = set(query_terms(query))
-        overlap = {i: token_overlap(qterms, eps[i].index_text()) for i in ids if i in eps}
+        overlap = {i: _overlap(qterms, self._words.of(eps[i])) for i in ids if i in eps}
         norm = scale_by_max if self.w.normalise == "max" else minmax
         nv, nb, no = norm(vec), norm(bm), norm(overlap)
         seen = {i: e for i, e in eps.items() if episode_visible(e, tf.as_of, tf.known_at)}

@@ -86,7 +86,16 @@ class VectorIndex:
     def top(self, scores: np.ndarray, k: int, mask: np.ndarray) -> list[tuple[int, float]]:
         """The k best scores among the masked rows, best first, ties by key (so
         both stores, and every run, order equal scores the same way)."""
-        return self.top_rows(np.flatnonzero(mask), scores[mask], k)
+        count = int(np.count_nonzero(mask))
+        if count == 0 or k <= 0:
+            return []
+        k = min(k, count)
+        masked = np.where(mask, scores, -np.inf)
+        kth = masked[np.argpartition(-masked, k - 1)[:k]].min()
+        cand = np.flatnonzero(mask & (masked >= kth))  # the k best and everything tied with the k-th
+        keys = self._key_arrays()[0][cand]
+        order = np.lexsort((keys, -masked[cand]))[:k]
+        return [(int(keys[j]), float(masked[cand[j]])) for j in order]
 
     def top_rows(self, rows: np.ndarray, scores: np.ndarray, k: int) -> list[tuple[int, float]]:
         """``top`` over the rows at positions ``rows`` only, scored ``scores`` (one per row)."""
