@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import math
 import re
+import threading
 from collections import OrderedDict
 from collections.abc import Iterable
 from concurrent.futures import ThreadPoolExecutor
@@ -53,16 +54,20 @@ class EpisodeWords:
     def __init__(self, max_items: int = 8_192):
         self.max_items = max_items
         self._sets: OrderedDict[tuple[object, ...], frozenset[str]] = OrderedDict()
+        self._lock = threading.Lock()  # one Recaller serves the async API's threads
 
     def of(self, e: Episode) -> frozenset[str]:
         key = (e.group_id, e.id, e.speaker, e.content, e.occurred_at)
-        found = self._sets.get(key)
-        if found is None:
-            found = self._sets[key] = frozenset(_TOKEN.findall(e.index_text().lower()))
+        with self._lock:
+            found = self._sets.get(key)
+            if found is not None:
+                self._sets.move_to_end(key)
+                return found
+        found = frozenset(_TOKEN.findall(e.index_text().lower()))
+        with self._lock:
+            self._sets[key] = found
             if len(self._sets) > self.max_items:
                 self._sets.popitem(last=False)
-        else:
-            self._sets.move_to_end(key)
         return found
 
 

@@ -429,9 +429,12 @@ class SQLiteStore(Store):
 
     def _citing(self, group_id: str, episode_ids: list[str]) -> dict[str, FactVersion]:
         """Versions whose provenance names any of the episodes: their rowids from the
-        evidence index, the rows themselves through the group's index (built once)."""
+        evidence index; the rows through the group's index when this process holds one
+        (recall), else read directly (erasure in a fresh process need not load the group)."""
         with self._lock:
-            idx = self._facts_index(group_id)
+            held = self._indexes.peek(group_id)
+            idx = (self._refresh(group_id, "f", held[1], self._load_facts)
+                   if held is not None and held[1].seq is not None else None)
             rows: list[int] = []
             for part in _chunks(list(dict.fromkeys(episode_ids)), 400):
                 rows.extend(r[0] for r in self.conn.execute(
@@ -794,16 +797,17 @@ class SQLiteStore(Store):
         return (VectorIndex(self.dim, ("occurred", "created", "hasvec", "dl")),
                 VectorIndex(self.dim, ("vf", "vt", "created", "expired", "subj", "obj", "pred", "hasvec", "dl")))
 
-    def _facts_by_rowid(self, idx: VectorIndex, rowids: list[int]) -> dict[int, FactVersion]:
-        """The group's versions at these rowids, built once and then kept beside its index."""
+    def _facts_by_rowid(self, idx: VectorIndex | None, rowids: list[int]) -> dict[int, FactVersion]:
+        """The group's versions at these rowids, built once and then kept beside its index (if given)."""
         with self._lock:
-            found, missing = idx.rows.split(list(dict.fromkeys(rowids)))
+            found, missing = idx.rows.split(list(dict.fromkeys(rowids))) if idx else ({}, list(dict.fromkeys(rowids)))
             fresh: dict[int, FactVersion] = {}
             for chunk in _chunks(missing, 500):
                 marks = ",".join("?" * len(chunk))
                 for r in self.conn.execute(f"SELECT rowid, {_FACT_COLS} FROM facts WHERE rowid IN ({marks})", chunk):
                     fresh[r["rowid"]] = self._fact(r)
-            idx.rows.put(fresh)
+            if idx is not None:
+                idx.rows.put(fresh)
         return cast(dict[int, FactVersion], found) | fresh
 
     def _touching(self, group_id: str, entity_ids: list[str], predicates: list[str] | None, both_ends: bool
