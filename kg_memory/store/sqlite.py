@@ -679,16 +679,7 @@ class SQLiteStore(Store):
         )
 
     def _episodes_by_rowid(self, idx: VectorIndex, rowids: list[int]) -> dict[int, Episode]:
-        """The group's episodes at these rowids, built once and then kept beside its index."""
-        with self._lock:
-            found, missing = idx.rows.split(list(dict.fromkeys(rowids)))
-            fresh: dict[int, Episode] = {}
-            for chunk in _chunks(missing, 500):
-                marks = ",".join("?" * len(chunk))
-                for r in self.conn.execute(f"SELECT rowid, {_EP_COLS} FROM episodes WHERE rowid IN ({marks})", chunk):
-                    fresh[r["rowid"]] = self._episode(r)
-            idx.rows.put(fresh)
-        return cast(dict[int, Episode], found) | fresh
+        return cast(dict[int, Episode], self._by_rowid(idx, "episodes", rowids))
 
     def _stamp(self) -> tuple[int, int]:
         """Changes whenever this connection or another one commits."""
@@ -798,17 +789,23 @@ class SQLiteStore(Store):
                 VectorIndex(self.dim, ("vf", "vt", "created", "expired", "subj", "obj", "pred", "hasvec", "dl")))
 
     def _facts_by_rowid(self, idx: VectorIndex | None, rowids: list[int]) -> dict[int, FactVersion]:
-        """The group's versions at these rowids, built once and then kept beside its index (if given)."""
+        return cast(dict[int, FactVersion], self._by_rowid(idx, "facts", rowids))
+
+    def _by_rowid(self, idx: VectorIndex | None, table: str, rowids: list[int]) -> dict[int, object]:
+        """The group's rows of ``table`` at these rowids, built once and then kept beside
+        its index (``RowCache``; none given: built and not kept)."""
+        cols, build = {"episodes": (_EP_COLS, self._episode), "facts": (_FACT_COLS, self._fact)}[table]
+        wanted = list(dict.fromkeys(rowids))
         with self._lock:
-            found, missing = idx.rows.split(list(dict.fromkeys(rowids))) if idx else ({}, list(dict.fromkeys(rowids)))
-            fresh: dict[int, FactVersion] = {}
+            found, missing = idx.rows.split(wanted) if idx is not None else ({}, wanted)
+            fresh: dict[int, object] = {}
             for chunk in _chunks(missing, 500):
                 marks = ",".join("?" * len(chunk))
-                for r in self.conn.execute(f"SELECT rowid, {_FACT_COLS} FROM facts WHERE rowid IN ({marks})", chunk):
-                    fresh[r["rowid"]] = self._fact(r)
+                for r in self.conn.execute(f"SELECT rowid, {cols} FROM {table} WHERE rowid IN ({marks})", chunk):
+                    fresh[r["rowid"]] = build(r)
             if idx is not None:
                 idx.rows.put(fresh)
-        return cast(dict[int, FactVersion], found) | fresh
+        return found | fresh
 
     def _touching(self, group_id: str, entity_ids: list[str], predicates: list[str] | None, both_ends: bool
                   ) -> tuple[VectorIndex, dict[str, np.ndarray], np.ndarray] | None:
