@@ -89,13 +89,10 @@ class VectorIndex:
         count = int(np.count_nonzero(mask))
         if count == 0 or k <= 0:
             return []
-        k = min(k, count)
         masked = np.where(mask, scores, -np.inf)
-        kth = masked[np.argpartition(-masked, k - 1)[:k]].min()
+        kth = masked[np.argpartition(-masked, min(k, count) - 1)[:min(k, count)]].min()
         cand = np.flatnonzero(mask & (masked >= kth))  # the k best and everything tied with the k-th
-        keys = self._key_arrays()[0][cand]
-        order = np.lexsort((keys, -masked[cand]))[:k]
-        return [(int(keys[j]), float(masked[cand[j]])) for j in order]
+        return self.top_rows(cand, masked[cand], k)
 
     def top_rows(self, rows: np.ndarray, scores: np.ndarray, k: int) -> list[tuple[int, float]]:
         """``top`` over the rows at positions ``rows`` only, scored ``scores`` (one per row)."""
@@ -162,14 +159,6 @@ def bm25_at(doc_len: np.ndarray, postings: Sequence[np.ndarray], k1: float = BM2
         scores[pos] += idf * (k1 + 1) / (1 + k1 * (1 - b + b * doc_len[pos] / avg))
     rows = np.flatnonzero(scores)  # every match scores above 0 (the idf floor)
     return rows, scores[rows]
-
-
-def bm25(doc_len: np.ndarray, postings: Sequence[np.ndarray], k1: float = BM25_K1, b: float = BM25_B) -> np.ndarray:
-    """``bm25_at`` as one score per document (0 where no term matches); for tests."""
-    scores = np.zeros(len(doc_len), dtype=np.float64)
-    rows, at = bm25_at(doc_len, postings, k1, b)
-    scores[rows] = at
-    return scores
 
 
 class PostingsCache:

@@ -9,7 +9,7 @@ import numpy as np
 import pytest
 
 from kg_memory.store.sqlite import _doc_len
-from kg_memory.store.vecindex import PostingsCache, VectorIndex, bm25, bm25_at
+from kg_memory.store.vecindex import PostingsCache, VectorIndex, bm25_at
 
 DOCS = [
     "I moved to Lisbon last spring",
@@ -31,7 +31,7 @@ def fts() -> sqlite3.Connection:
     return conn
 
 
-def ours(conn: sqlite3.Connection, terms: list[str]) -> tuple[np.ndarray, VectorIndex]:
+def ours(conn: sqlite3.Connection, terms: list[str]) -> tuple[dict[int, float], VectorIndex]:
     idx = VectorIndex(2, ("dl",))
     sizes = dict(conn.execute("SELECT id, sz FROM t_docsize"))
     idx.upsert((rowid, bytes(8), (_doc_len(sizes[rowid]),)) for rowid in sorted(sizes))
@@ -40,15 +40,15 @@ def ours(conn: sqlite3.Connection, terms: list[str]) -> tuple[np.ndarray, Vector
         s = conn.execute("SELECT group_concat(rowid) FROM t WHERE t MATCH ?", (f'"{term}"',)).fetchone()[0]
         if s:
             postings.append(idx.positions(np.fromstring(s, dtype=np.int64, sep=",")))
-    return bm25(idx.view()["dl"], postings), idx
+    rows, scores = bm25_at(idx.view()["dl"], postings)
+    return {int(idx.keys[i]): float(v) for i, v in zip(rows, scores, strict=True)}, idx
 
 
 @pytest.mark.parametrize("terms", [["lisbon"], ["sleep", "mattress"], ["porto", "lisbon", "dog"], ["moving"]])
 def test_bm25_matches_fts5(fts: sqlite3.Connection, terms: list[str]) -> None:
-    scores, idx = ours(fts, terms)
+    got, _ = ours(fts, terms)
     match = " OR ".join(f'"{t}"' for t in terms)
     expected = {r: -s for r, s in fts.execute("SELECT rowid, bm25(t) FROM t WHERE t MATCH ?", (match,))}
-    got = {int(idx.keys[i]): float(scores[i]) for i in np.flatnonzero(scores > 0)}
     assert set(got) == set(expected)  # "moving" stems like "moved": FTS5 tokenizes the query
     for rowid, value in expected.items():
         assert got[rowid] == pytest.approx(value, rel=1e-9)
@@ -88,14 +88,16 @@ def test_positions_drops_unknown_keys() -> None:
     assert idx.positions(np.array([11, 5, 3, 99])).tolist() == [2, 1]
 
 
-def test_sparse_bm25_scores_only_the_matches_and_agrees_with_the_dense_form() -> None:
-    doc_len = np.array([3, 10, 4, 0, 7, 5], dtype=np.int64)
+def test_bm25_scores_only_the_matches_and_counts_only_live_documents() -> None:
+    doc_len = np.array([3, 10, 4, 0, 7, 5], dtype=np.int64)  # row 3: erased (length 0, no postings)
     postings = [np.array([4, 1]), np.array([1, 2, 4, 5]), np.array([], dtype=np.int64)]
     rows, at = bm25_at(doc_len, postings)
-    dense = bm25(doc_len, postings)
-    assert rows.tolist() == [1, 2, 4, 5] and np.flatnonzero(dense).tolist() == [1, 2, 4, 5]
-    assert at.tolist() == pytest.approx(dense[rows].tolist(), rel=1e-12)
+    assert rows.tolist() == [1, 2, 4, 5] and (at > 0).all()
     assert at[0] > at[1]  # two terms beat one, even in a longer document
+    live_rows, live = bm25_at(doc_len, postings, n_docs=5)  # the erased row does not count
+    again_rows, again = bm25_at(np.delete(doc_len, 3), [np.where(p > 3, p - 1, p) for p in postings])
+    assert live_rows.tolist() == rows.tolist() and live.tolist() == pytest.approx(again.tolist(), rel=1e-12)
+    assert live.tolist() != pytest.approx(at.tolist(), rel=1e-12)
     empty = bm25_at(doc_len, [np.array([], dtype=np.int64)])
     assert len(empty[0]) == 0 and len(empty[1]) == 0
 
