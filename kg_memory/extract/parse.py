@@ -32,6 +32,16 @@ LIGHT_VERBS = {
 }
 # ...unless the object makes the clause specific: these verbs stay when their object is a noun phrase.
 OBJECT_VERBS = {"love", "like", "enjoy", "go", "take", "share"}
+# Light verbs that report an event when they are past or in progress and take a concrete object
+# ("I ran a charity race", "I made this bowl", "we had a picnic", "we're putting together a show").
+EVENT_VERBS = {"run", "make", "do", "have", "pass", "put", "bring", "take", "get", "spend", "finish", "draw"}
+# Objects that make an event verb say nothing durable ("it took some work", "I had a blast").
+EVENT_STOP = {"work", "effort", "courage", "guts", "step", "steps", "peek", "setback", "trouble", "mess",
+              "sure", "sense", "use", "progress", "rest", "nap", "sec", "second", "minute", "minutes", "hour",
+              "hours", "week", "month", "year", "years", "while", "ages", "pity"}
+# Time words that end an object phrase and belong to the clause's date ("a new group last Tuesday").
+TIME_TAIL = re.compile(r"(?:\s+(?:last|next|this|yesterday|today|tonight|ago|recently|lately|earlier|now|one|two|"
+                       r"three|four|five|six|seven|eight|nine|ten|\d+))+\s*$", re.I)
 # Verbs whose present tense states a durable preference, but whose past tense is an opinion about an event.
 PREFERENCE_VERBS = {"love", "like", "enjoy"}
 MODALS = {"would", "could", "should", "might", "may", "must", "'d", "will", "'ll", "shall", "can", "ca", "gon",
@@ -45,6 +55,8 @@ STOP_OBJECTS = {
     "opportunity", "feeling", "feel", "love", "fun", "luck", "care", "note", "look", "photo", "pic",
     "picture", "thought", "thoughts", "news", "advice", "help", "tip", "tips", "dream", "dreams", "goal",
     "goals", "passion", "awe", "others", "place", "shot", "journey", "life", "heart", "mind", "soul",
+    "world", "loads", "load", "tons", "ton", "bunch", "plenty", "couple", "challenge", "challenges", "plan",
+    "plans",
 }
 _FIRST = {"i", "we"}
 _DETS = {"a", "an", "the", "some", "this", "that", "these", "those", "my", "our", "your", "his", "her",
@@ -149,6 +161,9 @@ def _verbs(sent: Any) -> list[Any]:
 
 def _is_statement(verb: Any) -> bool:
     kids = list(verb.children)
+    after = verb.doc[verb.i + 1].lower_ if verb.i + 1 < len(verb.doc) else ""
+    if after in ("ta", "na"):
+        return False  # "gotta", "gonna", "wanna", split by the tokenizer: a plan or a need
     if any(k.dep_ == "neg" for k in kids):
         return False
     if any(k.dep_ in ("aux", "auxpass") and k.lower_ in MODALS for k in kids):
@@ -158,7 +173,15 @@ def _is_statement(verb: Any) -> bool:
     lemma = verb.lemma_.lower()
     if lemma in PREFERENCE_VERBS and verb.tag_ in ("VBD", "VBN"):
         return False  # "I loved the concert": an opinion about something that passed
-    return lemma not in LIGHT_VERBS or lemma in OBJECT_VERBS
+    return lemma not in LIGHT_VERBS or lemma in OBJECT_VERBS or _event(verb)
+
+
+def _event(verb: Any) -> bool:
+    """An event verb reporting what happened or is under way: past, perfect or progressive."""
+    if verb.lemma_.lower() not in EVENT_VERBS:
+        return False
+    progressive = verb.tag_ == "VBG" and any(k.dep_ == "aux" and k.lemma_ == "be" for k in verb.children)
+    return verb.tag_ in ("VBD", "VBN") or progressive
 
 
 def _subject(verb: Any, speaker: str, relations: dict[str, str]) -> tuple[str, str] | None:
@@ -192,11 +215,18 @@ def _subject(verb: Any, speaker: str, relations: dict[str, str]) -> tuple[str, s
 def _object(verb: Any) -> tuple[Any, str] | None:
     """The object's head token and the prepositions between verb and object."""
     kids = list(verb.children)
+    if verb.lemma_.lower() in ("take", "bring"):  # "I took the kids to the museum": where they went
+        for k in kids:
+            pobj = next((p for p in k.children if p.dep_ == "pobj"), None) if k.dep_ == "prep" else None
+            if k.lower_ == "to" and pobj is not None and _noun(pobj):
+                return pobj, "to"
+    if any(k.dep_ == "dobj" and k.pos_ == "PRON" for k in kids):
+        return None  # "I made it in pottery class": what was made is unnamed, the class is not it
     for k in kids:
         if k.dep_ in ("dobj", "attr", "oprd") and _noun(k):
             return k, ""
     for k in kids:
-        if k.dep_ == "prep":
+        if k.dep_ == "prep" and k.lower_ not in ("like", "as", "than"):  # a comparison, not a relation
             pobj = next((p for p in k.children if p.dep_ == "pobj"), None)
             if pobj is not None and _noun(pobj):
                 return pobj, k.lower_
@@ -207,18 +237,41 @@ def _object(verb: Any) -> tuple[Any, str] | None:
                 if pobj is not None and _noun(pobj):
                     return pobj, f"{k.lower_} {p.lower_}"
     for k in kids:
-        if k.dep_ == "xcomp" and k.pos_ == "VERB" and verb.lemma_ != "be" and (
+        if k.dep_ == "xcomp" and k.pos_ == "VERB" and verb.lemma_ not in ("be", "have") and (
                 k.lemma_.lower() not in LIGHT_VERBS or k.lemma_.lower() in OBJECT_VERBS):
             inner = _object(k)
             if inner is not None:
                 return inner[0], (f"{k.lemma_.lower()} {inner[1]}").strip()
-            return k, ""  # "I love painting"
+            if k.tag_ == "VBG":
+                return k, ""  # "I love painting" (not "I'm helping create ...": an aim, not a thing)
     return None
 
 
 def _noun(tok: Any) -> bool:
     return (tok.pos_ in ("NOUN", "PROPN") and tok.is_alpha and len(tok.text) > 2
             and tok.lemma_.lower() not in STOP_OBJECTS and tok.lower_ not in STOP_OBJECTS)
+
+
+def _specific(head: Any) -> bool:
+    """Does an event's object name one thing ("a picnic", "my own pots", "the adoption interviews"), not
+    a vague amount ("strong connections", "some cool projects")?"""
+    return head.pos_ == "PROPN" or head.tag_ == "VBG" or any(
+        (k.dep_ == "det" and k.lower_ in _SPECIFIC_DETS) or k.dep_ in ("poss", "compound", "nummod")
+        for k in head.children)
+
+
+_SPECIFIC_DETS = {"a", "an", "the", "this", "that", "these", "those", "another"}
+
+
+def _fan_of(verb: Any, head: Any) -> Any | None:
+    """"I'm a big fan of pottery": the thing liked, when the copula's object is "fan of X"."""
+    if verb.lemma_ != "be" or head.lemma_.lower() != "fan":
+        return None
+    for k in head.children:
+        pobj = next((p for p in k.children if p.dep_ == "pobj"), None) if k.dep_ == "prep" else None
+        if k.lower_ == "of" and pobj is not None and pobj.pos_ in ("NOUN", "PROPN") and pobj.is_alpha:
+            return pobj
+    return None
 
 
 def _phrase(head: Any) -> str:
@@ -244,6 +297,11 @@ def _clause(verb: Any, speaker: str, relations: dict[str, str]) -> Clause | None
     if verb.pos_ not in ("VERB", "AUX") or verb.lower_ in MODALS or not _is_statement(verb):
         return None
     who = _subject(verb, speaker, relations)
+    if who is not None and who[0] and not who[1]:
+        liked = next((_fan_of(verb, k) for k in verb.children if k.dep_ == "attr"), None)
+        if liked is not None:
+            obj = _phrase(liked)
+            return Clause(who[0], "like", "likes", obj, f"{who[0]} is a fan of {obj}", False) if obj else None
     found = _object(verb)
     if who is None or found is None:
         return None
@@ -253,8 +311,10 @@ def _clause(verb: Any, speaker: str, relations: dict[str, str]) -> Clause | None
         owned = _speakers_noun(head, relations)
         if owned:  # "Luis is my boss": the speaker's boss is Luis
             return Clause(speaker, "be", "is", subject, f"{speaker}'s {owned} is {subject}", False, owned)
-    obj = _phrase(head)
+    obj = TIME_TAIL.sub("", _phrase(head)).strip()
     if not obj or len(obj.split()) > 8 or head.pos_ == "PRON":
+        return None
+    if _event(verb) and preps != "to" and (head.lemma_.lower() in EVENT_STOP or not _specific(head)):
         return None
     prt = " ".join(k.lower_ for k in verb.children if k.dep_ == "prt")
     relation = " ".join(p for p in (verb.lemma_.lower(), prt, preps) if p)
@@ -284,12 +344,12 @@ def _statement(subject: str, verb: Any, head: Any, speaker: str) -> str:
             words.append(f"{speaker}'s")
         elif low in ("me", "us") or low in _FIRST:
             words.append(speaker)
-        elif low in ("am", "'m"):
+        elif low in ("am", "'m", "'re") or (low == "are" and words and words[-1] == speaker):
             words.append("is")
         elif low in ("'ve",):
             words.append("has")
         else:
             words.append(t.text)
     text = " ".join(words).replace(" 's", "'s").replace(" n't", "n't").replace(" ,", ",")
-    text = _TRAILING.sub("", text).strip(" ,.;:!-\"")
+    text = TIME_TAIL.sub("", _TRAILING.sub("", text)).strip(" ,.;:!-\"")
     return f"{subject} {text}" if text else ""

@@ -19,7 +19,7 @@ from .base import ExtractContext, ExtractedFact, Extraction
 from .canonical import LEADING as _LEADING
 from .canonical import Canonicalizer, snake
 
-RULES_VERSION = "rules-2"
+RULES_VERSION = "rules-3"
 
 _ADVERBS = (r"just|also|recently|finally|now|still|currently|actually|really|already|officially|"
             r"eventually|happily|fully|then|even|both")
@@ -201,8 +201,13 @@ class RulesExtractor:
         if c.copula_noun or c.relation.split()[0] == "be":
             return False
         name = snake(c.relation)
-        return bool(name) and name not in self.vocab.predicates and not self.canonical.phrases.get(name) \
-            and not self.canonical.phrases.get(snake(c.surface))
+        if not name or name in self.vocab.predicates:
+            return False
+        # A relation phrase of a single-valued predicate with the wrong kind of object ("I live in a small
+        # town") stays out; a bare verb that some such predicate also lists ("I joined a new activist group",
+        # "we had a picnic", "I went hiking") is an event of its own.
+        phrases = (name, snake(c.surface))
+        return not any("_" in p and self.vocab.is_single(self.canonical.phrases.get(p, "")) for p in phrases)
 
     def _open_fact(self, c: parse.Clause, t: datetime, span: dates.DateSpan | None, out: Extraction) -> None:
         kind = "entity" if c.object[:1].isupper() else "value"
