@@ -34,14 +34,16 @@ LIGHT_VERBS = {
 OBJECT_VERBS = {"love", "like", "enjoy", "go", "take", "share"}
 # Light verbs that report an event when they are past or in progress and take a concrete object
 # ("I ran a charity race", "I made this bowl", "we had a picnic", "we're putting together a show").
-EVENT_VERBS = {"run", "make", "do", "have", "pass", "put", "bring", "take", "get", "spend", "finish", "draw"}
+EVENT_VERBS = {"run", "make", "do", "have", "pass", "put", "bring", "take", "get", "spend"}
 # Objects that make an event verb say nothing durable ("it took some work", "I had a blast").
 EVENT_STOP = {"work", "effort", "courage", "guts", "step", "steps", "peek", "setback", "trouble", "mess",
               "sure", "sense", "use", "progress", "rest", "nap", "sec", "second", "minute", "minutes", "hour",
               "hours", "week", "month", "year", "years", "while", "ages", "pity"}
 # Time words that end an object phrase and belong to the clause's date ("a new group last Tuesday").
-TIME_TAIL = re.compile(r"(?:\s+(?:last|next|this|yesterday|today|tonight|ago|recently|lately|earlier|now|one|two|"
-                       r"three|four|five|six|seven|eight|nine|ten|\d+))+\s*$", re.I)
+# Number words left behind when "three years ago" loses its tail; lower case only, so "Studio One" and
+# "Route 66" keep their names.
+TIME_TAIL = re.compile(r"(?:\s+(?:(?i:last|next|this|yesterday|today|tonight|ago|recently|lately|earlier|now)|"
+                       r"one|two|three|four|five|six|seven|eight|nine|ten))+\s*$")
 # Verbs whose present tense states a durable preference, but whose past tense is an opinion about an event.
 PREFERENCE_VERBS = {"love", "like", "enjoy"}
 MODALS = {"would", "could", "should", "might", "may", "must", "'d", "will", "'ll", "shall", "can", "ca", "gon",
@@ -297,7 +299,7 @@ def _clause(verb: Any, speaker: str, relations: dict[str, str]) -> Clause | None
     if verb.pos_ not in ("VERB", "AUX") or verb.lower_ in MODALS or not _is_statement(verb):
         return None
     who = _subject(verb, speaker, relations)
-    if who is not None and who[0] and not who[1]:
+    if who is not None and not who[1]:
         liked = next((_fan_of(verb, k) for k in verb.children if k.dep_ == "attr"), None)
         if liked is not None:
             obj = _phrase(liked)
