@@ -632,19 +632,46 @@ class SQLiteStore(Store):
         return idx.top_rows(rows[keep], scores[keep], k)
 
     def episode_text_search(self, group_id: str, query: str, k: int, tf: TimeFilter) -> list[tuple[str, float]]:
-        return self.search(group_id, query, None, k, tf).episode_text
+        with self._lock:
+            eidx = self._episode_index(group_id)
+            hits = self._bm25("episodes_fts", query, eidx, k, numpy_mask(EPISODE_VISIBLE, tf.as_of, tf.known_at))
+            eps = self._episodes_by_rowid(eidx, [r for r, _ in hits])
+        return [(eps[r].id, s) for r, s in hits if r in eps]
 
     def fact_text_search(self, group_id: str, query: str, k: int, tf: TimeFilter
                          ) -> list[tuple[FactVersion, float]]:
-        return self.search(group_id, query, None, k, tf).fact_text
+        with self._lock:
+            fidx = self._facts_index(group_id)
+            hits = self._bm25("facts_fts", query, fidx, k, numpy_mask(FACT_VISIBLE, tf.as_of, tf.known_at))
+            found = self._facts_by_rowid(fidx, [r for r, _ in hits])
+        return [(found[r], s) for r, s in hits if r in found]
 
     def episode_vector_search(self, group_id: str, vector: np.ndarray, k: int, tf: TimeFilter
                               ) -> list[tuple[str, float]]:
-        return self.search(group_id, "", vector, k, tf).episode_vector
+        with self._lock:
+            eidx = self._episode_index(group_id)
+            hits = self._episode_vector(eidx, vector, k, tf)
+            eps = self._episodes_by_rowid(eidx, [r for r, _ in hits])
+        return [(eps[r].id, s) for r, s in hits if r in eps]
 
     def fact_vector_search(self, group_id: str, vector: np.ndarray, k: int, tf: TimeFilter
                            ) -> list[tuple[FactVersion, float]]:
-        return self.search(group_id, "", vector, k, tf).fact_vector
+        """One search alone (a new fact's RELATED_TO candidates): not the episode scan ``search`` also runs."""
+        with self._lock:
+            fidx = self._facts_index(group_id)
+            hits = self._fact_vector(fidx, vector, k, tf)
+            found = self._facts_by_rowid(fidx, [r for r, _ in hits])
+        return [(found[r], s) for r, s in hits if r in found]
+
+    @staticmethod
+    def _episode_vector(eidx: VectorIndex, vector: np.ndarray, k: int, tf: TimeFilter) -> list[tuple[int, float]]:
+        seen = numpy_mask(EPISODE_VISIBLE, tf.as_of, tf.known_at)
+        return eidx.search(vector, k, lambda t: seen(t) & (t["hasvec"] == 1))
+
+    @staticmethod
+    def _fact_vector(fidx: VectorIndex, vector: np.ndarray, k: int, tf: TimeFilter) -> list[tuple[int, float]]:
+        visible = numpy_mask(FACT_VISIBLE, tf.as_of, tf.known_at)
+        return fidx.search(vector, k, lambda t: visible(t) & (t["hasvec"] == 1))
 
     def search(self, group_id: str, query: str, vector: np.ndarray | None, k: int, tf: TimeFilter) -> SearchHits:
         """The four searches of a recall, one after another on this thread. The
@@ -655,11 +682,10 @@ class SQLiteStore(Store):
             eidx, fidx = self._episode_index(group_id), self._facts_index(group_id)
             ep_seen = numpy_mask(EPISODE_VISIBLE, tf.as_of, tf.known_at)
             visible = numpy_mask(FACT_VISIBLE, tf.as_of, tf.known_at)
-            ep_vec = (eidx.search(vector, k, lambda t: ep_seen(t) & (t["hasvec"] == 1))
-                      if vector is not None else [])
+            ep_vec = self._episode_vector(eidx, vector, k, tf) if vector is not None else []
             ep_text = self._bm25("episodes_fts", query, eidx, k, ep_seen) if query else []
             fact_text = self._bm25("facts_fts", query, fidx, k, visible) if query else []
-            fact_vec = fidx.search(vector, k, lambda t: visible(t) & (t["hasvec"] == 1)) if vector is not None else []
+            fact_vec = self._fact_vector(fidx, vector, k, tf) if vector is not None else []
             ep_sim, fact_sim = {}, {}
             if vector is not None:  # text hits the vector search left out get their cosine too
                 seen = {r for r, _ in ep_vec}

@@ -1,6 +1,12 @@
 """An in-process exact vector index over float32 rows, with time columns for
 pre-filtering. Search masks rows that fail the filter *before* choosing the top
-k, so a time filter can never dilute the results (no over-fetch, no post-filter)."""
+k, so a time filter can never dilute the results (no over-fetch, no post-filter).
+
+A large index also keeps each row as int8 codes. Its search scans the codes
+(a quarter of the memory traffic of the float32 rows, and the scan is
+memory-bound), bounds each row's true cosine from the codes' error, and scores
+in float32 only the rows whose bound can still reach the k best: the result is
+the exact top k, not an approximation (``VectorIndex.candidates``)."""
 
 from __future__ import annotations
 
@@ -14,16 +20,53 @@ from .cache import RowCache
 from .timefilter import NEG_INF_TIME, POS_INF_TIME  # noqa: F401 - how an open end is held here
 
 ROWS_CACHED = 2_048  # built rows kept per index: a recall reads ~350 (LoCoMo pool of 100); see docs/benchmarks.md
+# Below this many rows the float32 scan takes a few ms at most and the int8 pre-scan is not worth its
+# bookkeeping; at 100k rows it takes the scan from 13.9 to 3.4 ms (docs/benchmarks.md, issue #11, round five).
+QUANTIZED_FROM = 16_384
+QUANT_SLACK = 1e-4  # added to every row's error bound: float32 rounding in the bound and in the rescoring
+
+
+def quantize(vecs: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """Each row as symmetric int8 codes times a per-row scale: ``(codes, scale,
+    err, norm)``, where ``err`` is the distance from the row to its decoded codes
+    and ``norm`` the length of the decoded row (the two terms of the error bound)."""
+    peak = np.abs(vecs).max(axis=1) if vecs.size else np.zeros(len(vecs), dtype=np.float32)
+    scale = np.where(peak > 0, peak / 127.0, 1.0).astype(np.float32)
+    codes = np.rint(vecs / scale[:, None]).astype(np.int8)
+    decoded = codes.astype(np.float32) * scale[:, None]
+    return (codes, scale, np.linalg.norm(vecs - decoded, axis=1).astype(np.float32),
+            np.linalg.norm(decoded, axis=1).astype(np.float32))
+
+
+def _int8_dot() -> Callable[[np.ndarray, np.ndarray], np.ndarray] | None:
+    """The int8 dot-product kernel (SimSIMD), or None where it is not installed:
+    the index then scans the float32 rows, with the same results. One thread: after
+    any BLAS call (the query's embedding) OpenBLAS's workers spin on the cores for a
+    while, and a second scan thread then ran slower than one (100k rows: 6.8 ms on
+    two threads against 8.1 on one; 27k rows: 4.5 against 1.4; docs/benchmarks.md)."""
+    try:
+        import simsimd
+    except ImportError:  # pragma: no cover - simsimd is a dependency; this keeps a broken install working
+        return None
+
+    def dot(query_codes: np.ndarray, codes: np.ndarray) -> np.ndarray:
+        # float32 holds every sum exactly up to 1040 dimensions (127 * 127 * dim < 2**24); past that its
+        # rounding, once scaled, stays far inside QUANT_SLACK
+        out = simsimd.cdist(query_codes[None, :], codes, metric="dot", out_dtype="float32", threads=1)
+        return np.asarray(out)[0]
+
+    return dot
 
 
 class VectorIndex:
     def clear(self) -> None:
         """Forget every row (and the owner's markers): the next refresh loads the group again."""
-        self.__init__(self.dim, self.time_cols)  # type: ignore[misc]
+        self.__init__(self.dim, self.time_cols, self.quantized_from)  # type: ignore[misc]
 
-    def __init__(self, dim: int, time_cols: Sequence[str]):
+    def __init__(self, dim: int, time_cols: Sequence[str], quantized_from: int | None = None):
         self.dim = dim
         self.time_cols = tuple(time_cols)
+        self.quantized_from = QUANTIZED_FROM if quantized_from is None else quantized_from  # rows
         self.n = 0
         self.stamp: object = None  # owner's freshness marker
         self.seq: int | None = None  # owner's position in its change log (None: never loaded)
@@ -31,6 +74,10 @@ class VectorIndex:
         self.keys: list[object] = []
         self.pos: dict[object, int] = {}
         self.vecs = np.zeros((0, dim), dtype=np.float32)
+        self.codes = np.zeros((0, dim), dtype=np.int8)  # the rows' int8 codes, and their bound terms
+        self.qscale = np.zeros(0, dtype=np.float32)
+        self.qerr = self.qnorm = 0.0  # the largest error and decoded length of any row: one bound for all
+        self._dot: Callable[[np.ndarray, np.ndarray], np.ndarray] | None | bool = False  # False: not looked up
         self.times = {c: np.zeros(0, dtype=np.int64) for c in self.time_cols}
         self._keyarr: tuple[int, np.ndarray, np.ndarray, np.ndarray] | None = None  # n, keys, sorted, order
         self.postings = PostingsCache()  # the owner's full-text postings over these rows
@@ -43,6 +90,10 @@ class VectorIndex:
         vecs = np.zeros((cap, self.dim), dtype=np.float32)
         vecs[: self.n] = self.vecs[: self.n]
         self.vecs = vecs
+        codes = np.zeros((cap, self.dim), dtype=np.int8)
+        codes[: self.n] = self.codes[: self.n]
+        self.codes = codes
+        self.qscale = np.concatenate([self.qscale[: self.n], np.zeros(cap - self.n, np.float32)])
         for c in self.time_cols:
             arr = np.zeros(cap, dtype=np.int64)
             arr[: self.n] = self.times[c][: self.n]
@@ -53,6 +104,7 @@ class VectorIndex:
         """rows: (key, float32 bytes or None to keep the vector, time values)."""
         rows = list(rows)
         self._grow(self.n + sum(1 for r in rows if r[0] not in self.pos))
+        written = []
         for key, blob, times in rows:
             i = self.pos.get(key)
             if i is None:
@@ -64,8 +116,13 @@ class VectorIndex:
                 self.keys.append(key)
             if blob is not None:
                 self.vecs[i] = np.frombuffer(blob, dtype=np.float32, count=self.dim)
+                written.append(i)
             for c, v in zip(self.time_cols, times, strict=True):
                 self.times[c][i] = v
+        if written:
+            at = np.asarray(written, dtype=np.int64)
+            self.codes[at], self.qscale[at], err, norm = quantize(self.vecs[at])
+            self.qerr, self.qnorm = max(self.qerr, float(err.max())), max(self.qnorm, float(norm.max()))
 
     def _key_arrays(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         """Integer keys as an array, sorted, and the positions in sorted order."""
@@ -86,13 +143,20 @@ class VectorIndex:
     def top(self, scores: np.ndarray, k: int, mask: np.ndarray) -> list[tuple[int, float]]:
         """The k best scores among the masked rows, best first, ties by key (so
         both stores, and every run, order equal scores the same way)."""
-        count = int(np.count_nonzero(mask))
-        if count == 0 or k <= 0:
+        if k <= 0:
             return []
+        rows = self.near_top(scores, k, mask)
+        return self.top_rows(rows, scores[rows], k)
+
+    def near_top(self, scores: np.ndarray, k: int, mask: np.ndarray, slack: float = 0.0) -> np.ndarray:
+        """Positions of the masked rows scoring within ``slack`` of the k-th best
+        (every row tied with the k best is among them)."""
+        count = int(np.count_nonzero(mask))
+        if count <= k:
+            return np.flatnonzero(mask)
         masked = np.where(mask, scores, -np.inf)
-        kth = masked[np.argpartition(-masked, min(k, count) - 1)[:min(k, count)]].min()
-        cand = np.flatnonzero(mask & (masked >= kth))  # the k best and everything tied with the k-th
-        return self.top_rows(cand, masked[cand], k)
+        kth = masked[np.argpartition(-masked, k - 1)[:k]].min()
+        return np.flatnonzero(mask & (masked >= kth - slack))
 
     def top_rows(self, rows: np.ndarray, scores: np.ndarray, k: int) -> list[tuple[int, float]]:
         """``top`` over the rows at positions ``rows`` only, scored ``scores`` (one per row)."""
@@ -113,7 +177,7 @@ class VectorIndex:
             pos = pos[self.times["hasvec"][pos] == 1]
         if not len(pos):
             return {}
-        sims = self.vecs[pos] @ query.astype(np.float32)
+        sims = self.scores(pos, query.astype(np.float32))
         held = self._key_arrays()[0]
         return {int(held[p]): float(s) for p, s in zip(pos, sims, strict=True)}
 
@@ -126,7 +190,40 @@ class VectorIndex:
         """Exact cosine top k over the rows ``mask_fn`` keeps (pre-filtered, never diluted)."""
         if self.n == 0 or k <= 0:
             return []
-        return self.top(self.vecs[: self.n] @ query.astype(np.float32), k, mask_fn(self.view()))
+        query = query.astype(np.float32)
+        mask = mask_fn(self.view())
+        if self.n < self.quantized_from or self._kernel() is None:
+            rows = self.near_top(self.vecs[: self.n] @ query, k, mask, QUANT_SLACK)
+        else:
+            rows = self.candidates(query, k, mask)
+        return self.top_rows(rows, self.scores(rows, query), k)
+
+    def scores(self, rows: np.ndarray, query: np.ndarray) -> np.ndarray:
+        """The query's cosine with the rows at ``rows``, each summed the same way
+        wherever it sits. A BLAS scan rounds a row by its place in the block, so two
+        equal vectors could score a few ulps apart and a tie would go by position."""
+        return np.einsum("ij,j->i", self.vecs[rows], query)
+
+    def _kernel(self) -> Callable[[np.ndarray, np.ndarray], np.ndarray] | None:
+        if self._dot is False:
+            self._dot = _int8_dot()
+        return self._dot  # type: ignore[return-value]
+
+    def candidates(self, query: np.ndarray, k: int, mask: np.ndarray) -> np.ndarray:
+        """Positions of the masked rows that can be among the k best, from the int8
+        codes alone. A row's true cosine lies within ``bound`` of its code score
+        (|q.v - q'.v'| <= |q| |v - v'| + |q - q'| |v'|, with ' the decoded codes;
+        the index keeps the largest |v - v'| and |v'| of its rows), so every row
+        whose code score is within twice the bound of the k-th best is kept: the
+        k best, and everything tied with them, are always among the positions."""
+        kernel = self._kernel()
+        assert kernel is not None
+        qcodes, qscale, qerr, _ = quantize(query[None, :])
+        approx = kernel(qcodes[0], self.codes[: self.n])
+        approx *= self.qscale[: self.n]
+        approx *= qscale[0]
+        bound = float(np.linalg.norm(query)) * self.qerr + float(qerr[0]) * self.qnorm + QUANT_SLACK
+        return self.near_top(approx, k, mask, 2 * bound)
 
 
 BM25_K1 = 1.2

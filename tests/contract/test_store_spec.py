@@ -343,6 +343,32 @@ def test_every_read_matches_the_reference(spec_store, h: History):
             backend.close()
 
 
+@settings(max_examples=EXAMPLES, deadline=None, phases=PHASES,
+          suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow])
+@given(h=histories())
+def test_sqlite_matches_the_reference_through_the_int8_prescan(tmp_path_factory, monkeypatch, h: History):
+    """Large groups' vector searches scan int8 codes first (``VectorIndex.candidates``);
+    forced on for every group here, every read is still the reference's."""
+    from kg_memory.store import vecindex
+    from kg_memory.store.url import open_store
+
+    calls = []
+    scan = vecindex.VectorIndex.candidates
+
+    def counted(self: vecindex.VectorIndex, *args: Any) -> np.ndarray:
+        calls.append(self.n)
+        return scan(self, *args)
+
+    monkeypatch.setattr(vecindex, "QUANTIZED_FROM", 0)
+    monkeypatch.setattr(vecindex.VectorIndex, "candidates", counted)
+    backend = open_store(f"sqlite:///{tmp_path_factory.mktemp('spec8') / 'kg.db'}", dim=DIM)
+    try:
+        _compare(backend, h)
+    finally:
+        backend.close()
+    assert any(calls) or not h.episodes  # the int8 path ran on rows
+
+
 def test_reference_store_refuses_a_double_expiry():
     ref = ReferenceStore(dim=DIM)
     t = datetime(2024, 1, 1, tzinfo=UTC)
