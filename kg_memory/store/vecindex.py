@@ -21,7 +21,7 @@ from .timefilter import NEG_INF_TIME, POS_INF_TIME  # noqa: F401 - how an open e
 
 ROWS_CACHED = 2_048  # built rows kept per index: a recall reads ~350 (LoCoMo pool of 100); see docs/benchmarks.md
 # Below this many rows the float32 scan takes a few ms at most and the int8 pre-scan is not worth its
-# bookkeeping; at 100k rows it takes the scan from 13.9 to 3.4 ms (docs/benchmarks.md, issue #11, round five).
+# bookkeeping; at 100k rows it takes the scan from 13.5-18.9 ms to 5.5-7.3 ms (docs/benchmarks.md, #11, round five).
 QUANTIZED_FROM = 16_384
 QUANT_SLACK = 1e-4  # added to every row's error bound: float32 rounding in the bound and in the rescoring
 
