@@ -219,7 +219,7 @@ def _object(verb: Any) -> tuple[Any, str] | None:
     kids = list(verb.children)
     if verb.lemma_.lower() in ("take", "bring"):  # "I took the kids to the museum": where they went
         for k in kids:
-            pobj = next((p for p in k.children if p.dep_ == "pobj"), None) if k.dep_ == "prep" else None
+            pobj = _pobj(k)
             if k.lower_ == "to" and pobj is not None and _noun(pobj):
                 return pobj, "to"
     if any(k.dep_ == "dobj" and k.pos_ == "PRON" for k in kids):
@@ -228,14 +228,14 @@ def _object(verb: Any) -> tuple[Any, str] | None:
         if k.dep_ in ("dobj", "attr", "oprd") and _noun(k):
             return k, ""
     for k in kids:
-        if k.dep_ == "prep" and k.lower_ not in ("like", "as", "than"):  # a comparison, not a relation
-            pobj = next((p for p in k.children if p.dep_ == "pobj"), None)
+        if k.lower_ not in ("like", "as", "than"):  # a comparison, not a relation
+            pobj = _pobj(k)
             if pobj is not None and _noun(pobj):
                 return pobj, k.lower_
     for k in kids:
         if k.dep_ == "acomp":
             for p in k.children:
-                pobj = next((q for q in p.children if q.dep_ == "pobj"), None) if p.dep_ == "prep" else None
+                pobj = _pobj(p)
                 if pobj is not None and _noun(pobj):
                     return pobj, f"{k.lower_} {p.lower_}"
     for k in kids:
@@ -247,6 +247,13 @@ def _object(verb: Any) -> tuple[Any, str] | None:
             if k.tag_ == "VBG":
                 return k, ""  # "I love painting" (not "I'm helping create ...": an aim, not a thing)
     return None
+
+
+def _pobj(tok: Any) -> Any | None:
+    """The object of ``tok`` when it is a preposition ("to" -> "the museum"), else None."""
+    if tok.dep_ != "prep":
+        return None
+    return next((p for p in tok.children if p.dep_ == "pobj"), None)
 
 
 def _noun(tok: Any) -> bool:
@@ -262,7 +269,8 @@ def _specific(head: Any) -> bool:
         for k in head.children)
 
 
-_SPECIFIC_DETS = {"a", "an", "the", "this", "that", "these", "those", "another"}
+# Determiners that pick out one thing; possessives count through their dependency ("poss") in _specific.
+_SPECIFIC_DETS = _DETS - {"some", "any", "my", "our", "your", "his", "her", "their", "its"}
 
 
 def _fan_of(verb: Any, head: Any) -> Any | None:
@@ -270,7 +278,7 @@ def _fan_of(verb: Any, head: Any) -> Any | None:
     if verb.lemma_ != "be" or head.lemma_.lower() != "fan":
         return None
     for k in head.children:
-        pobj = next((p for p in k.children if p.dep_ == "pobj"), None) if k.dep_ == "prep" else None
+        pobj = _pobj(k)
         if k.lower_ == "of" and pobj is not None and pobj.pos_ in ("NOUN", "PROPN") and pobj.is_alpha:
             return pobj
     return None

@@ -18,7 +18,7 @@ import numpy as np
 from ..erasure import ErasePlan, Tombstone
 from ..errors import SchemaError, StoreError
 from ..models import Entity, Episode, FactVersion, from_trusted
-from ..temporal import EPISODE_VISIBLE, FACT_ENDED, FACT_VISIBLE
+from ..temporal import EPISODE_VISIBLE, FACT_ENDED, FACT_VISIBLE, Bound
 from ..text import query_terms
 from ..timeutil import from_iso, micros, to_iso
 from .base import JobRecord, SearchHits, Store, TimeFilter, WriteBatch, WriteConflict
@@ -632,68 +632,48 @@ class SQLiteStore(Store):
         return idx.top_rows(rows[keep], scores[keep], k)
 
     def episode_text_search(self, group_id: str, query: str, k: int, tf: TimeFilter) -> list[tuple[str, float]]:
-        with self._lock:
-            eidx = self._episode_index(group_id)
-            hits = self._bm25("episodes_fts", query, eidx, k, numpy_mask(EPISODE_VISIBLE, tf.as_of, tf.known_at))
-            eps = self._episodes_by_rowid(eidx, [r for r, _ in hits])
-        return [(eps[r].id, s) for r, s in hits if r in eps]
+        return self._search(group_id, query, None, k, tf, facts=False).episode_text
 
     def fact_text_search(self, group_id: str, query: str, k: int, tf: TimeFilter
                          ) -> list[tuple[FactVersion, float]]:
-        with self._lock:
-            fidx = self._facts_index(group_id)
-            hits = self._bm25("facts_fts", query, fidx, k, numpy_mask(FACT_VISIBLE, tf.as_of, tf.known_at))
-            found = self._facts_by_rowid(fidx, [r for r, _ in hits])
-        return [(found[r], s) for r, s in hits if r in found]
+        return self._search(group_id, query, None, k, tf, episodes=False).fact_text
 
     def episode_vector_search(self, group_id: str, vector: np.ndarray, k: int, tf: TimeFilter
                               ) -> list[tuple[str, float]]:
-        with self._lock:
-            eidx = self._episode_index(group_id)
-            hits = self._episode_vector(eidx, vector, k, tf)
-            eps = self._episodes_by_rowid(eidx, [r for r, _ in hits])
-        return [(eps[r].id, s) for r, s in hits if r in eps]
+        return self._search(group_id, "", vector, k, tf, facts=False).episode_vector
 
     def fact_vector_search(self, group_id: str, vector: np.ndarray, k: int, tf: TimeFilter
                            ) -> list[tuple[FactVersion, float]]:
-        """One search alone (a new fact's RELATED_TO candidates): not the episode scan ``search`` also runs."""
-        with self._lock:
-            fidx = self._facts_index(group_id)
-            hits = self._fact_vector(fidx, vector, k, tf)
-            found = self._facts_by_rowid(fidx, [r for r, _ in hits])
-        return [(found[r], s) for r, s in hits if r in found]
-
-    @staticmethod
-    def _episode_vector(eidx: VectorIndex, vector: np.ndarray, k: int, tf: TimeFilter) -> list[tuple[int, float]]:
-        seen = numpy_mask(EPISODE_VISIBLE, tf.as_of, tf.known_at)
-        return eidx.search(vector, k, lambda t: seen(t) & (t["hasvec"] == 1))
-
-    @staticmethod
-    def _fact_vector(fidx: VectorIndex, vector: np.ndarray, k: int, tf: TimeFilter) -> list[tuple[int, float]]:
-        visible = numpy_mask(FACT_VISIBLE, tf.as_of, tf.known_at)
-        return fidx.search(vector, k, lambda t: visible(t) & (t["hasvec"] == 1))
+        return self._search(group_id, "", vector, k, tf, episodes=False).fact_vector
 
     def search(self, group_id: str, query: str, vector: np.ndarray | None, k: int, tf: TimeFilter) -> SearchHits:
         """The four searches of a recall, one after another on this thread. The
-        episode vector scan is memory-bound BLAS that already uses every core:
-        run beside the rest on a worker (as it once was), it slowed both and the
-        recall p50 rose by a fifth (docs/benchmarks.md, issue #11)."""
+        episode vector scan is memory-bound and runs inline: run beside the rest on
+        a worker (as it once was), it slowed both and the recall p50 rose by a fifth
+        (docs/benchmarks.md, issue #11)."""
+        return self._search(group_id, query, vector, k, tf)
+
+    def _search(self, group_id: str, query: str, vector: np.ndarray | None, k: int, tf: TimeFilter,
+                episodes: bool = True, facts: bool = True) -> SearchHits:
+        """``search`` over the episodes, the facts or both: a single search (a new
+        fact's RELATED_TO candidates) does not pay for the other half's scan."""
+        ep_vec: list[tuple[int, float]] = []
+        ep_text: list[tuple[int, float]] = []
+        fact_vec: list[tuple[int, float]] = []
+        fact_text: list[tuple[int, float]] = []
+        ep_sim: dict[int, float] = {}
+        fact_sim: dict[int, float] = {}
+        eps: dict[int, Episode] = {}
+        found: dict[int, FactVersion] = {}
         with self._lock:
-            eidx, fidx = self._episode_index(group_id), self._facts_index(group_id)
-            ep_seen = numpy_mask(EPISODE_VISIBLE, tf.as_of, tf.known_at)
-            visible = numpy_mask(FACT_VISIBLE, tf.as_of, tf.known_at)
-            ep_vec = self._episode_vector(eidx, vector, k, tf) if vector is not None else []
-            ep_text = self._bm25("episodes_fts", query, eidx, k, ep_seen) if query else []
-            fact_text = self._bm25("facts_fts", query, fidx, k, visible) if query else []
-            fact_vec = self._fact_vector(fidx, vector, k, tf) if vector is not None else []
-            ep_sim, fact_sim = {}, {}
-            if vector is not None:  # text hits the vector search left out get their cosine too
-                seen = {r for r, _ in ep_vec}
-                ep_sim = eidx.similarity(vector, [r for r, _ in ep_text if r not in seen])
-                seen = {r for r, _ in fact_vec}
-                fact_sim = fidx.similarity(vector, [r for r, _ in fact_text if r not in seen])
-            eps = self._episodes_by_rowid(eidx, [r for r, _ in (*ep_vec, *ep_text)])
-            found = self._facts_by_rowid(fidx, [r for r, _ in (*fact_vec, *fact_text)])
+            if episodes:
+                eidx = self._episode_index(group_id)
+                ep_vec, ep_text, ep_sim = self._half(eidx, "episodes_fts", EPISODE_VISIBLE, query, vector, k, tf)
+                eps = self._episodes_by_rowid(eidx, [r for r, _ in (*ep_vec, *ep_text)])
+            if facts:
+                fidx = self._facts_index(group_id)
+                fact_vec, fact_text, fact_sim = self._half(fidx, "facts_fts", FACT_VISIBLE, query, vector, k, tf)
+                found = self._facts_by_rowid(fidx, [r for r, _ in (*fact_vec, *fact_text)])
         return SearchHits(
             episode_vector=[(eps[r].id, s) for r, s in ep_vec if r in eps],
             episode_text=[(eps[r].id, s) for r, s in ep_text if r in eps],
@@ -703,6 +683,19 @@ class SQLiteStore(Store):
             fact_similarity={found[r].id: s for r, s in fact_sim.items() if r in found},
             episodes={e.id: e for e in eps.values()},
         )
+
+    def _half(self, idx: VectorIndex, fts: str, rule: tuple[Bound, ...], query: str, vector: np.ndarray | None,
+              k: int, tf: TimeFilter) -> tuple[list[tuple[int, float]], list[tuple[int, float]], dict[int, float]]:
+        """One index's vector and text hits (rowids), and the cosine of the text hits
+        the vector search left out."""
+        seen = numpy_mask(rule, tf.as_of, tf.known_at)
+        vec = idx.search(vector, k, lambda t: seen(t) & (t["hasvec"] == 1)) if vector is not None else []
+        text = self._bm25(fts, query, idx, k, seen) if query else []
+        sim: dict[int, float] = {}
+        if vector is not None:
+            held = {r for r, _ in vec}
+            sim = idx.similarity(vector, [r for r, _ in text if r not in held])
+        return vec, text, sim
 
     def _episodes_by_rowid(self, idx: VectorIndex, rowids: list[int]) -> dict[int, Episode]:
         return cast(dict[int, Episode], self._by_rowid(idx, "episodes", rowids))

@@ -10,6 +10,7 @@ the exact top k, not an approximation (``VectorIndex.candidates``)."""
 
 from __future__ import annotations
 
+import functools
 import math
 from collections import OrderedDict
 from collections.abc import Callable, Iterable, Sequence
@@ -23,14 +24,14 @@ ROWS_CACHED = 2_048  # built rows kept per index: a recall reads ~350 (LoCoMo po
 # Below this many rows the float32 scan takes a few ms at most and the int8 pre-scan is not worth its
 # bookkeeping; at 100k rows it takes the scan from 13.5-18.9 ms to 5.5-7.3 ms (docs/benchmarks.md, #11, round five).
 QUANTIZED_FROM = 16_384
-QUANT_SLACK = 1e-4  # added to every row's error bound: float32 rounding in the bound and in the rescoring
+ROUNDING_SLACK = 1e-4  # float32 rounding: added to every int8 error bound, and to the float32 scan's cut
 
 
 def quantize(vecs: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
     """Each row as symmetric int8 codes times a per-row scale: ``(codes, scale,
     err, norm)``, where ``err`` is the distance from the row to its decoded codes
     and ``norm`` the length of the decoded row (the two terms of the error bound)."""
-    peak = np.abs(vecs).max(axis=1) if vecs.size else np.zeros(len(vecs), dtype=np.float32)
+    peak = np.abs(vecs).max(axis=1)
     scale = np.where(peak > 0, peak / 127.0, 1.0).astype(np.float32)
     codes = np.rint(vecs / scale[:, None]).astype(np.int8)
     decoded = codes.astype(np.float32) * scale[:, None]
@@ -38,6 +39,7 @@ def quantize(vecs: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.n
             np.linalg.norm(decoded, axis=1).astype(np.float32))
 
 
+@functools.cache
 def _int8_dot() -> Callable[[np.ndarray, np.ndarray], np.ndarray] | None:
     """The int8 dot-product kernel (SimSIMD), or None where it is not installed:
     the index then scans the float32 rows, with the same results. One thread: after
@@ -51,7 +53,7 @@ def _int8_dot() -> Callable[[np.ndarray, np.ndarray], np.ndarray] | None:
 
     def dot(query_codes: np.ndarray, codes: np.ndarray) -> np.ndarray:
         # float32 holds every sum exactly up to 1040 dimensions (127 * 127 * dim < 2**24); past that its
-        # rounding, once scaled, stays far inside QUANT_SLACK
+        # rounding, once scaled, stays far inside ROUNDING_SLACK
         out = simsimd.cdist(query_codes[None, :], codes, metric="dot", out_dtype="float32", threads=1)
         return np.asarray(out)[0]
 
@@ -77,7 +79,6 @@ class VectorIndex:
         self.codes = np.zeros((0, dim), dtype=np.int8)  # the rows' int8 codes, and their bound terms
         self.qscale = np.zeros(0, dtype=np.float32)
         self.qerr = self.qnorm = 0.0  # the largest error and decoded length of any row: one bound for all
-        self._dot: Callable[[np.ndarray, np.ndarray], np.ndarray] | None | bool = False  # False: not looked up
         self.times = {c: np.zeros(0, dtype=np.int64) for c in self.time_cols}
         self._keyarr: tuple[int, np.ndarray, np.ndarray, np.ndarray] | None = None  # n, keys, sorted, order
         self.postings = PostingsCache()  # the owner's full-text postings over these rows
@@ -140,17 +141,11 @@ class VectorIndex:
         at = np.clip(np.searchsorted(sk, keys), 0, len(sk) - 1)
         return order[at[sk[at] == keys]]
 
-    def top(self, scores: np.ndarray, k: int, mask: np.ndarray) -> list[tuple[int, float]]:
-        """The k best scores among the masked rows, best first, ties by key (so
-        both stores, and every run, order equal scores the same way)."""
-        if k <= 0:
-            return []
-        rows = self.near_top(scores, k, mask)
-        return self.top_rows(rows, scores[rows], k)
-
     def near_top(self, scores: np.ndarray, k: int, mask: np.ndarray, slack: float = 0.0) -> np.ndarray:
         """Positions of the masked rows scoring within ``slack`` of the k-th best
         (every row tied with the k best is among them)."""
+        if k <= 0:
+            return np.zeros(0, dtype=np.int64)
         count = int(np.count_nonzero(mask))
         if count <= k:
             return np.flatnonzero(mask)
@@ -159,7 +154,8 @@ class VectorIndex:
         return np.flatnonzero(mask & (masked >= kth - slack))
 
     def top_rows(self, rows: np.ndarray, scores: np.ndarray, k: int) -> list[tuple[int, float]]:
-        """``top`` over the rows at positions ``rows`` only, scored ``scores`` (one per row)."""
+        """The k best of the rows at positions ``rows``, scored ``scores`` (one per row),
+        best first, ties by key (so both stores, and every run, order equal scores the same way)."""
         if not len(rows) or k <= 0:
             return []
         k = min(k, len(rows))
@@ -192,8 +188,8 @@ class VectorIndex:
             return []
         query = query.astype(np.float32)
         mask = mask_fn(self.view())
-        if self.n < self.quantized_from or self._kernel() is None:
-            rows = self.near_top(self.vecs[: self.n] @ query, k, mask, QUANT_SLACK)
+        if self.n < self.quantized_from or _int8_dot() is None:
+            rows = self.near_top(self.vecs[: self.n] @ query, k, mask, ROUNDING_SLACK)
         else:
             rows = self.candidates(query, k, mask)
         return self.top_rows(rows, self.scores(rows, query), k)
@@ -204,11 +200,6 @@ class VectorIndex:
         equal vectors could score a few ulps apart and a tie would go by position."""
         return np.einsum("ij,j->i", self.vecs[rows], query)
 
-    def _kernel(self) -> Callable[[np.ndarray, np.ndarray], np.ndarray] | None:
-        if self._dot is False:
-            self._dot = _int8_dot()
-        return self._dot  # type: ignore[return-value]
-
     def candidates(self, query: np.ndarray, k: int, mask: np.ndarray) -> np.ndarray:
         """Positions of the masked rows that can be among the k best, from the int8
         codes alone. A row's true cosine lies within ``bound`` of its code score
@@ -216,13 +207,13 @@ class VectorIndex:
         the index keeps the largest |v - v'| and |v'| of its rows), so every row
         whose code score is within twice the bound of the k-th best is kept: the
         k best, and everything tied with them, are always among the positions."""
-        kernel = self._kernel()
+        kernel = _int8_dot()
         assert kernel is not None
         qcodes, qscale, qerr, _ = quantize(query[None, :])
         approx = kernel(qcodes[0], self.codes[: self.n])
         approx *= self.qscale[: self.n]
         approx *= qscale[0]
-        bound = float(np.linalg.norm(query)) * self.qerr + float(qerr[0]) * self.qnorm + QUANT_SLACK
+        bound = float(np.linalg.norm(query)) * self.qerr + float(qerr[0]) * self.qnorm + ROUNDING_SLACK
         return self.near_top(approx, k, mask, 2 * bound)
 
 

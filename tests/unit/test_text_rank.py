@@ -61,15 +61,21 @@ def test_doc_len_reads_multibyte_varints(fts: sqlite3.Connection) -> None:
     assert _doc_len(None) == 0
 
 
+def _top(idx: VectorIndex, scores: np.ndarray, k: int, mask: np.ndarray) -> list[tuple[int, float]]:
+    """What a search does with its scores: the rows near the top inside the mask, then the k best."""
+    rows = idx.near_top(scores, k, mask)
+    return idx.top_rows(rows, scores[rows], k)
+
+
 def test_top_prefilters_and_breaks_ties_by_key() -> None:
     idx = VectorIndex(2, ("t",))
     idx.upsert((key, bytes(8), (t,)) for key, t in [(30, 1), (10, 1), (20, 1), (40, 9), (50, 1)])
     scores = np.array([1.0, 1.0, 1.0, 5.0, 0.0])  # positions follow insertion order
     mask = idx.view()["t"] < 5  # key 40, the best score, is filtered out before ranking
-    assert idx.top(scores, 2, mask) == [(10, 1.0), (20, 1.0)]
-    assert idx.top(scores, 10, mask) == [(10, 1.0), (20, 1.0), (30, 1.0), (50, 0.0)]  # every masked row
-    assert idx.top(scores, 10, mask & (scores > 0)) == [(10, 1.0), (20, 1.0), (30, 1.0)]  # as BM25 asks
-    assert idx.top(scores, 2, ~mask) == [(40, 5.0)]
+    assert _top(idx, scores, 2, mask) == [(10, 1.0), (20, 1.0)]
+    assert _top(idx, scores, 10, mask) == [(10, 1.0), (20, 1.0), (30, 1.0), (50, 0.0)]  # every masked row
+    assert _top(idx, scores, 10, mask & (scores > 0)) == [(10, 1.0), (20, 1.0), (30, 1.0)]  # as BM25 asks
+    assert _top(idx, scores, 2, ~mask) == [(40, 5.0)]
 
 
 def test_vector_search_ranks_exactly_inside_the_mask() -> None:
@@ -108,7 +114,7 @@ def test_top_rows_ranks_a_subset_like_top_ranks_a_mask() -> None:
     scores = np.array([1.0, 2.0, 1.0, 5.0, 1.0])
     mask = np.array([True, True, True, False, True])
     rows = np.flatnonzero(mask)
-    assert idx.top_rows(rows, scores[rows], 3) == idx.top(scores, 3, mask) == [(10, 2.0), (20, 1.0), (30, 1.0)]
+    assert idx.top_rows(rows, scores[rows], 3) == _top(idx, scores, 3, mask) == [(10, 2.0), (20, 1.0), (30, 1.0)]
     assert idx.top_rows(rows[:0], scores[:0], 3) == []
 
 
