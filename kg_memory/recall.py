@@ -22,7 +22,7 @@ from .models import Episode, FactVersion, RecallResult, ScoredEpisode, ScoredFac
 from .resolve import find_live
 from .settings import RecallWeights
 from .store.base import SearchHits, Store, TimeFilter
-from .temporal import episode_visible, superseded_evidence, visible
+from .temporal import EPISODE_VISIBLE, episode_visible, rule_check, superseded_episodes, visible
 from .text import query_terms
 from .timeutil import days_between
 from .vocab import Vocabulary, load_vocabulary
@@ -198,7 +198,8 @@ class Recaller:
         overlap = {i: _overlap(qterms, self._words.of(eps[i])) for i in ids if i in eps}
         norm = scale_by_max if self.w.normalise == "max" else minmax
         nv, nb, no = norm(vec), norm(bm), norm(overlap)
-        seen = {i: e for i, e in eps.items() if episode_visible(e, tf.as_of, tf.known_at)}
+        shown = rule_check(EPISODE_VISIBLE, tf.as_of, tf.known_at)
+        seen = {i: e for i, e in eps.items() if shown(e)}
         blended = {i: self.w.episode_vector * nv.get(i, 0.0) + self.w.episode_bm25 * nb.get(i, 0.0)
                    + self.w.episode_overlap * no.get(i, 0.0) for i in ids if i in seen}
         # decay can only move the leading candidates out of the answer: only they are checked
@@ -230,7 +231,7 @@ class Recaller:
         return self._time_cues(query, ranked)
 
     def _superseded(self, group_id: str, tf: TimeFilter, episodes: dict[str, Episode]) -> set[str]:
-        """The candidates that are superseded evidence (``temporal.superseded_evidence``),
+        """The candidates that are superseded evidence (``temporal.superseded_episodes``),
         judged on the versions that cite them (the store's evidence index). Facts of
         open predicates never end, so they neither supersede a turn nor vouch for it."""
         if not episodes:
@@ -242,8 +243,8 @@ class Recaller:
             for eid in f.episode_ids:
                 if eid in episodes:
                     citing.setdefault(eid, []).append(f)
-        return {eid for eid, vs in citing.items()
-                if superseded_evidence(episodes[eid].occurred_at, vs, tf.as_of, tf.known_at)}
+        said = {eid: e.occurred_at for eid, e in episodes.items()}
+        return superseded_episodes(said, citing, tf.as_of, tf.known_at)
 
     def _time_cues(self, query: str, ranked: list[ScoredEpisode]) -> list[ScoredEpisode]:
         """A "when" or "how long" question favours turns that state a time; a

@@ -11,6 +11,7 @@ Stores persist what :func:`decide` returns and filter with the same predicate as
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
@@ -68,20 +69,34 @@ EPISODE_VISIBLE = (Bound("occurred_at", "<=", "as_of"), Bound("created_at", "<="
 _CMP = {"<=": lambda a, b: a <= b, "<": lambda a, b: a < b, ">": lambda a, b: a > b}
 
 
+def _open_result(b: Bound) -> bool:
+    """Whether an open (None) field satisfies ``b``: -inf is never > a point and
+    +inf is never <= one; "fails" and never-open fields fail."""
+    if b.open_as == "fails" or b.open_as is None:
+        return False
+    return (b.open_as == "-inf") == (b.op in ("<=", "<"))
+
+
+@functools.lru_cache(maxsize=256)
+def rule_check(rule: tuple[Bound, ...], as_of: datetime, known_at: datetime) -> Callable[[object], bool]:
+    """``rule`` at (as_of, known_at) as one predicate over rows, for judging many
+    rows at the same point (a recall's candidates). The same answer as ``holds``."""
+    points = {"as_of": as_of, "known_at": known_at}
+    bounds = [(b.field, _CMP[b.op], points[b.point], _open_result(b)) for b in rule]
+
+    def check(row: object) -> bool:
+        for name, cmp, point, when_open in bounds:
+            value = getattr(row, name)
+            if not (when_open if value is None else cmp(value, point)):
+                return False
+        return True
+
+    return check
+
+
 def holds(rule: tuple[Bound, ...], row: object, as_of: datetime, known_at: datetime) -> bool:
     """Whether ``row`` (a version or an episode) satisfies ``rule`` at (as_of, known_at)."""
-    points = {"as_of": as_of, "known_at": known_at}
-    for b in rule:
-        value = getattr(row, b.field)
-        if value is None:
-            if b.open_as == "fails" or b.open_as is None:
-                return False
-            if (b.open_as == "-inf") != (b.op in ("<=", "<")):
-                return False  # -inf is never > a point; +inf is never <= one
-            continue
-        if not _CMP[b.op](value, points[b.point]):
-            return False
-    return True
+    return rule_check(rule, as_of, known_at)(row)
 
 
 def visible(v: FactVersion, as_of: datetime, known_at: datetime) -> bool:
@@ -107,10 +122,30 @@ def superseded_evidence(occurred_at: datetime, citing: list[FactVersion], as_of:
     supports had ended by ``as_of`` after it was said (a later episode changed or
     ended it), and no fact it supports still holds. The episode that reports the
     end ("I quit yesterday", said after the end) is not superseded."""
-    holds = any(visible(v, as_of, known_at) for v in citing)
-    overtaken = any(ended(v, as_of, known_at) and v.valid_to is not None and occurred_at < v.valid_to
-                    for v in citing)
-    return overtaken and not holds
+    return bool(superseded_episodes({"": occurred_at}, {"": citing}, as_of, known_at))
+
+
+def superseded_episodes(said: dict[str, datetime], citing: dict[str, list[FactVersion]], as_of: datetime,
+                        known_at: datetime) -> set[str]:
+    """``superseded_evidence`` for many episodes at one point (``said``: each
+    episode's ``occurred_at``; ``citing``: the versions that cite it). A version
+    cited by many of them is judged once."""
+    is_visible, is_ended = rule_check(FACT_VISIBLE, as_of, known_at), rule_check(FACT_ENDED, as_of, known_at)
+    judged: dict[str, tuple[bool, datetime | None]] = {}
+
+    def judge(v: FactVersion) -> tuple[bool, datetime | None]:
+        """(still holds, the end it had reached by as_of or None)."""
+        if v.id not in judged:
+            judged[v.id] = (is_visible(v), v.valid_to if is_ended(v) else None)
+        return judged[v.id]
+
+    out: set[str] = set()
+    for eid, versions in citing.items():
+        verdicts = [judge(v) for v in versions]
+        overtaken = any(end is not None and said[eid] < end for _, end in verdicts)
+        if overtaken and not any(holds_now for holds_now, _ in verdicts):
+            out.add(eid)
+    return out
 
 
 @dataclass(frozen=True)

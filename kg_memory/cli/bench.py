@@ -121,7 +121,8 @@ def agent_loop(
                    f"after a same-group write {r['recall_after_same_group_write']['p50_ms']}/"
                    f"{r['recall_after_same_group_write']['p95_ms']} ms, after another group's write "
                    f"{r['recall_after_other_group_write']['p50_ms']}/{r['recall_after_other_group_write']['p95_ms']}"
-                   f" ms; add p50 {r['add_same_group']['p50_ms']} ms")
+                   f" ms; add p50 {r['add_same_group']['p50_ms']} ms"
+                   f" ({r['add_same_group_with_embedding']['p50_ms']} ms with new facts' embeddings)")
 
 
 @bench_app.command("background")

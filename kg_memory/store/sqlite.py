@@ -288,29 +288,33 @@ class SQLiteStore(Store):
         return [self._episode(r) for r in reversed(rows)]
 
     def neighbours(self, group_id: str, episode_ids: list[str], tf: TimeFilter) -> dict[str, list[Episode]]:
-        out: dict[str, list[Episode]] = {}
-        seen, points = sql_filter(EPISODE_VISIBLE)
+        """One query for all the episodes: the rowids of each one's turn before and
+        after in its session (turns at the same instant ordered by id, as on Neo4j,
+        which has no rowid), then the rows, through the group's row cache when this
+        process holds its index (recall), else read directly."""
+        if not episode_ids:
+            return {}
+        seen, points = sql_filter(EPISODE_VISIBLE, "n")
         at = [to_iso(tf.as_of if p == "as_of" else tf.known_at) for p in points]
+        side = ("(SELECT n.rowid FROM episodes n WHERE n.group_id = s.group_id AND n.session_id = s.session_id "
+                "AND (n.occurred_at {op} s.occurred_at OR (n.occurred_at = s.occurred_at AND n.id {op} s.id)) "
+                "AND {seen} ORDER BY n.occurred_at {order}, n.id {order} LIMIT 1)")
+        before, after = (side.format(op=op, order=order, seen=seen) for op, order in (("<", "DESC"), (">", "ASC")))
+        ids = list(dict.fromkeys(episode_ids))
         with self._lock:
-            for eid in episode_ids:
-                row = self.conn.execute(
-                    "SELECT session_id, occurred_at FROM episodes WHERE id = ? AND +group_id = ?",
-                    (eid, group_id)).fetchone()
-                if row is None or row["session_id"] is None:
-                    continue
-                found = []
-                # Turns at the same instant are ordered by id, as on Neo4j (which has no rowid).
-                for op, order in (("<", "DESC"), (">", "ASC")):
-                    r = self.conn.execute(
-                        f"SELECT {_EP_COLS} FROM episodes WHERE group_id = ? AND session_id = ? "
-                        f"AND (occurred_at {op} ? OR (occurred_at = ? AND id {op} ?)) "
-                        f"AND {seen} ORDER BY occurred_at {order}, id {order} LIMIT 1",
-                        (group_id, row["session_id"], row["occurred_at"], row["occurred_at"], eid, *at)).fetchone()
-                    if r is not None:
-                        found.append(self._episode(r))
-                if found:
-                    out[eid] = found
-        return out
+            held = self._indexes.peek(group_id)
+            idx = (self._refresh(group_id, "e", held[0], self._load_episodes)
+                   if held is not None and held[0].seq is not None else None)
+            pairs: list[tuple[str, list[int]]] = []
+            for chunk in _chunks(ids, 400):
+                sql = (f"SELECT s.id, {before} AS before, {after} AS after FROM episodes s "
+                       f"WHERE s.id IN ({','.join('?' * len(chunk))}) AND +s.group_id = ? "
+                       "AND s.session_id IS NOT NULL")
+                pairs.extend((r[0], [x for x in (r[1], r[2]) if x is not None])
+                             for r in self.conn.execute(sql, (*at, *at, *chunk, group_id)))
+            rows = self._episodes_by_rowid(idx, [x for _, xs in pairs for x in xs])
+        order = {eid: i for i, eid in enumerate(ids)}
+        return {eid: [rows[x] for x in xs] for eid, xs in sorted(pairs, key=lambda p: order[p[0]]) if xs}
 
     # -- entities ----------------------------------------------------------
     def find_entities(self, group_id: str, keys: list[str]) -> dict[str, Entity]:
@@ -697,7 +701,7 @@ class SQLiteStore(Store):
             sim = idx.similarity(vector, [r for r, _ in text if r not in held])
         return vec, text, sim
 
-    def _episodes_by_rowid(self, idx: VectorIndex, rowids: list[int]) -> dict[int, Episode]:
+    def _episodes_by_rowid(self, idx: VectorIndex | None, rowids: list[int]) -> dict[int, Episode]:
         return cast(dict[int, Episode], self._by_rowid(idx, "episodes", rowids))
 
     def _stamp(self) -> tuple[int, int]:

@@ -128,10 +128,25 @@ class VectorIndex:
     def _key_arrays(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         """Integer keys as an array, sorted, and the positions in sorted order."""
         if self._keyarr is None or self._keyarr[0] != self.n:
-            held = np.asarray(self.keys, dtype=np.int64)
-            order = np.argsort(held, kind="stable")
-            self._keyarr = (self.n, held, held[order], order)
+            self._keyarr = self._extended_keys() or self._sorted_keys()
         return self._keyarr[1], self._keyarr[2], self._keyarr[3]
+
+    def _sorted_keys(self) -> tuple[int, np.ndarray, np.ndarray, np.ndarray]:
+        held = np.asarray(self.keys, dtype=np.int64)
+        order = np.argsort(held, kind="stable")
+        return (self.n, held, held[order], order)
+
+    def _extended_keys(self) -> tuple[int, np.ndarray, np.ndarray, np.ndarray] | None:
+        """The key arrays after rows were appended, without sorting them all again:
+        keys are only ever appended, and new rowids sort after the old ones (else None)."""
+        if self._keyarr is None or self._keyarr[0] == 0 or self._keyarr[0] > self.n:
+            return None
+        n0, held, ordered, order = self._keyarr
+        new = np.asarray(self.keys[n0:], dtype=np.int64)
+        if new[0] <= ordered[-1] or (len(new) > 1 and bool(np.any(new[1:] <= new[:-1]))):
+            return None
+        return (self.n, np.concatenate([held, new]), np.concatenate([ordered, new]),
+                np.concatenate([order, np.arange(n0, self.n, dtype=order.dtype)]))
 
     def positions(self, keys: np.ndarray) -> np.ndarray:
         """Row positions of the integer ``keys`` this index holds (others dropped)."""
@@ -219,6 +234,9 @@ class VectorIndex:
 
 BM25_K1 = 1.2
 BM25_B = 0.75
+# Matches below 1/8 of the documents are summed sparsely (sorting the matches); above that a dense
+# array over every document is cheaper. At 100k documents and ~3.7k matches: 0.78 ms dense (#11, round six).
+SPARSE_BM25_SHARE = 8
 
 
 def bm25_at(doc_len: np.ndarray, postings: Sequence[np.ndarray], k1: float = BM25_K1, b: float = BM25_B,
@@ -239,12 +257,23 @@ def bm25_at(doc_len: np.ndarray, postings: Sequence[np.ndarray], k1: float = BM2
     if n == 0 or not hit:
         return np.zeros(0, dtype=np.int64), np.zeros(0, dtype=np.float64)
     avg = float(doc_len.sum()) / n or 1.0
-    scores = np.zeros(len(doc_len), dtype=np.float64)  # dense: cheaper than sorting the postings' union
+    parts = []
     for pos in hit:
         idf = math.log((n - len(pos) + 0.5) / (len(pos) + 0.5))
         if idf <= 0:
             idf = 1e-6
-        scores[pos] += idf * (k1 + 1) / (1 + k1 * (1 - b + b * doc_len[pos] / avg))
+        parts.append(idf * (k1 + 1) / (1 + k1 * (1 - b + b * doc_len[pos] / avg)))
+    if len(hit) == 1:
+        order = np.argsort(hit[0], kind="stable")
+        return hit[0][order], parts[0][order]
+    at = np.concatenate(hit)
+    if len(at) * SPARSE_BM25_SHARE < len(doc_len):
+        rows, slot = np.unique(at, return_inverse=True)
+        # bincount adds each row's terms in the order given, from 0.0: the same sums as the dense loop
+        return rows, np.bincount(slot, weights=np.concatenate(parts), minlength=len(rows))
+    scores = np.zeros(len(doc_len), dtype=np.float64)
+    for pos, part in zip(hit, parts, strict=True):
+        scores[pos] += part
     rows = np.flatnonzero(scores)  # every match scores above 0 (the idf floor)
     return rows, scores[rows]
 

@@ -177,3 +177,42 @@ def test_superseded_evidence():
     assert not superseded_evidence(said, [leeds, home], as_of=d(2025), known_at=NOW)  # it still vouches for one
     assert not superseded_evidence(d(2024, 1, 2), [leeds], as_of=d(2025), known_at=NOW)  # it reported the end
     assert not superseded_evidence(said, [], as_of=d(2025), known_at=NOW)
+
+
+def test_rule_check_agrees_with_holds_on_every_open_and_closed_field():
+    from itertools import product
+
+    from kg_memory.temporal import EPISODE_VISIBLE, FACT_ENDED, FACT_VISIBLE, holds, rule_check
+
+    ends = (None, d(2019), d(2020), d(2021))
+    points = (d(2019), d(2020), d(2021))
+    for rule in (FACT_VISIBLE, FACT_ENDED):
+        for vf, vt, expired, as_of, known in product(ends, ends, ends, points, points):
+            v = version("A", vf, vt, created=d(2020), expired=expired)
+            assert rule_check(rule, as_of, known)(v) == holds(rule, v, as_of, known) == _by_hand(rule, v, as_of, known)
+    ep = type("E", (), {"occurred_at": d(2020), "created_at": d(2021)})()
+    assert [rule_check(EPISODE_VISIBLE, a, k)(ep) for a, k in product(points, points)] == [
+        a >= d(2020) and k >= d(2021) for a, k in product(points, points)]
+
+
+def _by_hand(rule: object, v: FactVersion, as_of: datetime, known: datetime) -> bool:
+    from kg_memory.temporal import FACT_VISIBLE
+
+    believed = v.created_at <= known and (v.expired_at is None or v.expired_at > known)
+    if rule is FACT_VISIBLE:
+        starts = v.valid_from is None or v.valid_from <= as_of
+        return believed and starts and (v.valid_to is None or v.valid_to > as_of)
+    return believed and v.valid_to is not None and v.valid_to <= as_of
+
+
+def test_superseded_episodes_judges_each_episode_as_superseded_evidence_does():
+    from kg_memory.temporal import superseded_episodes, superseded_evidence
+
+    leeds = version("Leeds", d(2020), d(2024))
+    home = version("Home", d(2020))
+    said = {"a": d(2020, 2), "b": d(2020, 2), "c": d(2024, 1, 2), "d": d(2020, 2)}
+    citing = {"a": [leeds], "b": [leeds, home], "c": [leeds], "d": []}  # leeds is shared: judged once
+    for as_of in (d(2023), d(2025)):
+        expected = {e for e in said if superseded_evidence(said[e], citing[e], as_of, NOW)}
+        assert superseded_episodes(said, citing, as_of, NOW) == expected
+    assert superseded_episodes(said, citing, d(2025), NOW) == {"a"}

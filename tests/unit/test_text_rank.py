@@ -3,6 +3,7 @@ SQLite's own FTS5 ``bm25()`` on a real in-memory table."""
 
 from __future__ import annotations
 
+import math
 import sqlite3
 
 import numpy as np
@@ -152,3 +153,35 @@ def test_postings_cache_is_bounded_and_trims_its_log() -> None:
     assert cache.get("b")[1].tolist() == [4, 5]  # type: ignore[index]
     cache.changed([6, 7, 8])  # 5 pending that a held term still needs: everything is read again
     assert cache.get("b") is None and cache.get("c") is None and len(cache) == 0
+
+
+@pytest.mark.parametrize("share", [1, 10**9])  # 1: sparse (~1,400 matches of 5,000 documents); 10**9: dense
+def test_bm25_sparse_and_dense_sums_are_the_same_to_the_bit(monkeypatch: pytest.MonkeyPatch, share: int) -> None:
+    from kg_memory.store import vecindex
+
+    rng = np.random.default_rng(7)
+    doc_len = rng.integers(1, 40, size=5_000)
+    # unsorted and overlapping, so many rows sum three or more terms (where the order of a sum shows)
+    postings = [rng.choice(5_000, size=n, replace=False) for n in (3, 60, 200, 250, 300, 350, 400)]
+    monkeypatch.setattr(vecindex, "SPARSE_BM25_SHARE", share)
+    rows, at = bm25_at(doc_len, postings)
+    expected = np.zeros(5_000)
+    for pos in postings:  # the dense definition, term by term
+        idf = max(math.log((5_000 - len(pos) + 0.5) / (len(pos) + 0.5)), 1e-6)
+        expected[pos] += idf * 2.2 / (1 + 1.2 * (0.25 + 0.75 * doc_len[pos] / doc_len.mean()))
+    assert rows.tolist() == np.flatnonzero(expected).tolist()
+    assert at.tolist() == expected[rows].tolist()  # exactly: ties must break the same way on every path
+    one_rows, one = bm25_at(doc_len, postings[1:2])  # a single term comes back sorted by position too
+    assert one_rows.tolist() == sorted(postings[1].tolist()) and (one > 0).all()
+
+
+def test_key_arrays_extended_on_append_match_a_full_sort() -> None:
+    idx = VectorIndex(2, ("t",))
+    idx.upsert((key, bytes(8), (0,)) for key in (30, 10, 20))
+    assert idx.positions(np.array([10, 20, 30])).tolist() == [1, 2, 0]
+    idx.upsert((key, bytes(8), (0,)) for key in (31, 45))  # appended after the largest: extended in place
+    extended = idx._key_arrays()
+    idx._keyarr = None
+    assert [a.tolist() for a in extended] == [a.tolist() for a in idx._key_arrays()]
+    idx.upsert((key, bytes(8), (0,)) for key in (5,))  # smaller than held keys: sorted again
+    assert idx.positions(np.array([5, 10, 45, 31, 30])).tolist() == [5, 1, 4, 3, 0]
