@@ -302,9 +302,7 @@ class SQLiteStore(Store):
         before, after = (side.format(op=op, order=order, seen=seen) for op, order in (("<", "DESC"), (">", "ASC")))
         ids = list(dict.fromkeys(episode_ids))
         with self._lock:
-            held = self._indexes.peek(group_id)
-            idx = (self._refresh(group_id, "e", held[0], self._load_episodes)
-                   if held is not None and held[0].seq is not None else None)
+            idx = self._held_index(group_id, "e")
             pairs: list[tuple[str, list[int]]] = []
             for chunk in _chunks(ids, 400):
                 sql = (f"SELECT s.id, {before} AS before, {after} AS after FROM episodes s "
@@ -436,9 +434,7 @@ class SQLiteStore(Store):
         evidence index; the rows through the group's index when this process holds one
         (recall), else read directly (erasure in a fresh process need not load the group)."""
         with self._lock:
-            held = self._indexes.peek(group_id)
-            idx = (self._refresh(group_id, "f", held[1], self._load_facts)
-                   if held is not None and held[1].seq is not None else None)
+            idx = self._held_index(group_id, "f")
             rows: list[int] = []
             for part in _chunks(list(dict.fromkeys(episode_ids)), 400):
                 rows.extend(r[0] for r in self.conn.execute(
@@ -726,6 +722,18 @@ class SQLiteStore(Store):
             now = [r[0] for r in self.conn.execute(f"SELECT rowid FROM {table} WHERE group_id = ?", (group_id,))]
             return sorted({*(k for k in idx.keys if isinstance(k, int)), *now})
         return rows
+
+    def _held_index(self, group_id: str, tbl: str) -> VectorIndex | None:
+        """The group's episode ("e") or fact ("f") index brought up to date when this
+        process already holds it loaded (a recall made it), else None: a read that
+        only wants its rows cached need not load the whole group."""
+        held = self._indexes.peek(group_id)
+        if held is None:
+            return None
+        idx = held[0] if tbl == "e" else held[1]
+        if idx.seq is None:
+            return None
+        return self._refresh(group_id, tbl, idx, self._load_episodes if tbl == "e" else self._load_facts)
 
     def _episode_index(self, group_id: str) -> VectorIndex:
         """Every episode of the group in memory: times, whether it has a vector

@@ -139,7 +139,7 @@ class VectorIndex:
     def _extended_keys(self) -> tuple[int, np.ndarray, np.ndarray, np.ndarray] | None:
         """The key arrays after rows were appended, without sorting them all again:
         keys are only ever appended, and new rowids sort after the old ones (else None)."""
-        if self._keyarr is None or self._keyarr[0] == 0 or self._keyarr[0] > self.n:
+        if self._keyarr is None or self._keyarr[0] == 0:
             return None
         n0, held, ordered, order = self._keyarr
         new = np.asarray(self.keys[n0:], dtype=np.int64)
@@ -235,7 +235,7 @@ class VectorIndex:
 BM25_K1 = 1.2
 BM25_B = 0.75
 # Matches below 1/8 of the documents are summed sparsely (sorting the matches); above that a dense array
-# over every document is cheaper. 100k documents, ~3.7k matches: 0.78 ms dense, 0.11 ms sparse
+# over every document is cheaper. 100k documents, ~3.7k matches: 0.78 ms dense, 0.23 ms sparse
 # (docs/benchmarks.md, #11, round six).
 SPARSE_BM25_SHARE = 8
 
@@ -264,9 +264,6 @@ def bm25_at(doc_len: np.ndarray, postings: Sequence[np.ndarray], k1: float = BM2
         if idf <= 0:
             idf = 1e-6
         parts.append(idf * (k1 + 1) / (1 + k1 * (1 - b + b * doc_len[pos] / avg)))
-    if len(hit) == 1:
-        order = np.argsort(hit[0], kind="stable")
-        return hit[0][order], parts[0][order]
     at = np.concatenate(hit)
     if len(at) * SPARSE_BM25_SHARE < len(doc_len):
         rows, slot = np.unique(at, return_inverse=True)
