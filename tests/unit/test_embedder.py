@@ -41,3 +41,27 @@ def test_cache_embeds_unchanged_content_once(model: MiniLMEmbedder):
     b = cached.embed(["same text"])
     assert cached.misses == 2 and cached.hits == 1  # the in-call duplicate is embedded once too
     assert np.array_equal(a[0], b[0]) and np.array_equal(a[0], a[2])
+
+
+def _gelu_whole_array(x: np.ndarray) -> np.ndarray:
+    """The definition, with a temporary per term: what the chunked form must equal to the bit."""
+    z = x * np.float32(1.0 / np.sqrt(2.0))
+    a = np.abs(z)
+    t = 1.0 / (1.0 + 0.3275911 * a)
+    poly = t * (0.254829592 + t * (-0.284496736 + t * (1.421413741 + t * (-1.453152027 + t * 1.061405429))))
+    erf = np.sign(z) * (1.0 - poly * np.exp(-a * a))
+    return (0.5 * x * (1.0 + erf)).astype(np.float32)
+
+
+@pytest.mark.parametrize("chunk", [7, 4096, 262_144])
+def test_chunked_gelu_is_the_whole_array_definition_to_the_bit(monkeypatch, chunk: int):
+    from kg_memory.embed import minilm
+
+    monkeypatch.setattr(minilm, "GELU_CHUNK", chunk)
+    x = (np.random.default_rng(5).standard_normal((61, 37)) * 4).astype(np.float32)  # a tail in every chunk size
+    x[0, :6] = [0.0, -0.0, 1e-30, -1e-30, -9.0, 12.0]
+    want = _gelu_whole_array(x)
+    got = minilm._gelu(x.copy())
+    assert got.dtype == np.float32 and np.array_equal(got, want)
+    strided = minilm._gelu(x.T)  # a transposed view is not one block: the result is still right
+    assert np.array_equal(strided, want.T)
