@@ -53,7 +53,8 @@ def test_sqlite_and_neo4j_keep_the_same_history(sqlite_store, neo4j_store_sessio
     from kg_memory.pipeline import Pipeline
     from kg_memory.timeutil import FixedClock
 
-    episodes = list(generate(4000, seed=42, span=timedelta(days=90)))
+    # 44 turns a day, as in 4000 over 90 days, in a third of the parsing time
+    episodes = list(generate(1500, seed=42, span=timedelta(days=34)))
     histories = []
     for st in (sqlite_store, neo4j_store_session):
         group = f"parity-h-{uuid.uuid4().hex[:8]}"
@@ -62,5 +63,5 @@ def test_sqlite_and_neo4j_keep_the_same_history(sqlite_store, neo4j_store_sessio
         user = st.find_entities(group, ["user"])["user"]
         histories.append(sorted((f.predicate, f.object, str(f.valid_from), str(f.valid_to), f.expired_at is None,
                                  f.reinforcement_count) for f in st.history(group, user.id)))
-    assert len(histories[0]) > 500
+    assert len(histories[0]) > 400  # 454 versions of the user
     assert histories[0] == histories[1]

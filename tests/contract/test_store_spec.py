@@ -211,6 +211,8 @@ def _reads(store: Store, h: History, points: list[datetime] = POINTS,
             for before in (TIMES[2], TIMES[5], MAX):
                 out[g, "previous", session, before] = _ids(store.previous_turns(g, session, before, 2))
         at = [TimeFilter(as_of=as_of, known_at=known_at) for as_of in points for known_at in knowns]
+        if g not in h.groups:  # a group nobody wrote to: that it stays empty needs one point in time
+            at = [TimeFilter(as_of=TIMES[4], known_at=MAX)]
         two = [n.id for n in mine[:2]]
         with ThreadPoolExecutor(4 if store.concurrent_reads else 1) as pool:  # Neo4j: round trips overlap
             for part in pool.map(lambda tf, g=g, two=two: _reads_at(store, g, tf, ents, two, ep_ids, q), at):
@@ -221,6 +223,12 @@ def _reads(store: Store, h: History, points: list[datetime] = POINTS,
 def _reads_at(store: Store, g: str, tf: TimeFilter, ents: list[str], two: list[str], ep_ids: list[str],
               q: np.ndarray) -> dict[Any, Any]:
     """The time-filtered reads of group ``g`` at one (as of, known at) point."""
+    with store.read_scope():  # as recall reads: one transaction per thread (the other reads run without one)
+        return _reads_at_in_scope(store, g, tf, ents, two, ep_ids, q)
+
+
+def _reads_at_in_scope(store: Store, g: str, tf: TimeFilter, ents: list[str], two: list[str], ep_ids: list[str],
+                       q: np.ndarray) -> dict[Any, Any]:
     key = (g, tf.as_of, tf.known_at)
     out: dict[Any, Any] = {(key, "neighbours"): {k: _ids(v) for k, v in store.neighbours(g, ep_ids, tf).items()}}
     for limit in (1, 3, 100):
