@@ -48,10 +48,11 @@ _ERF_A = (1.061405429, -1.453152027, 1.421413741, -0.284496736, 0.254829592)  # 
 
 
 def _gelu(x: np.ndarray) -> np.ndarray:
-    """Exact GELU, x * Phi(x), in place on a float32 array, with erf from Abramowitz &
-    Stegun 7.1.26 (|error| < 1.5e-7). The terms are evaluated a chunk at a time into three
-    scratch buffers: the same operations in the same order as the whole-array form (so the
-    same bits), without its dozen temporaries the size of the layer."""
+    """Exact GELU, x * Phi(x), with erf from Abramowitz & Stegun 7.1.26 (|error| < 1.5e-7).
+    Returns the result, written over ``x`` when ``x`` is one float32 block (else over a copy).
+    The terms are evaluated a chunk at a time into three scratch buffers: the same operations
+    in the same order as the whole-array form (so the same bits), without its dozen
+    temporaries the size of the layer."""
     x = np.ascontiguousarray(x, dtype=np.float32)  # a view of it is written, so it must be one block
     flat = x.reshape(-1)
     size = min(GELU_CHUNK, flat.size)
