@@ -4,13 +4,13 @@ from __future__ import annotations
 
 import hashlib
 import json
-from dataclasses import dataclass
-from functools import cache
+from dataclasses import dataclass, replace
+from functools import cache, lru_cache
 from importlib import resources
-from typing import Any, Literal
+from typing import Annotated, Any, Literal
 
 from jinja2 import Environment, StrictUndefined, Template
-from pydantic import BaseModel, Field
+from pydantic import BaseModel, ConfigDict, Field, StringConstraints, create_model
 
 from .errors import KgMemError
 
@@ -38,20 +38,29 @@ class ExtractionResponse(BaseModel):
     facts: list[ExtractedFactModel] = Field(default_factory=list)
 
 
-class WindowFactModel(BaseModel):
-    turn: int = Field(ge=1)
-    subject: str = Field(min_length=1)
-    predicate: str = Field(min_length=1, max_length=64)
-    object: str = Field(min_length=1)
-    when: str | None = None
-    ending: bool = False
+# One restated sentence: short, so a small model that starts to ramble stops (the server's grammar bounds it).
+Sentence = Annotated[str, StringConstraints(strip_whitespace=True, min_length=3, max_length=200)]
 
 
-class WindowExtractionResponse(BaseModel):
-    """What extract_window.j2 asks the model for."""
+class RestatedWindow(BaseModel):
+    """What restate_window.j2 asks the model for: per turn, keyed "<n> <speaker>" in turn order, at most
+    two short sentences. The fields depend on the window, so :func:`restated_window` makes the model;
+    this base (no turns) is the registry's entry."""
 
-    # Bounded, so a small model that starts listing every predicate stops (the server's grammar enforces it).
-    facts: list[WindowFactModel] = Field(default_factory=list, max_length=10)
+    model_config = ConfigDict(extra="forbid", populate_by_name=True)
+
+    def sentences(self) -> list[list[str]]:
+        """The sentences of each turn, in turn order."""
+        return [list(getattr(self, name)) for name in type(self).model_fields]
+
+
+@lru_cache(maxsize=256)
+def restated_window(keys: tuple[str, ...]) -> type[RestatedWindow]:
+    """The response model of one window: a required key per turn, in order, so a grammar-constrained
+    model writes each turn's sentences under that turn's number and speaker."""
+    fields: dict[str, Any] = {f"t{i}": (list[Sentence], Field(alias=key, max_length=2))
+                              for i, key in enumerate(keys, 1)}
+    return create_model("RestatedWindow", __base__=RestatedWindow, **fields)
 
 
 class JudgeResponse(BaseModel):
@@ -64,7 +73,7 @@ class JudgeResponse(BaseModel):
 
 
 RESPONSE_MODELS: dict[str, type[BaseModel]] = {
-    "extract": ExtractionResponse, "extract_window": WindowExtractionResponse, "judge": JudgeResponse,
+    "extract": ExtractionResponse, "restate_window": RestatedWindow, "judge": JudgeResponse,
 }
 
 
@@ -81,6 +90,10 @@ class Prompt:
 
     def json_schema(self) -> dict[str, Any]:
         return self.response_model.model_json_schema()
+
+    def answering(self, response_model: type[BaseModel]) -> Prompt:
+        """The same template and version with a response model made for one call (a window's turns)."""
+        return replace(self, response_model=response_model)
 
 
 @cache

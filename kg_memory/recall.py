@@ -278,12 +278,12 @@ class Recaller:
         """Entities named in the query ("Maya"; "my" -> the user): their facts, and a
         second hop through the entities those facts reach ("my brother" -> Alex -> pet).
         Also the latest ended value of each asked-for predicate of a named entity
-        that holds no value now (the job the user quit). Depends on the query
-        alone, so it can run beside the searches."""
+        that holds no value now (the job the user quit). Returns those facts, the
+        weight of each entity (1 named, 0.5 one step away) and the ended values.
+        Depends on the query alone, so it can run beside the searches."""
         wanted = self._wanted(query)
         preds = sorted(wanted) if wanted else None
         found: dict[str, FactVersion] = {}
-        entity: dict[str, float] = {}
         words = _TOKEN.findall(query)
         keys = {normalize_name(g) for g in _ngrams(words)} - {""}
         if _FIRST_PERSON.search(query):
@@ -294,14 +294,15 @@ class Recaller:
         next_ids = set()
         for f in hop1:
             found[f.id] = f
-            entity[f.id] = 1.0
             if f.predicate in self.relation_predicates:  # people one step away: "my brother" -> Alex
                 next_ids.update({f.subject_id, f.object_id} - named_ids)
         if next_ids:
             for f in self.store.facts_for_entities(group_id, sorted(next_ids), tf, 2 * k, preds):
                 found[f.id] = f
-                entity[f.id] = max(entity.get(f.id, 0.0), 0.5)
-        return found, entity, self._endings(group_id, tf, k, named_ids, preds, hop1)
+        # How near each entity is to the query: named, or one step away. A fact's entity score comes from
+        # its own subject and object, so a fact found by a search scores as one fetched here would.
+        weight = {i: 0.5 for i in next_ids} | {i: 1.0 for i in named_ids}
+        return found, weight, self._endings(group_id, tf, k, named_ids, preds, hop1)
 
     def _endings(self, group_id: str, tf: TimeFilter, k: int, named_ids: set[str], preds: list[str] | None,
                  holding: list[FactVersion]) -> list[FactVersion]:
@@ -335,20 +336,18 @@ class Recaller:
             direct[i] = direct.get(i, 0.0) + 0.4 * v
 
         # Graph: entities the best episodes mention -> their facts.
-        graph: dict[str, float] = {}
+        ent_score: dict[str, float] = {}
         top_eps = episodes[:k]
         if top_eps:
             best = top_eps[0].score or 1.0
             ment = self.store.mentions(group_id, [s.episode.id for s in top_eps])
-            ent_score: dict[str, float] = {}
             for s in top_eps:
                 for ent in ment.get(s.episode.id, []):
                     ent_score[ent] = max(ent_score.get(ent, 0.0), s.score / best)
             for f in self.store.facts_for_entities(group_id, list(ent_score), tf, 3 * k):
                 cands[f.id] = f
-                graph[f.id] = max(ent_score.get(f.subject_id, 0.0), ent_score.get(f.object_id, 0.0))
 
-        named, entity = named_facts
+        named, weight = named_facts
         for fid, f in named.items():
             cands[fid] = f
         wanted = self._wanted(query)
@@ -360,7 +359,11 @@ class Recaller:
             if not visible(f, tf.as_of, tf.known_at):
                 continue  # the store pre-filters; this guards the contract
             comp = {
-                "direct": direct.get(fid, 0.0), "graph": graph.get(fid, 0.0), "entity": entity.get(fid, 0.0),
+                "direct": direct.get(fid, 0.0),
+                # from the fact's own entities, however it became a candidate (a fetch's row limit must not
+                # decide which of an entity's facts get the score)
+                "graph": max(ent_score.get(f.subject_id, 0.0), ent_score.get(f.object_id, 0.0)),
+                "entity": max(weight.get(f.subject_id, 0.0), weight.get(f.object_id, 0.0)),
                 "predicate": 1.0 if f.predicate in wanted else 0.0,
                 "overlap": token_overlap(qterms, f"{f.statement} {f.object}"),
             }

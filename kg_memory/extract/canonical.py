@@ -35,6 +35,10 @@ _PRONOUNS = {"he", "she", "they", "him", "her", "them", "it", "this", "that", "w
              "ourselves", "myself", "yourself", "themselves", "himself", "herself", "itself", "kids", "people"}
 
 
+# The last particle of a relation that names a source, not a value.
+_SOURCE = re.compile(r"_(?:from|out_of|away_from)$")
+
+
 def snake(text: str) -> str:
     """'Moved To' -> 'moved_to'; '' when nothing is left."""
     s = _WORD.sub("_", text.strip().lower()).strip("_")
@@ -109,8 +113,11 @@ class Canonicalizer:
 
     def _by_meaning(self, name: str) -> tuple[str | None, float]:
         """The predicate whose description and phrases are nearest to the relation
-        phrase, when it is near enough and clearly nearer than any other predicate."""
-        if self.embedder is None or not name:
+        phrase, when it is near enough and clearly nearer than any other predicate.
+        A relation that names where something came from ("moved from", "graduated
+        from", "moved out of") is never matched by meaning: it sits near the predicate
+        whose value it left ("moved from Sweden" is not "lives in Sweden")."""
+        if self.embedder is None or not name or _SOURCE.search(name):
             return None, 0.0
         matrix, owners = self._exemplars()
         sims = matrix @ np.asarray(self.embedder.embed([name.replace("_", " ")])[0], dtype=np.float32)

@@ -1,6 +1,14 @@
-"""The ``llm`` extractor: one combined structured-output call per episode
-(``prompts/extract.j2``), and the ``judge`` slow path (``prompts/judge.j2``) that
-the pipeline calls only for ambiguous facts.
+"""The ``llm`` extractor: one call per window of turns (``prompts/restate_window.j2``,
+the default) or one combined structured-output call per episode (``prompts/extract.j2``,
+``llm_window = 1``), and the ``judge`` slow path (``prompts/judge.j2``) that the
+pipeline calls only for ambiguous facts.
+
+In a window the model restates each turn as short third-person sentences ("Ana moved
+to Porto last month."), and the offline extractor reads the facts out of them. A small
+local model restates well but labels badly: asked for predicates, the 1.5B model listed
+the vocabulary with "unknown" values and put facts under the wrong turn
+(docs/benchmarks.md, "The fact layer"). So the model never names a predicate; the parse
+and the canonicaliser do, as they do for the turn itself.
 
 Calls per episode are bounded: one extraction call (plus at most one repair
 call when the output is invalid), plus at most one judge call (plus one repair)
@@ -9,7 +17,8 @@ are bounded by ``max_retries``."""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+import re
+from collections.abc import Callable, Sequence
 from datetime import datetime
 from pathlib import Path
 
@@ -17,7 +26,7 @@ from ..embed.base import Embedder
 from ..idents import tuple_key
 from ..llm import LLMClient, ResponseCache, Usage
 from ..models import Episode, FactVersion
-from ..prompts import ExtractionResponse, JudgeResponse, WindowExtractionResponse, WindowFactModel, load_prompt
+from ..prompts import ExtractionResponse, JudgeResponse, RestatedWindow, load_prompt, restated_window
 from ..settings import Settings, data_dir
 from ..timeutil import parse_datetime
 from ..vocab import Vocabulary, load_vocabulary
@@ -34,7 +43,7 @@ class LLMExtractor:
         self.client = client
         self.vocab = vocab or load_vocabulary()
         self.window = max(1, window)
-        self.prompt = load_prompt("extract_window" if self.window > 1 else "extract")
+        self.prompt = load_prompt("restate_window" if self.window > 1 else "extract")
         self.judge_prompt = load_prompt("judge")
         self.version: str | None = self.prompt.version
         self.concurrency = concurrency
@@ -109,69 +118,63 @@ class LLMExtractor:
     # -- windows of turns --------------------------------------------------------
     def extract_window(self, episodes: Sequence[Episode], context: ExtractContext | None = None
                        ) -> dict[str, Extraction]:
-        """One call for a window of turns of one session; facts cite their turn.
-        Returns an Extraction per episode; the call's usage is charged to the first."""
-        turns = [{"n": i + 1, "when": f"{e.occurred_at:%Y-%m-%d}", "who": _who(e), "text": e.content}
-                 for i, e in enumerate(episodes)]
-        previous = [{"when": f"{t.occurred_at:%Y-%m-%d}", "who": _who(t), "text": t.content}
-                    for t in (context.previous if context else ())]
-        speakers = sorted({_who(e) for e in episodes})
-        text = self.prompt.render(predicates=self._vocab_rows(), speakers=speakers, previous=previous, turns=turns)
-        key = tuple_key(*[*(f"{e.content_sha256}|{e.occurred_at.isoformat()}|{_who(e)}"
-                                             for e in episodes), *(p["text"] for p in previous)])
-        sources = tuple(e.content_sha256 for e in [*episodes, *(context.previous if context else ())])
-        parsed, usage = self.client.structured(self.prompt, text, key, sources)
-        assert isinstance(parsed, WindowExtractionResponse)
+        """One call for a window of turns of one session. The model restates each turn as short
+        third-person sentences; the offline extractor reads the turn itself (the floor) and then each
+        sentence, and a sentence's fact is kept only when its owner and its object are in the turn.
+        Returns an Extraction per episode; the call's usage is charged to the first. ``context`` is not
+        used: the model restates each turn from its own words, and earlier turns only lengthen the prompt."""
+        said, usage = self._restate(episodes)
         out = {e.id: Extraction() for e in episodes}
         first = out[episodes[0].id]
         first.llm_calls, first.prompt_tokens, first.completion_tokens = (usage.calls, usage.prompt_tokens,
                                                                          usage.completion_tokens)
-        participants = set(speakers)
+        restated = self._restated_facts(episodes, said)
         for e in episodes:
-            out[e.id].facts.extend(self.rules.extract(e).facts)
-        for f in parsed.facts:
-            if f.turn > len(episodes):
-                continue
-            e = episodes[f.turn - 1]
-            fact = self._canonical_fact(f, e, participants)
-            if fact is not None and not _covered(fact, out[e.id].facts):
-                x = out[e.id]
-                x.facts.append(fact)
-                x.mentions.append(fact.subject)
-                if fact.object_kind == "entity" and not fact.ending:
-                    x.mentions.append(fact.object)
+            x = out[e.id]
+            x.facts.extend(self.rules.extract(e).facts)
+            for fact in restated[e.id]:
+                if not _covered(fact, x.facts):
+                    x.facts.append(fact)
+                    x.mentions.append(fact.subject)
+                    if fact.object_kind == "entity" and not fact.ending:
+                        x.mentions.append(fact.object)
         return out
 
-    def _vocab_rows(self) -> list[dict[str, str]]:
-        return [{"name": p.name, "cardinality": "single" if p.single_valued else "multi",
-                 "description": p.description or p.statement} for p in self.vocab.predicates.values()]
+    def _restate(self, episodes: Sequence[Episode]) -> tuple[list[list[str]], Usage]:
+        """The model's sentences for each turn of the window, in turn order."""
+        turns = [{"n": i + 1, "who": _who(e), "text": e.content} for i, e in enumerate(episodes)]
+        prompt = self.prompt.answering(restated_window(tuple(f"{t['n']} {t['who']}" for t in turns)))
+        key = tuple_key(*[f"{e.content_sha256}|{e.occurred_at.isoformat()}|{_who(e)}" for e in episodes])
+        parsed, usage = self.client.structured(prompt, prompt.render(turns=turns), key,
+                                               tuple(e.content_sha256 for e in episodes))
+        assert isinstance(parsed, RestatedWindow)
+        return parsed.sentences(), usage
 
-    def _canonical_fact(self, f: WindowFactModel, e: Episode, participants: set[str]) -> ExtractedFact | None:
-        """A model's fact made canonical, or None when it cannot be trusted."""
-        subject = self.canonical.subject(f.subject, _who(e), participants, e.content)
-        if subject is None or (e.role == "assistant" and subject == _who(e)):
-            return None
-        if not self.canonical.object_ok(f.object) or not self.canonical.grounded(f.object, e.content):
-            return None
-        match = self.canonical.predicate(f.predicate, f.object)
-        if match.how == "misfit":
-            return None
-        obj = f.object.strip()
-        spec = self.vocab.predicates.get(match.name)
-        kind = (spec.object_kind if spec else ("entity" if obj[:1].isupper() else "value"))
-        if kind == "value":
-            obj = obj.lower()
-        start, dated = self.canonical.when(f.when, e.occurred_at)
-        start = start or e.occurred_at
-        if spec:
-            statement = spec.statement.format(s=subject, o=obj, r="")
-        else:
-            statement = f"{subject} {match.name.replace('_', ' ')} {obj}"
-        if f.ending:
-            statement = f"{subject} no longer {match.name.replace('_', ' ')} {obj}"
-        return ExtractedFact(subject=subject, predicate=match.name, object=obj, statement=statement,
-                             valid_from=start, object_kind="entity" if kind == "entity" else "value",
-                             dated=dated, ending=f.ending)
+    def _restated_facts(self, episodes: Sequence[Episode], said: list[list[str]]) -> dict[str, list[ExtractedFact]]:
+        """The offline extractor's facts of the model's sentences, each given to the turn of the window
+        that says it: the turn it was written under when that turn names the fact's owner and says its
+        object, else the nearest turn that does (a small model often writes a fact one or two turns
+        off), else nobody (a sentence that gives the turn to the wrong person, or invents a place,
+        adds nothing). A fact is read as said when the turn that says it was said."""
+        participants = {_who(e) for e in episodes}
+        found: dict[str, list[ExtractedFact]] = {e.id: [] for e in episodes}
+        for n, sentences in enumerate(said):
+            for sentence in dict.fromkeys(sentences):
+                if _REPORTING.match(sentence):
+                    continue  # "Ben asked Ana about ...", "Ana thanked Ben": a speech act, not a fact
+                for f in self._read(episodes[n], sentence):
+                    home = _home(f, episodes, n, participants, self.canonical.grounded)
+                    if home == n:
+                        found[episodes[n].id].append(f)
+                    elif home is not None:
+                        found[episodes[home].id].extend(
+                            g for g in self._read(episodes[home], sentence)
+                            if (g.predicate, g.object, g.subject) == (f.predicate, f.object, f.subject))
+        return found
+
+    def _read(self, e: Episode, sentence: str) -> list[ExtractedFact]:
+        """The offline extractor's facts of a sentence said as turn ``e`` was."""
+        return self.rules.extract(e.model_copy(update={"content": sentence})).facts
 
     def judge(self, subject: str, statement: str, predicate: str, obj: str, existing: list[FactVersion],
               said_at: datetime) -> tuple[JudgeResponse, Usage]:
@@ -193,6 +196,45 @@ def _covered(fact: ExtractedFact, found: list[ExtractedFact]) -> bool:
     obj = fact.object.lower()
     return any(f.predicate == fact.predicate and (f.object.lower() == obj or f.ending or fact.ending)
                for f in found)
+
+
+# A sentence that reports a speech act of the chat itself gives no fact ("Ben asked Ana about Porto",
+# "Ana is showing Ben her painting", "Ben described the parade").
+_REPORTING = re.compile(
+    r"^[\w'’ -]{1,40}?\s(?:(?:is|was|were|are)\s)?(?:ask|inquir|thank|greet|said|say|told|tell|compliment|"
+    r"congratulat|prais|agree|repl|respond|express|shar|explain|mention|wish|apologi[sz]|encourag|reassur|"
+    r"admir|describ|show|recommend|suggest|talk|chat|sen[dt]|invit|remind|offer|hope|look(?:s|ed|ing)?\s+at)"
+    r"\w*\b", re.I)
+# A question states nothing, whatever a model makes of it ("What type of guitar? Been playing long?").
+_QUESTION = re.compile(r"[^.!?]*\?")
+
+
+def _stated(text: str) -> str:
+    """The turn without its questions: what it says, so what a fact's object must be found in."""
+    return _QUESTION.sub(" ", text)
+
+
+def _home(f: ExtractedFact, episodes: Sequence[Episode], n: int, participants: set[str],
+          grounded: Callable[[str, str], bool]) -> int | None:
+    """The turn of the window, nearest to turn ``n`` first, whose speaker owns the fact and which says its
+    object (not only asks about it); None when no turn does."""
+    for i in sorted(range(len(episodes)), key=lambda i: (abs(i - n), i)):
+        e = episodes[i]
+        if _owned(f.subject, _who(e), participants, e.content) and grounded(f.object, _stated(e.content)):
+            return i
+    return None
+
+
+def _owned(subject: str, speaker: str, participants: set[str], text: str) -> bool:
+    """Is a restated fact's owner the speaker, a relative of the speaker ("Ana's sister"), or a third
+    person the turn names? Not the other participant: what a turn says about the person spoken to is a
+    question or a compliment ("You'd be a great counselor!"), and that person says their own facts."""
+    low = subject.lower()
+    if low == speaker.lower() or low.startswith(f"{speaker.lower()}'s "):
+        return True
+    if low in {p.lower() for p in participants}:
+        return False
+    return subject[:1].isupper() and re.search(rf"\b{re.escape(low)}\b", text.lower()) is not None
 
 
 def _who(e: Episode) -> str:

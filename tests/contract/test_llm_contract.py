@@ -75,39 +75,48 @@ def test_one_concurrency_limit_for_the_whole_ingest(make_memory, group, tmp_path
         assert all(u[0] == 1 and u[1] > 0 for u in stats.llm_usage_by_episode.values())
 
 
-def test_windowed_extraction_is_canonical_on_every_store(make_memory, replay, group, embedder):
-    """One call reads a window of turns; what the model proposes is made canonical before it is stored:
-    relation phrases map onto the vocabulary, invented objects, pronoun subjects and misfits are dropped,
-    open predicates stay multi-valued, dates resolve against the turn, and an invalid answer fails the window."""
+def test_windowed_extraction_reads_the_models_sentences_on_every_store(make_memory, replay, group, embedder):
+    """One call reads a window of turns and the model restates each turn; the offline extractor reads the
+    facts out of its sentences. A fact is kept only under a turn whose speaker owns it and which says its
+    object: the nearest such turn when the model wrote it a turn off (its dates then resolve against that
+    turn), nobody when no turn does. Speech acts and turns that only ask give nothing, and an invalid
+    answer fails the window."""
     c = LLMClient(base_url=replay.url, api_key="sk-test", model="replay-1", retry_base=0.01, sleep=lambda _: None)
     ex = LLMExtractor(c, concurrency=1, window=8, embedder=embedder)
-    answer = {"facts": [
-        {"turn": 1, "subject": "I", "predicate": "relocated_to", "object": "Porto", "when": "last month"},
-        {"turn": 1, "subject": "Ana", "predicate": "works_at", "object": "Google"},        # never said: dropped
-        {"turn": 2, "subject": "she", "predicate": "has_pet", "object": "Rex"},            # pronoun subject: dropped
-        {"turn": 2, "subject": "Ben", "predicate": "signed_up_for", "object": "pottery class"},
-        {"turn": 2, "subject": "Ben", "predicate": "diet", "object": "pottery"},           # misfit: dropped
-        {"turn": 3, "subject": "Ana", "predicate": "lives_in", "object": "unknown"},       # placeholder: dropped
-    ]}
+    answer = {
+        "1 Ana": ["Ana moved to Porto last month.", "Ana works at Google."],  # Google is never said: dropped
+        "2 Ben": ["Ben praised the pottery class.",                          # a speech act: dropped
+                  "Ana has a dog named Rex."],       # Ben names Ana, but her facts are hers to say: dropped
+        "3 Ana": ["Ben signed up for a pottery class yesterday.",            # one turn off: Ben's turn 2
+                  "Ben adopted a puppy named Rex."],
+        "4 Ben": ["Ben plays the guitar."],                                  # the turn only asks: dropped
+    }
     replay.script.append({"content": json.dumps(answer)})
     m = make_memory()
     m.extractor = ex
-    turns = [("Ana", "2024-03-05T10:00:00Z", "I moved to Porto last month, it is lovely."),
-             ("Ben", "2024-03-05T10:01:00Z", "Nice! I signed up for a pottery class and adopted Rex."),
-             ("Ana", "2024-03-05T10:02:00Z", "Ha, good luck with both.")]
-    stats = m.add_episodes([Episode(group_id=group, content=t, speaker=who, occurred_at=at, created_at=at,
-                                    session_id="s1") for who, at, t in turns])
-    assert stats.llm_calls == 1 and stats.episodes_extracted == 3  # one call for the window
-    window_prompt = replay.requests[-1]["messages"][0]["content"]
-    assert window_prompt.index("Predicates") < window_prompt.index("[1] 2024-03-05 Ana")  # static part first
+    turns = [("Ana", "2024-03-05T10:00:00Z", "Porto has been lovely since I got here last month."),
+             ("Ben", "2024-03-05T10:01:00Z",
+              "Nice, Ana! Yesterday was my first evening at the pottery class, and Rex the puppy is ours now."),
+             ("Ana", "2024-03-07T09:00:00Z", "Ha, good luck with both."),
+             ("Ben", "2024-03-07T09:01:00Z", "Which guitar is that? Been playing long?")]
+    eps = [Episode(group_id=group, content=t, speaker=who, occurred_at=at, created_at=at, session_id="s1")
+           for who, at, t in turns]
+    stats = m.add_episodes(eps)
+    assert stats.llm_calls == 1 and stats.episodes_extracted == 4  # one call for the window
+    request = replay.requests[-1]
+    window_prompt = request["messages"][0]["content"]
+    assert window_prompt.index("Example") < window_prompt.index("[1] Ana: Porto")  # static part first
+    schema = request["response_format"]["json_schema"]["schema"]
+    assert list(schema["properties"]) == schema["required"] == ["1 Ana", "2 Ben", "3 Ana", "4 Ben"]  # a key per turn
     ana = m.history("Ana", group=group)
     assert [(v.predicate, v.object) for v in ana] == [("lives_in", "Porto")]
-    assert ana[0].valid_from.month == 2 and ana[0].prompt_version == load_prompt("extract_window").version
-    ben = {(v.predicate, v.object) for v in m.history("Ben", group=group)}
-    assert ("signed_up_for", "pottery class") in ben and not any(p == "diet" for p, _ in ben)
-    assert not any(p == "has_pet" for p, _ in ben)  # "she" is nobody we can name
+    assert ana[0].valid_from.month == 2 and ana[0].prompt_version == load_prompt("restate_window").version
+    ben = {(v.predicate, v.object): v for v in m.history("Ben", group=group)}
+    assert set(ben) == {("sign_up_for", "pottery class"), ("has_pet", "Rex")}
+    assert all(tuple(v.episode_ids) == (eps[1].id,) for v in ben.values())  # the turn that says it
+    assert ben["sign_up_for", "pottery class"].valid_from.date().isoformat() == "2024-03-04"  # turn 2's yesterday
     # an answer that stays invalid after the repair fails the whole window, and writes nothing for it
-    replay.script.extend([{"content": "not json"}, {"content": "still not json"}])
+    replay.script.extend([{"content": "not json"}, {"content": json.dumps({"1 Ana": "I play the cello."})}])
     bad = m.add_episodes([Episode(group_id=group, content="I play the cello.", speaker="Ana",
                                   occurred_at="2024-04-01T10:00:00Z", created_at="2024-04-01T10:00:00Z",
                                   session_id="s2")])
@@ -125,11 +134,9 @@ def test_erasure_removes_the_cached_model_answers_of_erased_turns(make_memory, r
                   cache=cache)
     m = make_memory()
     m.extractor = LLMExtractor(c, concurrency=1, window=8, embedder=embedder)
-    replay.script.append({"content": json.dumps({"facts": [
-        {"turn": 1, "subject": "Ana", "predicate": "has_sibling", "object": "Vortigernia"},
-        {"turn": 2, "subject": "Ana", "predicate": "plays", "object": "cello"}]})})
-    replay.script.append({"content": json.dumps({"facts": [
-        {"turn": 1, "subject": "Ana", "predicate": "lives_in", "object": "Porto"}]})})
+    replay.script.append({"content": json.dumps({"1 Ana": ["Ana's sister is Vortigernia."],
+                                                 "2 Ana": ["Ana plays the cello."]})})
+    replay.script.append({"content": json.dumps({"1 Ana": ["Ana lives in Porto."]})})
     turns = [("s1", "2024-03-05T10:00:00Z", "My sister Vortigernia is visiting."),
              ("s1", "2024-03-05T10:01:00Z", "I also play the cello."),
              ("s2", "2024-04-05T10:00:00Z", "I live in Porto now.")]

@@ -84,3 +84,27 @@ def test_groups_and_entity_names(store, group, make_memory):
     found = store.entity_names(group, 100)
     assert found == sorted(found) and {"User", "Leeds", "Manchester", "Northwind Labs"} <= set(found)
     assert "Ines" not in found and store.entity_names(group, 2) == found[:2]
+
+
+PLACES = ["aquarium", "old lighthouse", "botanical garden", "science museum", "night market", "rose garden",
+          "city library", "harbour", "pottery studio", "jazz club", "flea market", "ice rink", "planetarium",
+          "climbing gym", "farmers market", "sculpture park", "opera house", "bird sanctuary", "vineyard",
+          "observatory", "tea house", "skate park"]
+
+
+def test_a_named_entitys_facts_score_alike_however_they_were_found(group, make_memory):
+    """Every fact of an entity the query names gets the entity score, whether or not it was among the
+    few the named-entity fetch returned (its row limit takes the latest first). The oldest of many of
+    Ana's facts, which the fetch leaves out and only the searches find, still ranks first when it is
+    the one asked about."""
+    clock = FixedClock(T0)
+    mem = make_memory(clock=clock)
+    start = datetime(2024, 1, 1, 9, tzinfo=UTC)
+    for i, place in enumerate(PLACES):  # the aquarium first: the oldest fact
+        mem.add(f"I visited the {place}.", group=group, speaker="Ana", occurred_at=start + timedelta(days=i))
+        clock.advance(timedelta(minutes=5))
+    visits = [v for v in mem.history("Ana", group=group) if v.predicate == "visit"]
+    assert len(visits) == len(PLACES)  # more than the fetch's 2 x k rows
+    res = mem.recall("When did Ana visit the aquarium?", group=group, k=5)
+    assert res.facts[0].fact.object == "aquarium"
+    assert all(sf.components["entity"] == 1.0 for sf in res.facts if sf.fact.subject == "Ana")

@@ -27,6 +27,14 @@ def test_predicates_by_name_phrase_and_meaning(canon: Canonicalizer):
     assert canon.predicate("report to", "Dana").name == "has_manager"
 
 
+def test_a_relation_that_names_a_source_is_not_matched_by_meaning(canon: Canonicalizer):
+    """"moved from Sweden" sits near "lives in" but says the opposite: it stays an open predicate."""
+    for relation in ("moved from", "move from", "graduate from"):
+        m = canon.predicate(relation, "Sweden")
+        assert not m.known and m.how == "open", (relation, m)
+    assert canon.predicate("moved to", "Sweden").name == "lives_in"  # the listed phrase still maps
+
+
 def test_the_object_must_fit_the_predicate(canon: Canonicalizer):
     # "went to" is near "went vegan" (diet), but a beach is not a diet: the predicate stays open
     m = canon.predicate("went to", "the beach")

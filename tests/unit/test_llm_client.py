@@ -127,6 +127,27 @@ def test_prompts_render_strictly_and_carry_a_version():
         p.template.render(schema="{}")  # missing variables are errors, not blanks
 
 
+def test_a_window_answer_has_one_key_per_turn_in_order():
+    """The window prompt's response model: a required key per turn, in turn order, at most two sentences
+    each, nothing else; the same template version whatever the window."""
+    from pydantic import ValidationError
+
+    from kg_memory.prompts import restated_window
+
+    p = load_prompt("restate_window")
+    window = p.answering(restated_window(("1 Ana", "2 Ben", "3 Ana")))
+    assert window.version == p.version
+    schema = window.json_schema()
+    assert list(schema["properties"]) == schema["required"] == ["1 Ana", "2 Ben", "3 Ana"]
+    ok = window.response_model.model_validate_json('{"1 Ana": ["Ana moved to Porto."], "2 Ben": [], "3 Ana": []}')
+    assert ok.sentences() == [["Ana moved to Porto."], [], []]  # type: ignore[attr-defined]
+    for bad in ('{"1 Ana": [], "2 Ben": []}',                                    # a turn is missing
+                '{"1 Ana": [], "2 Ben": [], "3 Ana": [], "4 Ben": []}',          # a turn that is not there
+                '{"1 Ana": ["Ana runs.", "Ana swims.", "Ana reads."], "2 Ben": [], "3 Ana": []}'):  # three
+        with pytest.raises(ValidationError):
+            window.response_model.model_validate_json(bad)
+
+
 def test_openai_compatible_embedder(server):
     emb = OpenAIEmbedder(model="emb-1", base_url=server.url, api_key=None, dimensions=16)
     v = emb.embed(["hello", "world", "hello"])
