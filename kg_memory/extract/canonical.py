@@ -39,6 +39,11 @@ _PRONOUNS = {"he", "she", "they", "him", "her", "them", "it", "this", "that", "w
 _SOURCE = re.compile(r"_(?:from|out_of|away_from)$")
 
 
+# Verbs that alone say nothing of which predicate they are; near every predicate "has ..." by meaning.
+# ("go vegan" still reaches diet: "go" is not one of them.)
+_GENERIC = frozenset({"have", "has", "having", "had", "get", "got", "make", "do", "take", "give", "put", "keep"})
+
+
 def snake(text: str) -> str:
     """'Moved To' -> 'moved_to'; '' when nothing is left."""
     s = _WORD.sub("_", text.strip().lower()).strip("_")
@@ -116,8 +121,9 @@ class Canonicalizer:
         phrase, when it is near enough and clearly nearer than any other predicate.
         A relation that names where something came from ("moved from", "graduated
         from", "moved out of") is never matched by meaning: it sits near the predicate
-        whose value it left ("moved from Sweden" is not "lives in Sweden")."""
-        if self.embedder is None or not name or _SOURCE.search(name):
+        whose value it left ("moved from Sweden" is not "lives in Sweden"), and
+        neither is a bare generic verb ("having an art show" is not "has a friend")."""
+        if self.embedder is None or not name or _SOURCE.search(name) or name in _GENERIC:
             return None, 0.0
         matrix, owners = self._exemplars()
         sims = matrix @ np.asarray(self.embedder.embed([name.replace("_", " ")])[0], dtype=np.float32)

@@ -35,6 +35,15 @@ def test_a_relation_that_names_a_source_is_not_matched_by_meaning(canon: Canonic
     assert canon.predicate("moved to", "Sweden").name == "lives_in"  # the listed phrase still maps
 
 
+def test_a_bare_generic_verb_is_not_matched_by_meaning(canon: Canonicalizer):
+    """"I'm having an LGBTQ art show" sat near has_friend by meaning (0.69): a bare have/get/make says
+    nothing of which predicate it is, so it stays open. "go vegan" still reaches diet."""
+    for verb in ("have", "having", "get", "make", "take"):
+        m = canon.predicate(verb, "LGBTQ Art Show")
+        assert not m.known and m.how == "open", (verb, m)
+    assert canon.predicate("go", "vegan").name == "diet"
+
+
 def test_the_object_must_fit_the_predicate(canon: Canonicalizer):
     # "went to" is near "went vegan" (diet), but a beach is not a diet: the predicate stays open
     m = canon.predicate("went to", "the beach")
