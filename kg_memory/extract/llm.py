@@ -160,7 +160,7 @@ class LLMExtractor:
         found: dict[str, list[ExtractedFact]] = {e.id: [] for e in episodes}
         for n, sentences in enumerate(said):
             for sentence in dict.fromkeys(sentences):
-                if _REPORTING.match(sentence):
+                if speech_act(sentence):
                     continue  # "Ben asked Ana about ...", "Ana thanked Ben": a speech act, not a fact
                 for f in self._read(episodes[n], sentence):
                     home = _home(f, episodes, n, participants, self.canonical.grounded)
@@ -199,12 +199,28 @@ def _covered(fact: ExtractedFact, found: list[ExtractedFact]) -> bool:
 
 
 # A sentence that reports a speech act of the chat itself gives no fact ("Ben asked Ana about Porto",
-# "Ana is showing Ben her painting", "Ben described the parade").
-_REPORTING = re.compile(
-    r"^[\w'’ -]{1,40}?\s(?:(?:is|was|were|are)\s)?(?:ask|inquir|thank|greet|said|say|told|tell|compliment|"
-    r"congratulat|prais|agree|repl|respond|express|shar|explain|mention|wish|apologi[sz]|encourag|reassur|"
-    r"admir|describ|show|recommend|suggest|talk|chat|sen[dt]|invit|remind|offer|hope|look(?:s|ed|ing)?\s+at)"
-    r"\w*\b", re.I)
+# "Ana is showing Ben her painting", "Ben and Lea thanked Ana"): the verb right after the subject.
+_SPEECH_VERBS = ("ask", "inquire", "thank", "greet", "say", "said", "tell", "told", "compliment", "congratulate",
+                 "praise", "agree", "reply", "replie", "respond", "express", "share", "explain", "mention", "wish",
+                 "apologize", "apologise", "encourage", "reassure", "admire", "describe", "show", "recommend",
+                 "suggest", "talk", "chat", "chatt", "send", "sent", "invite", "remind", "offer", "hope")
+
+
+def _verb_forms(stem: str) -> str:
+    return f"{stem[:-1]}(?:e|es|ed|ing)" if stem.endswith("e") else f"{stem}(?:s|es|ed|ing|n)?"
+
+
+_NAME = r"[A-Z][\w'’-]*"
+_SPEECH_ACT = re.compile(
+    rf"^{_NAME}(?:\s+and\s+{_NAME})?(?:(?<=['’]s)\s+[a-z]+)?\s+(?:(?:is|was|were|are)\s+)?"
+    rf"(?:{'|'.join(_verb_forms(v) for v in _SPEECH_VERBS)}|look(?:s|ed|ing)?\s+at)\b")
+
+
+def speech_act(sentence: str) -> bool:
+    """Does a restated sentence report something said in the chat, not something done or held?"""
+    return _SPEECH_ACT.match(sentence.strip()) is not None
+
+
 # A question states nothing, whatever a model makes of it ("What type of guitar? Been playing long?").
 _QUESTION = re.compile(r"[^.!?]*\?")
 

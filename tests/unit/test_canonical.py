@@ -104,3 +104,17 @@ def test_windows_keep_sessions_apart_and_time_order():
         assert [e.occurred_at for e in w] == sorted(e.occurred_at for e in w)
     assert sum(len(w) for w in got) == len(eps)
     assert len(windows(eps, 8)) == 3  # one window per session here: 5, 3 and 1 turns
+
+
+def test_a_restated_speech_act_is_told_from_an_event():
+    """The model narrates the chat ("Ben asked Ana ..."): such sentences give no fact. The verb must follow
+    the subject, so an event whose object is a speech noun ("gave a talk") or a name ("Chatham") stays."""
+    from kg_memory.extract.llm import speech_act
+
+    for said in ("Ben asked Ana about Porto.", "Melanie is showing Caroline her painting.", "Ben and Lea thanked Ana.",
+                 "Caroline's sister told her about Rome.", "Caroline described the pride parade.",
+                 "Caroline is looking at the bowl.", "Melanie chatted about work."):
+        assert speech_act(said), said
+    for done in ("Caroline gave a talk at a school.", "Ben moved to Chatham.", "Caroline went to a talk.",
+                 "Ana started a new show.", "Showtime hired Ana.", "Caroline is researching adoption agencies."):
+        assert not speech_act(done), done
