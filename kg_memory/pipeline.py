@@ -249,12 +249,7 @@ class Pipeline:
     def _try_window(self, chunk: list[Episode]) -> dict[str, tuple[Extraction | None, str | None]]:
         """Extract one window; a failure marks every episode of the window failed."""
         try:
-            first = chunk[0]
-            ctx = ExtractContext()
-            if self.context_turns:
-                ctx = ExtractContext(tuple(self.store.previous_turns(first.group_id, first.session_id,
-                                                                     first.occurred_at, self.context_turns)))
-            found = self.extractor.extract_window(chunk, ctx)  # type: ignore[attr-defined]
+            found = self.extractor.extract_window(chunk)  # type: ignore[attr-defined]
             for x in found.values():
                 for f in x.facts:
                     check_predicate(f.predicate)

@@ -47,7 +47,7 @@ class RestatedWindow(BaseModel):
     two short sentences. The fields depend on the window, so :func:`restated_window` makes the model;
     this base (no turns) is the registry's entry."""
 
-    model_config = ConfigDict(extra="forbid", populate_by_name=True)
+    model_config = ConfigDict(extra="forbid")
 
     def sentences(self) -> list[list[str]]:
         """The sentences of each turn, in turn order."""

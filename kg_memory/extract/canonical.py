@@ -5,34 +5,28 @@
   description and phrases. Anything else is kept as an open predicate in
   lower_snake_case. An open predicate is never single-valued, so it never
   retires anything (``Vocabulary.is_single`` is false for it).
-* Subjects must be a participant of the conversation or a named entity; "I",
-  "me" and "my" are the speaker of the turn.
-* Dates resolve against the time the turn was said."""
+* A fact read from a model's restatement of a turn must belong to the speaker,
+  a relative of the speaker or a third person the turn names (``owned``), and
+  its object must be said in the turn (``grounded``). Dates resolve against the
+  turn's time where the offline extractor reads the sentence."""
 
 from __future__ import annotations
 
 import re
 import weakref
 from dataclasses import dataclass
-from datetime import datetime
 from typing import Any
 
 import numpy as np
 
 from ..embed.base import Embedder
-from ..timeutil import parse_datetime
 from ..vocab import PREDICATE_RE, Vocabulary
-from . import dates
 
-FIRST_PERSON = {"i", "me", "my", "myself", "mine", "user", "the user", "speaker", "the speaker"}
 _WORD = re.compile(r"[^a-z0-9]+")
 # Leading articles and fillers of an object phrase (the rules extractor uses the same one).
 LEADING = re.compile(r"^(?:(?:the|a|an|my|our|some|new|fully|now|really|a new|the new)\s+)+", re.I)
 _PLACEHOLDERS = {"unknown", "none", "null", "n/a", "na", "nothing", "not mentioned", "unspecified", "the",
                  "and", "not", "specified", "mentioned"}
-_PRONOUNS = {"he", "she", "they", "him", "her", "them", "it", "this", "that", "we", "us", "you", "someone",
-             "something", "everyone", "everything", "nothing", "anything", "was", "to", "me", "i", "what", "who",
-             "ourselves", "myself", "yourself", "themselves", "himself", "herself", "itself", "kids", "people"}
 
 
 # The last particle of a relation that names a source, not a value.
@@ -152,29 +146,19 @@ class Canonicalizer:
         return next((w for w in self.vocab.value_classes[spec.value_class]
                      if low == w or low.startswith(w + " ") or low.endswith(" " + w)), None)
 
-    # -- subjects and objects ---------------------------------------------------
+    # -- owners and objects -----------------------------------------------------
     @staticmethod
-    def subject(raw: str, speaker: str, participants: set[str], text: str) -> str | None:
-        """The speaker for first-person words; a participant or a name found in
-        the text as written; otherwise None (the fact is dropped)."""
-        s = raw.strip().strip("\"'")
-        low = s.lower()
-        if low in FIRST_PERSON or low == speaker.lower():
-            return speaker
-        for p in participants:
-            if low == p.lower():
-                return p
-        if low.startswith(("my ", "our ")) and len(s.split()) <= 4:
-            return f"{speaker}'s {s.split(' ', 1)[1]}"
-        if low in _PRONOUNS or not s or not s[0].isupper():
-            return None
-        return s if s.lower() in text.lower() else None
-
-    @staticmethod
-    def object_ok(raw: str) -> bool:
-        s = raw.strip().lower()
-        return (bool(s) and s not in _PRONOUNS and s not in _PLACEHOLDERS and len(s.split()) <= 8
-                and any(c.isalnum() for c in s))
+    def owned(subject: str, speaker: str, participants: set[str], text: str) -> bool:
+        """May a fact read from a restatement of a turn belong to ``subject``: the speaker, a
+        relative of the speaker ("Ana's sister"), or a third person the turn names? Not the other
+        participant: what a turn says about the person spoken to is a question or a compliment
+        ("You'd be a great counselor!"), and that person says their own facts."""
+        low = subject.lower()
+        if low == speaker.lower() or low.startswith(f"{speaker.lower()}'s "):
+            return True
+        if low in {p.lower() for p in participants}:
+            return False
+        return subject[:1].isupper() and re.search(rf"\b{re.escape(low)}\b", text.lower()) is not None
 
     @staticmethod
     def grounded(obj: str, text: str) -> bool:
@@ -184,16 +168,3 @@ class Canonicalizer:
         said = set(_WORD.split(text.lower()))
         stems = {w[:-1] for w in said if w.endswith("s")} | {w + "s" for w in said}
         return bool(words) and all(w in said or w in stems for w in words)
-
-    # -- time -------------------------------------------------------------------
-    @staticmethod
-    def when(raw: str | None, said_at: datetime) -> tuple[datetime | None, bool]:
-        """(time, dated): an ISO date, or a phrase resolved against when it was said."""
-        if not raw:
-            return None, False
-        try:
-            return parse_datetime(raw), True
-        except (ValueError, TypeError):
-            pass
-        span = dates.resolve(raw, said_at)
-        return (span.start, True) if span else (None, False)

@@ -18,7 +18,7 @@ are bounded by ``max_retries``."""
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from datetime import datetime
 from pathlib import Path
 
@@ -47,7 +47,6 @@ class LLMExtractor:
         self.judge_prompt = load_prompt("judge")
         self.version: str | None = self.prompt.version
         self.concurrency = concurrency
-        self.canonical = Canonicalizer(self.vocab, embedder, predicate_similarity)
         from .rules import RulesExtractor
 
         # the deterministic floor under a small model's slips: the offline extractor itself (parse included)
@@ -116,13 +115,12 @@ class LLMExtractor:
         return out
 
     # -- windows of turns --------------------------------------------------------
-    def extract_window(self, episodes: Sequence[Episode], context: ExtractContext | None = None
-                       ) -> dict[str, Extraction]:
+    def extract_window(self, episodes: Sequence[Episode]) -> dict[str, Extraction]:
         """One call for a window of turns of one session. The model restates each turn as short
         third-person sentences; the offline extractor reads the turn itself (the floor) and then each
         sentence, and a sentence's fact is kept only when its owner and its object are in the turn.
-        Returns an Extraction per episode; the call's usage is charged to the first. ``context`` is not
-        used: the model restates each turn from its own words, and earlier turns only lengthen the prompt."""
+        Returns an Extraction per episode; the call's usage is charged to the first. It reads no earlier
+        turns: the model restates each turn from its own words, and they would only lengthen the prompt."""
         said, usage = self._restate(episodes)
         out = {e.id: Extraction() for e in episodes}
         first = out[episodes[0].id]
@@ -163,7 +161,7 @@ class LLMExtractor:
                 if speech_act(sentence):
                     continue  # "Ben asked Ana about ...", "Ana thanked Ben": a speech act, not a fact
                 for f in self._read(episodes[n], sentence):
-                    home = _home(f, episodes, n, participants, self.canonical.grounded)
+                    home = _home(f, episodes, n, participants)
                     if home == n:
                         found[episodes[n].id].append(f)
                     elif home is not None:
@@ -230,27 +228,15 @@ def _stated(text: str) -> str:
     return _QUESTION.sub(" ", text)
 
 
-def _home(f: ExtractedFact, episodes: Sequence[Episode], n: int, participants: set[str],
-          grounded: Callable[[str, str], bool]) -> int | None:
+def _home(f: ExtractedFact, episodes: Sequence[Episode], n: int, participants: set[str]) -> int | None:
     """The turn of the window, nearest to turn ``n`` first, whose speaker owns the fact and which says its
     object (not only asks about it); None when no turn does."""
     for i in sorted(range(len(episodes)), key=lambda i: (abs(i - n), i)):
         e = episodes[i]
-        if _owned(f.subject, _who(e), participants, e.content) and grounded(f.object, _stated(e.content)):
+        if Canonicalizer.owned(f.subject, _who(e), participants, e.content) and Canonicalizer.grounded(
+                f.object, _stated(e.content)):
             return i
     return None
-
-
-def _owned(subject: str, speaker: str, participants: set[str], text: str) -> bool:
-    """Is a restated fact's owner the speaker, a relative of the speaker ("Ana's sister"), or a third
-    person the turn names? Not the other participant: what a turn says about the person spoken to is a
-    question or a compliment ("You'd be a great counselor!"), and that person says their own facts."""
-    low = subject.lower()
-    if low == speaker.lower() or low.startswith(f"{speaker.lower()}'s "):
-        return True
-    if low in {p.lower() for p in participants}:
-        return False
-    return subject[:1].isupper() and re.search(rf"\b{re.escape(low)}\b", text.lower()) is not None
 
 
 def _who(e: Episode) -> str:
