@@ -24,6 +24,9 @@ _NUM_WORDS = {"a": 1, "an": 1, "one": 1, "two": 2, "three": 3, "four": 4, "five"
               "seven": 7, "eight": 8, "nine": 9, "ten": 10, "a couple of": 2, "a few": 3, "several": 3}
 _NUM = r"(\d+|a couple of|a few|several|an|a|one|two|three|four|five|six|seven|eight|nine|ten)"
 _WEEKDAYS = ["monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday"]
+# A weekday as chat writes it ("last Fri", "on Thurs"): capitalised only, since "sat", "sun" and "wed" are words.
+_WEEKDAY = r"(monday|tuesday|wednesday|thursday|friday|saturday|sunday|(?-i:Mon|Tues?|Wed|Thu(?:rs?)?|Fri|Sat|Sun)\b)"
+_SHORT_WEEKDAY = re.compile(r"\b((?i:last|on|this|next|since))\s+(Mon|Tues?|Wed|Thu(?:rs?)?|Fri|Sat|Sun)\b(?!')")
 _SEASONS = {"spring": 3, "summer": 6, "fall": 9, "autumn": 9, "winter": 12}
 
 
@@ -95,7 +98,7 @@ _PATTERNS: list[tuple[str, str]] = [
     ("ago", rf"\b{_NUM}\s+(day|week|month|year)s?\s+ago\b"),
     ("yesterday", r"\byesterday\b"),
     ("day_before_yesterday", r"\bthe day before yesterday\b"),
-    ("last_weekday", r"\blast\s+(monday|tuesday|wednesday|thursday|friday|saturday|sunday)\b"),
+    ("last_weekday", rf"\blast\s+{_WEEKDAY}\b"),
     ("last_weekend", r"\blast\s+weekend\b"),
     ("last_unit", r"\blast\s+(week|month|year)\b"),
     ("next_unit", r"\bnext\s+(week|month|year)\b"),
@@ -118,6 +121,17 @@ def resolve(text: str, said_at: datetime) -> DateSpan | None:
         if span is not None and (best is None or m.start() < best[0]):
             best = (m.start(), span)
     return best[1] if best else None
+
+
+def _weekday(word: str) -> int:
+    """Monday = 0, from the name or its abbreviation ("Fri", "Thurs")."""
+    return [d[:3] for d in _WEEKDAYS].index(word[:3].lower())
+
+
+def expand_weekdays(text: str) -> str:
+    """"last Fri" as "last Friday": the parser tags an abbreviated weekday as a noun of the object
+    ("a poetry reading last Fri" -> "poetry"), and the date patterns read the full name."""
+    return _SHORT_WEEKDAY.sub(lambda m: f"{m.group(1)} {_WEEKDAYS[_weekday(m.group(2))].title()}", text)
 
 
 def _month(word: str) -> int:
@@ -151,7 +165,7 @@ def _build(name: str, m: re.Match[str], t: datetime) -> DateSpan | None:
         if name == "day_before_yesterday":
             return DateSpan(today - timedelta(days=2), None, "day", phrase)
         if name == "last_weekday":
-            target = _WEEKDAYS.index(g[0].lower())
+            target = _weekday(g[0])
             back = (today.weekday() - target) % 7 or 7
             return DateSpan(today - timedelta(days=back), None, "day", phrase)
         if name == "last_weekend":
@@ -215,7 +229,8 @@ _ANY_TIME = re.compile("|".join([_DURATION.pattern, *(f"(?:{rx})" for _, rx in _
 
 _TIME_WORDS = frozenset(
     "yesterday today tonight tomorrow ago since recently lately morning evening night weekend week weeks month "
-    "months year years day days decade decades spring summer fall autumn winter".split()
+    "months year years day days decade decades spring summer fall autumn winter mon tue tues wed thu thur thurs "
+    "fri sat sun".split()
 ) | frozenset(MONTHS) | frozenset(_WEEKDAYS)  # every pattern above needs one of these words, or a digit
 _WORD = re.compile(r"[a-z]+|\d")
 

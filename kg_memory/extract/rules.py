@@ -19,7 +19,7 @@ from .base import ExtractContext, ExtractedFact, Extraction
 from .canonical import LEADING as _LEADING
 from .canonical import Canonicalizer, snake
 
-RULES_VERSION = "rules-3"
+RULES_VERSION = "rules-4"  # rules-3 + abbreviated weekdays ("last Fri")
 
 _ADVERBS = (r"just|also|recently|finally|now|still|currently|actually|really|already|officially|"
             r"eventually|happily|fully|then|even|both")
@@ -158,6 +158,7 @@ class RulesExtractor:
             return out
         me = episode.speaker or "User"
         for raw in _SENTENCE.split(episode.content):
+            raw = dates.expand_weekdays(raw)
             sentence = normalize_text(raw.strip())
             if sentence:
                 before = len(out.facts)

@@ -12,6 +12,9 @@ T = datetime(2025, 6, 18, 15, 0, tzinfo=UTC)  # a Wednesday
     ("I went vegan last month.", datetime(2025, 5, 1, tzinfo=UTC), None),
     ("I quit yesterday.", datetime(2025, 6, 17, tzinfo=UTC), None),
     ("We married last Saturday.", datetime(2025, 6, 14, tzinfo=UTC), None),
+    ("I went to a poetry reading last Fri.", datetime(2025, 6, 13, tzinfo=UTC), None),
+    ("we met up last Thurs", datetime(2025, 6, 12, tzinfo=UTC), None),
+    ("last Wed", datetime(2025, 6, 11, tzinfo=UTC), None),  # said on a Wednesday: a week back
     ("adopted a cat last weekend", datetime(2025, 6, 14, tzinfo=UTC), None),
     ("I switched last week", datetime(2025, 6, 11, tzinfo=UTC), None),
     ("from 2015 to 2018", datetime(2015, 1, 1, tzinfo=UTC), datetime(2019, 1, 1, tzinfo=UTC)),
@@ -32,6 +35,16 @@ def test_resolve(text: str, start: datetime, end: datetime | None):
 
 def test_no_date():
     assert resolve("I like tea", T) is None
+    assert resolve("I last sat here with Tom", T) is None  # a lower-case "sat" is the verb, not Saturday
+
+
+def test_abbreviated_weekdays_are_written_out_for_the_parser():
+    from kg_memory.extract.dates import expand_weekdays
+
+    assert expand_weekdays("a poetry reading last Fri!") == "a poetry reading last Friday!"
+    assert expand_weekdays("On Thurs we met; since Tue, nothing") == "On Thursday we met; since Tuesday, nothing"
+    assert expand_weekdays("we sat in the Sun last sat") == "we sat in the Sun last sat"
+    assert expand_weekdays("Sun's out") == "Sun's out"
 
 
 def test_period_and_duration():

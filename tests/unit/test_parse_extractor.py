@@ -91,6 +91,12 @@ def test_time_words_stay_out_of_objects_and_statements(rules):
     assert [f.statement for f in rules.extract(e).facts] == ["Priya went hiking"]
     # a number ends a name, not a date: only lower-case number words are cut
     assert ("Priya", "visit", "Studio 54") in facts(rules, "I visited Studio 54 last summer.", speaker="Priya")
+    # an abbreviated weekday is a date, not the object's last word: "poetry reading", said on Friday the 30th
+    e = Episode(group_id="g", content="I went to a poetry reading last Fri.", occurred_at=T, speaker="Priya",
+                created_at=T)
+    [f] = rules.extract(e).facts
+    assert (f.object, f.statement, f.valid_from) == ("poetry reading", "Priya went to a poetry reading",
+                                                      datetime(2025, 5, 30, tzinfo=UTC))
 
 
 def test_we_is_the_speaker_in_statements(rules):
@@ -109,7 +115,7 @@ def test_statements_are_third_person(rules):
 
 def test_without_the_parser_the_patterns_still_work(embedder):
     ex = RulesExtractor(embedder, use_parser=False)
-    assert not ex.parser and ex.version == "rules-3"
+    assert not ex.parser and ex.version == "rules-4"
     e = Episode(group_id="g", content="I moved to Lisbon in March.", occurred_at=T, created_at=T)
     assert {(f.predicate, f.object) for f in ex.extract(e).facts} == {("lives_in", "Lisbon")}
     assert parse.parser_version() is not None
@@ -121,7 +127,7 @@ def test_the_parser_loads_on_the_first_sentence_it_parses(embedder):
     parse._load.cache_clear()
     ex = RulesExtractor(embedder)
     assert ex.parser and parse._load.cache_info().currsize == 0
-    assert ex.version == f"rules-3+{parse.parser_version()}" and parse.parser_version().startswith("core_web_sm")
+    assert ex.version == f"rules-4+{parse.parser_version()}" and parse.parser_version().startswith("core_web_sm")
     e = Episode(group_id="g", content="Home for me is Lisbon these days.", occurred_at=T, created_at=T)
     ex.extract(e)
     assert parse._load.cache_info().currsize == 1 and parse.load_parser() is not None
