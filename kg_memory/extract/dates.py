@@ -25,8 +25,9 @@ _NUM_WORDS = {"a": 1, "an": 1, "one": 1, "two": 2, "three": 3, "four": 4, "five"
 _NUM = r"(\d+|a couple of|a few|several|an|a|one|two|three|four|five|six|seven|eight|nine|ten)"
 _WEEKDAYS = ["monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday"]
 # A weekday as chat writes it ("last Fri", "on Thurs"): capitalised only, since "sat", "sun" and "wed" are words.
-_WEEKDAY = r"(monday|tuesday|wednesday|thursday|friday|saturday|sunday|(?-i:Mon|Tues?|Wed|Thu(?:rs?)?|Fri|Sat|Sun)\b)"
-_SHORT_WEEKDAY = re.compile(r"\b((?i:last|on|this|next|since))\s+(Mon|Tues?|Wed|Thu(?:rs?)?|Fri|Sat|Sun)\b(?!')")
+_SHORT_WEEKDAYS = r"(?-i:Mon|Tues?|Wed|Thu(?:rs?)?|Fri|Sat|Sun)"
+_WEEKDAY = rf"({'|'.join(_WEEKDAYS)}|{_SHORT_WEEKDAYS})"
+_SHORT_WEEKDAY = re.compile(rf"\b((?i:last|on|this|next|since))\s+({_SHORT_WEEKDAYS})\b(?!')")
 _SEASONS = {"spring": 3, "summer": 6, "fall": 9, "autumn": 9, "winter": 12}
 
 
