@@ -169,7 +169,8 @@ class LLMClient:
             except (ValidationError, ValueError) as exc2:
                 raise ExtractionError(f"model output still invalid after one repair: {_short_error(exc2)}") from None
         if self.cache is not None:
-            self.cache.put(key, parsed.model_dump_json(), sources)
+            # by alias: a window's answer is keyed "1 Ana", as the model wrote it and as it is read back
+            self.cache.put(key, parsed.model_dump_json(by_alias=True), sources)
         return parsed, usage
 
     # -- internals ---------------------------------------------------------

@@ -157,7 +157,7 @@ class LLMExtractor:
         participants = {_who(e) for e in episodes}
         found: dict[str, list[ExtractedFact]] = {e.id: [] for e in episodes}
         for n, sentences in enumerate(said):
-            for sentence in dict.fromkeys(sentences):
+            for sentence in dict.fromkeys(full_names(s, participants) for s in sentences):
                 if speech_act(sentence):
                     continue  # "Ben asked Ana about ...", "Ana thanked Ben": a speech act, not a fact
                 for f in self._read(episodes[n], sentence):
@@ -201,7 +201,8 @@ def _covered(fact: ExtractedFact, found: list[ExtractedFact]) -> bool:
 _SPEECH_VERBS = ("ask", "inquire", "thank", "greet", "say", "said", "tell", "told", "compliment", "congratulate",
                  "praise", "agree", "reply", "replie", "respond", "express", "share", "explain", "mention", "wish",
                  "apologize", "apologise", "encourage", "reassure", "admire", "describe", "show", "recommend",
-                 "suggest", "talk", "chat", "chatt", "send", "sent", "invite", "remind", "offer", "hope")
+                 "suggest", "talk", "chat", "chatt", "send", "sent", "invite", "remind", "offer", "hope",
+                 "introduce")
 
 
 def _verb_forms(stem: str) -> str:
@@ -212,6 +213,17 @@ _NAME = r"[A-Z][\w'’-]*"
 _SPEECH_ACT = re.compile(
     rf"^{_NAME}(?:\s+and\s+{_NAME})?(?:(?<=['’]s)\s+[a-z]+)?\s+(?:(?:is|was|were|are)\s+)?"
     rf"(?:{'|'.join(_verb_forms(v) for v in _SPEECH_VERBS)}|look(?:s|ed|ing)?\s+at)\b")
+
+
+def full_names(sentence: str, participants: set[str]) -> str:
+    """The sentence with each participant's short name written in full ("Mel" -> "Melanie", as the
+    other speaker calls her), so a fact is filed under the person, and a fact about the other
+    participant is seen as one."""
+    def full(m: re.Match[str]) -> str:
+        word = m.group(0)
+        names = [p for p in participants if len(word) >= 3 and p != word and p.startswith(word)]
+        return names[0] if len(names) == 1 else word
+    return re.sub(r"\b[A-Z][a-z]+\b", full, sentence)
 
 
 def speech_act(sentence: str) -> bool:

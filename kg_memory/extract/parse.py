@@ -12,7 +12,7 @@ from __future__ import annotations
 import logging
 import re
 import threading
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import lru_cache
 from typing import Any
 
@@ -44,8 +44,17 @@ EVENT_STOP = {"work", "effort", "courage", "guts", "step", "steps", "peek", "set
 # "Route 66" keep their names.
 TIME_TAIL = re.compile(r"(?:\s+(?:(?i:last|next|this|yesterday|today|tonight|ago|recently|lately|earlier|now)|"
                        r"one|two|three|four|five|six|seven|eight|nine|ten))+\s*$")
+QUOTES = {"'", '"', "‘", "’", "“", "”", "`", "``", "''"}
+AMOUNTS = {"lot", "lots", "loads", "load", "tons", "ton", "bunch", "plenty", "couple"}
+CHILDHOOD = {"kid", "child", "teen", "teenager", "girl", "boy", "youngster"}
+# Light verbs that a particle or preposition makes specific ("looking into adoption agencies").
+PHRASAL = {"look": {"into", "for", "after"}}
+# Verbs of an aim that say something durable when the aim is a verb with an object of its own
+# ("I want to become a counselor"), not a passing wish ("I want to thank you").
+AIM_VERBS = {"want", "hope", "aim", "dream"}
 # Verbs whose present tense states a durable preference, but whose past tense is an opinion about an event.
 PREFERENCE_VERBS = {"love", "like", "enjoy"}
+FAVORITE = {"favorite", "favourite"}
 MODALS = {"would", "could", "should", "might", "may", "must", "'d", "will", "'ll", "shall", "can", "ca", "gon",
           "wanna", "gonna"}
 STOP_OBJECTS = {
@@ -146,16 +155,30 @@ def clauses(sentence: str, speaker: str, relations: dict[str, str]) -> list[Clau
             clause = _clause(verb, speaker, relations)
             if clause is not None:
                 out.append(clause)
+                out.extend(_shared(clause, verb, speaker))
     return out
+
+
+def _shared(clause: Clause, verb: Any, speaker: str) -> list[Clause]:
+    """The same clause for each other name of a joined subject ("Ana and Ben adopted a puppy"): the
+    speaker when named, or a name, never a pronoun."""
+    subj = _nsubj(verb) or (_nsubj(verb.head) if verb.dep_ == "conj" else None)
+    if subj is None or clause.copula_noun or not clause.statement.startswith(clause.subject + " "):
+        return []
+    names = [t.text for t in subj.conjuncts if t.i > subj.i and (t.pos_ == "PROPN" or t.text == speaker)]
+    if any(t.lower_ in _FIRST for t in subj.conjuncts):
+        names.append(speaker)  # "Ben and I"
+    rest = clause.statement[len(clause.subject):]
+    return [replace(clause, subject=n, statement=n + rest) for n in dict.fromkeys(names) if n != clause.subject]
 
 
 def _verbs(sent: Any) -> list[Any]:
     """The root, the verbs conjoined with it ("I sold X and bought Y"), and any
-    other verb with a subject of its own ("I'm so glad I went to the parade")."""
+    other verb with a subject of its own ("I'm so glad I went to the parade", "the book I read")."""
     root = sent.root
     verbs = [root] + [t for t in root.conjuncts if t.pos_ in ("VERB", "AUX")]
     for t in sent:
-        if t not in verbs and t.pos_ == "VERB" and t.dep_ in ("ccomp", "advcl", "conj", "xcomp") \
+        if t not in verbs and t.pos_ == "VERB" and t.dep_ in ("ccomp", "advcl", "conj", "xcomp", "relcl") \
                 and any(k.dep_ in ("nsubj", "nsubjpass") for k in t.children):
             verbs.append(t)
     return verbs
@@ -173,9 +196,37 @@ def _is_statement(verb: Any) -> bool:
     if any(k.dep_ == "mark" and k.lower_ in ("if", "whether", "unless") for k in kids):
         return False
     lemma = verb.lemma_.lower()
-    if lemma in PREFERENCE_VERBS and verb.tag_ in ("VBD", "VBN"):
+    if lemma in PREFERENCE_VERBS and verb.tag_ in ("VBD", "VBN") and not _childhood(verb):
         return False  # "I loved the concert": an opinion about something that passed
-    return lemma not in LIGHT_VERBS or lemma in OBJECT_VERBS or _event(verb)
+    return lemma not in LIGHT_VERBS or lemma in OBJECT_VERBS or _event(verb) or _phrasal(verb) or _aim(verb)
+
+
+def _childhood(verb: Any) -> bool:
+    """"I loved horses as a kid", "... growing up": a liking of a whole period, not of one event."""
+    return "growing up" in verb.sent.text.lower() or any(
+        k.lower_ == "as" and any(p.dep_ == "pobj" and p.lemma_.lower() in CHILDHOOD for p in k.children)
+        for k in verb.subtree)
+
+
+def _phrasal(verb: Any) -> bool:
+    """A light verb made specific by its preposition ("looking into adoption agencies")."""
+    preps = PHRASAL.get(verb.lemma_.lower(), set())
+    return any(k.dep_ in ("prep", "prt") and k.lower_ in preps for k in verb.children)
+
+
+def _aim(verb: Any) -> bool:
+    """An aim with a verb that does something ("wants to become a counselor"), not a courtesy."""
+    return verb.lemma_.lower() in AIM_VERBS and verb.tag_ in ("VBP", "VBZ") and any(
+        k.dep_ == "xcomp" and k.pos_ in ("VERB", "AUX") and k.lemma_.lower() not in LIGHT_VERBS
+        for k in verb.children)
+
+
+def _habit(verb: Any) -> Any | None:
+    """"Ana used to ride horses": the verb of the habit ("ride"), read as a past clause of its own."""
+    if verb.lemma_.lower() != "use" or verb.tag_ != "VBD":
+        return None
+    return next((k for k in verb.children if k.dep_ == "xcomp" and k.pos_ == "VERB"
+                 and any(a.lower_ == "to" for a in k.children)), None)
 
 
 def _event(verb: Any) -> bool:
@@ -188,9 +239,11 @@ def _event(verb: Any) -> bool:
 
 def _subject(verb: Any, speaker: str, relations: dict[str, str]) -> tuple[str, str] | None:
     """(subject name, possessed noun of a copular subject) or None."""
-    subj = next((k for k in verb.children if k.dep_ in ("nsubj", "nsubjpass")), None)
+    subj = _nsubj(verb)
     if subj is None and verb.dep_ == "conj":
-        subj = next((k for k in verb.head.children if k.dep_ in ("nsubj", "nsubjpass")), None)
+        subj = _nsubj(verb.head)
+    if subj is None and verb.dep_ == "xcomp" and verb.head.lemma_ == "use":
+        subj = _nsubj(verb.head)  # "Ana used to ride horses": the subject of "used"
     if subj is None:
         # "Packed everything up and moved to Dublin": chat drops the "I" before a leading verb
         before = verb.doc[verb.sent.start:verb.i]
@@ -200,18 +253,38 @@ def _subject(verb: Any, speaker: str, relations: dict[str, str]) -> tuple[str, s
         return (speaker, "") if lead and verb.tag_ in ("VBD", "VBN") else None
     if subj.lower_ in _FIRST:
         return speaker, ""
-    if subj.pos_ == "PROPN":
+    if subj.pos_ == "PROPN" or subj.text == speaker:  # the small pipeline tags some names NOUN ("Caroline")
         parts = [t for t in subj.subtree if t.dep_ in ("compound", "flat") or t == subj]
         return " ".join(t.text for t in parts), ""
     poss = next((k for k in subj.children if k.dep_ == "poss"), None)
     for_me = any(k.dep_ == "prep" and k.lower_ == "for" and any(p.lower_ in ("me", "us") for p in k.children)
                  for k in subj.children)
-    if (poss is not None and poss.lower_ in ("my", "our")) or (for_me and verb.lemma_ == "be"):
+    # "my home", and in a restated turn "Ana's home": the speaker's own noun
+    if (poss is not None and (poss.lower_ in ("my", "our") or poss.text == speaker)) or (
+            for_me and verb.lemma_ == "be"):
         noun = subj.lemma_.lower()
         if noun in relations:
             return f"{speaker}'s {noun}", ""
+        if any(k.dep_ == "amod" and k.lower_ in FAVORITE for k in subj.children):
+            return speaker, f"favorite {noun}"  # "my favorite book is X"
         return speaker, noun  # "my home is X", "my car is X"
     return None
+
+
+def _nsubj(verb: Any) -> Any | None:
+    """The subject of ``verb``; where the small pipeline took a verb for an auxiliary ("Ana loves reading
+    books" parsed as loves/aux reading/ROOT), the subject hangs on that auxiliary."""
+    found = next((k for k in verb.children if k.dep_ in ("nsubj", "nsubjpass")), None)
+    if found is None:
+        aux = next((k for k in verb.children if k.dep_ == "aux" and _preference(k)), None)
+        found = None if aux is None else next((k for k in aux.children if k.dep_ == "nsubj"), None)
+    return found
+
+
+def _preference(tok: Any) -> bool:
+    """"loves", "enjoys" (tagged AUX, the lemma is then the word itself)."""
+    low = tok.lower_
+    return tok.lemma_.lower() in PREFERENCE_VERBS or low in PREFERENCE_VERBS or low[:-1] in PREFERENCE_VERBS
 
 
 def _object(verb: Any) -> tuple[Any, str] | None:
@@ -222,9 +295,21 @@ def _object(verb: Any) -> tuple[Any, str] | None:
             pobj = _pobj(k)
             if k.lower_ == "to" and pobj is not None and _noun(pobj):
                 return pobj, "to"
+    if _relative(verb):  # "this book I read last year", "the parade I went to": the noun it tells of
+        stranded = next((k.lower_ for k in kids if k.dep_ == "prep" and _pobj(k) is None), "")
+        return (verb.head, stranded) if _noun(verb.head) else None
+    if verb.lemma_.lower() == "go":  # "we went camping": the activity, however the pipeline tagged it
+        for k in kids:
+            if k.dep_ in ("advcl", "xcomp", "dobj", "npadvmod", "acomp", "ccomp") and k.lower_.endswith("ing") \
+                    and k.is_alpha and len(k.text) > 5 and k.i == verb.i + 1:
+                return k, ""
     if any(k.dep_ == "dobj" and k.pos_ == "PRON" for k in kids):
         return None  # "I made it in pottery class": what was made is unnamed, the class is not it
     for k in kids:
+        if k.dep_ == "dobj" and k.lemma_.lower() in AMOUNTS:  # "lots of kids' books": the books
+            inner = next((_pobj(p) for p in k.children if p.lower_ == "of" and _pobj(p) is not None), None)
+            if inner is not None and _noun(inner):
+                return inner, ""
         if k.dep_ in ("dobj", "attr", "oprd") and _noun(k):
             return k, ""
     for k in kids:
@@ -241,6 +326,8 @@ def _object(verb: Any) -> tuple[Any, str] | None:
     for k in kids:
         if k.dep_ == "xcomp" and k.pos_ == "VERB" and verb.lemma_ not in ("be", "have") and (
                 k.lemma_.lower() not in LIGHT_VERBS or k.lemma_.lower() in OBJECT_VERBS):
+            if k.tag_ == "VBG" and verb.lemma_.lower() in PREFERENCE_VERBS and _object(k) is not None:
+                return k, ""  # "I love creating art": what is loved is the activity, "creating art"
             inner = _object(k)
             if inner is not None:
                 return inner[0], (f"{k.lemma_.lower()} {inner[1]}").strip()
@@ -290,20 +377,48 @@ def _phrase(head: Any) -> str:
     toks = [t for t in toks if head.left_edge.i <= t.i <= _right(head)]
     while toks and toks[0].lower_ in _DETS:
         toks = toks[1:]
-    return " ".join(t.text for t in toks).strip(" ,.;:!-")
+    return _words(toks).strip(" ,.;:!-'\"")
+
+
+def _words(toks: list[Any]) -> str:
+    """Tokens as written ("Charlotte's Web", not "Charlotte 's Web"), one space at most between them."""
+    text = "".join(t.text + (" " if t.whitespace_ or (i + 1 < len(toks) and toks[i + 1].i != t.i + 1) else "")
+                   for i, t in enumerate(toks))
+    return " ".join(text.split())
 
 
 def _right(head: Any) -> int:
     """The end of the object phrase: stop before a relative clause or a conjunction."""
     end = head.i
     for t in head.subtree:
-        if t.i > head.i and t.dep_ in ("relcl", "acl", "cc", "conj", "punct", "advcl", "npadvmod", "prep"):
+        if t.dep_ == "punct" and t.text in QUOTES:
+            continue  # a quoted title goes on: reading 'Charlotte's Web'
+        if t.i > head.i and (t.dep_ in _ENDS_PHRASE or _in_clause(t, head)):
             break
         end = max(end, t.i)
     return end
 
 
-def _clause(verb: Any, speaker: str, relations: dict[str, str]) -> Clause | None:
+_ENDS_PHRASE = ("relcl", "acl", "cc", "conj", "punct", "advcl", "npadvmod", "prep")
+
+
+def _in_clause(tok: Any, head: Any) -> bool:
+    """Does ``tok`` belong to a clause that hangs on ``head`` (the "I" of "the book I read")?"""
+    while tok.i != head.i and tok.head.i != tok.i:
+        tok = tok.head
+        if tok.i != head.i and tok.dep_ in ("relcl", "acl"):
+            return True
+    return False
+
+
+def _clause(verb: Any, speaker: str, relations: dict[str, str], lead: Any | None = None) -> Clause | None:
+    """The clause of ``verb``; ``lead`` is the verb of a habit that it continues ("used" of "used to ride")."""
+    habit = _habit(verb)
+    if habit is not None:
+        if any(k.dep_ == "neg" for k in verb.children):
+            return None
+        inner = _clause(habit, speaker, relations, lead=verb)
+        return None if inner is None else replace(inner, surface=f"used to {inner.surface}", past=True)
     if verb.pos_ not in ("VERB", "AUX") or verb.lower_ in MODALS or not _is_statement(verb):
         return None
     who = _subject(verb, speaker, relations)
@@ -312,11 +427,16 @@ def _clause(verb: Any, speaker: str, relations: dict[str, str]) -> Clause | None
         if liked is not None:
             obj = _phrase(liked)
             return Clause(who[0], "like", "likes", obj, f"{who[0]} is a fan of {obj}", False) if obj else None
+    if who is not None and who[1].startswith("favorite ") and verb.lemma_ == "be":
+        return _favorite(who[0], who[1], verb)
     found = _object(verb)
     if who is None or found is None:
         return None
     subject, noun = who
     head, preps = found
+    loved = _misparsed_preference(verb)
+    if loved is not None:
+        return _loved(subject, loved, verb, head, speaker)
     if verb.lemma_ == "be" and not noun and subject != speaker:
         owned = _speakers_noun(head, relations)
         if owned:  # "Luis is my boss": the speaker's boss is Luis
@@ -330,10 +450,55 @@ def _clause(verb: Any, speaker: str, relations: dict[str, str]) -> Clause | None
     relation = " ".join(p for p in (verb.lemma_.lower(), prt, preps) if p)
     surface = " ".join(p for p in (verb.lower_, prt, preps) if p)
     past = verb.tag_ in ("VBD", "VBN") and not any(k.lower_ in ("have", "'ve", "has") for k in verb.children)
-    statement = _statement(subject, verb, head, speaker)
+    if _relative(verb):
+        article = "" if obj[:1].isupper() or head.tag_ in ("NNS", "NNPS") else "a "
+        statement = " ".join(w for w in (subject, verb.text, preps, f"{article}{obj}") if w)
+        return Clause(subject, relation, surface, obj, statement, past, noun)
+    statement = _statement(subject, lead or verb, head, speaker)
     if not statement or head.i < verb.i:
         return None  # an object before its verb is a question or a fragment ("Dance out of ...?")
     return Clause(subject, relation, surface, obj, statement, past, noun)
+
+
+def _relative(verb: Any) -> bool:
+    """A relative clause with no object of its own: its object is the noun it hangs on."""
+    return verb.dep_ == "relcl" and not any(k.dep_ in ("dobj", "attr", "oprd") for k in verb.children) \
+        and not any(k.tag_ in ("WDT", "WP", "WRB") for k in verb.children)
+
+
+def _favorite(subject: str, noun: str, verb: Any) -> Clause | None:
+    """"Ana's favorite book is Charlotte's Web": an open fact named for the noun (favorite_book). The
+    object is the copula's complement whatever its tag (the small pipeline tags "Radiohead" ADJ)."""
+    head = next((k for k in verb.children if k.dep_ in ("attr", "acomp", "oprd") and k.i > verb.i), None)
+    if head is None or head.pos_ == "PRON" or head.lower_ in STOP_OBJECTS:
+        return None
+    obj = TIME_TAIL.sub("", _phrase(head)).strip()
+    if not obj or len(obj.split()) > 8:
+        return None
+    return Clause(subject, noun, noun, obj, f"{subject}'s {noun} is {obj}", False)
+
+
+def _misparsed_preference(verb: Any) -> Any | None:
+    """"Ana loves reading books", which the small pipeline parses with "loves" as the auxiliary of
+    "reading": that "loves", when it is present tense (a past one is an opinion about an event)."""
+    if verb.tag_ != "VBG":
+        return None
+    if verb.dep_ == "conj" and verb.head.tag_ == "VBG":
+        return _misparsed_preference(verb.head)  # "... loves hiking and exploring forests"
+    return next((k for k in verb.children if k.dep_ == "aux" and _preference(k) and k.tag_ not in ("VBD", "VBN")),
+                None)
+
+
+def _loved(subject: str, loved: Any, verb: Any, head: Any, speaker: str) -> Clause | None:
+    """The activity loved, from its verb through its object ("hiking in the mountains")."""
+    if head.pos_ == "PRON" or head.i < verb.i:
+        return None
+    toks = [t for t in verb.doc[verb.i:_right(head) + 1] if t.lower_ not in ("my", "our", "your")]
+    activity = TIME_TAIL.sub("", _words(toks)).strip(" ,.;:!-'\"")
+    if not activity:
+        return None
+    said = _third_person(loved.lower_) if loved.tag_ == "VBP" else loved.lower_
+    return Clause(subject, "love", "loves", activity, f"{subject} {said} {activity}", False)
 
 
 def _speakers_noun(head: Any, relations: dict[str, str]) -> str | None:
@@ -350,16 +515,29 @@ def _statement(subject: str, verb: Any, head: Any, speaker: str) -> str:
     words = []
     for t in verb.doc[start:_right(head) + 1]:
         low = t.lower_
+        if t.text in QUOTES and t.dep_ == "punct":
+            continue
         if low in ("my", "our"):
             words.append(f"{speaker}'s")
         elif low in ("me", "us") or low in _FIRST:
             words.append(speaker)
         elif low in ("am", "'m", "'re") or (low == "are" and words and words[-1] == speaker):
             words.append("is")
-        elif low in ("'ve",):
+        elif low in ("'ve",) or (low == "have" and t.i == start and t.tag_ == "VBP"):
             words.append("has")
+        elif t.i == start and t.tag_ == "VBP":
+            words.append(_third_person(t.text))  # "I plan events" -> "Ana plans events"
         else:
             words.append(t.text)
     text = " ".join(words).replace(" 's", "'s").replace(" n't", "n't").replace(" ,", ",")
     text = TIME_TAIL.sub("", _TRAILING.sub("", text)).strip(" ,.;:!-\"")
     return f"{subject} {text}" if text else ""
+
+
+def _third_person(verb: str) -> str:
+    """The third-person singular of a present-tense verb: plan -> plans, watch -> watches, try -> tries."""
+    if verb.endswith(("s", "sh", "ch", "x", "z", "o")):
+        return verb + "es"
+    if len(verb) > 2 and verb.endswith("y") and verb[-2] not in "aeiou":
+        return verb[:-1] + "ies"
+    return verb + "s"

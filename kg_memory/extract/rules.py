@@ -19,7 +19,7 @@ from .base import ExtractContext, ExtractedFact, Extraction
 from .canonical import LEADING as _LEADING
 from .canonical import Canonicalizer, snake
 
-RULES_VERSION = "rules-4"  # rules-3 + abbreviated weekdays ("last Fri")
+RULES_VERSION = "rules-5"  # rules-4 + the shapes of restated sentences (interests, favourites, habits, aims)
 
 _ADVERBS = (r"just|also|recently|finally|now|still|currently|actually|really|already|officially|"
             r"eventually|happily|fully|then|even|both")

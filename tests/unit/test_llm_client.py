@@ -118,6 +118,22 @@ def test_cache_makes_reruns_free(server, tmp_path: Path):
     assert first == again and u1.calls == 1 and u2.calls == 0 and server.chat_calls == 1
 
 
+def test_a_cached_window_answer_is_read_back(server, tmp_path: Path):
+    """A window's answer is keyed by turn ("1 Ana"): the cache must give it back as the model wrote it,
+    or every rerun of an ingest asks the model again (it did: the cache stored the field names)."""
+    from kg_memory.prompts import restated_window
+
+    window = load_prompt("restate_window").answering(restated_window(("1 Ana", "2 Ben")))
+    text = window.render(turns=[{"n": 1, "who": "Ana", "text": "I moved to Porto."},
+                                {"n": 2, "who": "Ben", "text": "Nice!"}])
+    server.script.append({"content": json.dumps({"1 Ana": ["Ana moved to Porto."], "2 Ben": []})})
+    cache = ResponseCache(tmp_path / "cache.db")
+    first, u1 = client(server, cache=cache).structured(window, text, "window")
+    again, u2 = client(server, cache=cache).structured(window, text, "window")
+    assert again.sentences() == first.sentences() == [["Ana moved to Porto."], []]  # type: ignore[attr-defined]
+    assert (u1.calls, u2.calls, server.chat_calls) == (1, 0, 1)
+
+
 def test_prompts_render_strictly_and_carry_a_version():
     p = load_prompt("extract")
     assert p.version.startswith("extract-") and len(p.version) == len("extract-") + 12

@@ -67,6 +67,62 @@ def test_events_and_likings(rules, text, fact):
     assert fact in facts(rules, text, speaker="Priya")
 
 
+@pytest.mark.parametrize("text, fact", [
+    # the speaker's own name as subject, which the small pipeline tags NOUN, in a model's restatement
+    ("Caroline is interested in counseling.", ("Caroline", "likes", "counseling")),
+    ("Caroline is into pottery.", ("Caroline", "likes", "pottery")),
+    ("Caroline is passionate about LGBTQ rights.", ("Caroline", "likes", "lgbtq rights")),
+    # a favourite is an open fact named for its noun, the object as written
+    ("Caroline's favorite book is 'Charlotte's Web'.", ("Caroline", "favorite_book", "Charlotte's Web")),
+    ("My favourite band is Radiohead.", ("Caroline", "favorite_band", "Radiohead")),
+    # a habit of the past
+    ("Caroline used to go horseback riding with her dad.", ("Caroline", "go", "horseback riding")),
+    # a preference whose verb the pipeline takes for an auxiliary, and an activity that is loved
+    ("Melanie loves reading books.", ("Melanie", "likes", "reading books")),
+    ("I love creating art.", ("Caroline", "likes", "creating art")),
+    # a light verb made specific by its preposition; an aim with a verb of its own
+    ("Caroline is looking into adoption agencies.", ("Caroline", "look_into", "adoption agencies")),
+    ("I want to become a counselor.", ("Caroline", "want_become", "counselor")),
+    # a liking of childhood is no opinion about an event; a quoted title goes on past its quote
+    ("Caroline loved reading 'Charlotte's Web' as a kid.", ("Caroline", "likes", "reading charlotte's web")),
+    # a joined subject: each name gets the fact
+    ("Mel and Caroline enjoy hiking in the mountains.", ("Caroline", "likes", "hiking in the mountains")),
+    # a relative clause tells what was done to the noun it hangs on
+    ("These figurines I bought yesterday remind me of family love.", ("Melanie", "buy", "figurines")),
+    ("One special memory was this pride parade I went to a few weeks ago.", ("Caroline", "go_to", "pride parade")),
+    ("Here's a photo of my horse painting I did recently.", ("Melanie", "do", "horse painting")),
+    # an amount is not the object; what it counts is
+    ("I've got lots of kids' books.", ("Caroline", "get", "kids' books")),
+    # "went camping", where the pipeline tags the activity a noun
+    ("Melanie went camping with her family last week.", ("Melanie", "go", "camping")),
+])
+def test_restated_shapes(rules, text, fact):
+    assert fact in facts(rules, text, speaker=fact[0])
+
+
+def test_restated_habit_and_aim_statements(rules):
+    def statements(text: str) -> list[str]:
+        e = Episode(group_id="g", content=text, occurred_at=T, speaker="Caroline", created_at=T)
+        return [f.statement for f in rules.extract(e).facts]
+
+    assert statements("Caroline used to go horseback riding.") == ["Caroline used to go horseback riding"]
+    # a present-tense verb of the first person is written in the third
+    assert statements("I hope to build my own family.") == ["Caroline hopes to build Caroline's own family"]
+    assert statements("I plan events for the center.") == ["Caroline plans events"]
+
+
+@pytest.mark.parametrize("text", [
+    "I wanted to capture everyone's unity.",          # a past aim: what a painting was for, not a plan
+    "I want to thank you so much.",                   # a courtesy, not an aim
+    "I didn't use to like running.",                  # a negated habit
+    "I'm looking at the photos now.",                 # a light verb that stays light
+    "The book you recommended is great.",             # a relative clause about the other person
+    "That is the place where I grew up.",             # a relative clause with its own question word
+])
+def test_no_junk_from_restated_shapes(rules, text):
+    assert facts(rules, text, speaker="Caroline") == set()
+
+
 @pytest.mark.parametrize("text", [
     "It took some work, but I did it.",               # an event verb with an empty object
     "I had a blast, thanks for asking!",              # a feeling dressed as an event
@@ -115,7 +171,7 @@ def test_statements_are_third_person(rules):
 
 def test_without_the_parser_the_patterns_still_work(embedder):
     ex = RulesExtractor(embedder, use_parser=False)
-    assert not ex.parser and ex.version == "rules-4"
+    assert not ex.parser and ex.version == "rules-5"
     e = Episode(group_id="g", content="I moved to Lisbon in March.", occurred_at=T, created_at=T)
     assert {(f.predicate, f.object) for f in ex.extract(e).facts} == {("lives_in", "Lisbon")}
     assert parse.parser_version() is not None
@@ -127,7 +183,7 @@ def test_the_parser_loads_on_the_first_sentence_it_parses(embedder):
     parse._load.cache_clear()
     ex = RulesExtractor(embedder)
     assert ex.parser and parse._load.cache_info().currsize == 0
-    assert ex.version == f"rules-4+{parse.parser_version()}" and parse.parser_version().startswith("core_web_sm")
+    assert ex.version == f"rules-5+{parse.parser_version()}" and parse.parser_version().startswith("core_web_sm")
     e = Episode(group_id="g", content="Home for me is Lisbon these days.", occurred_at=T, created_at=T)
     ex.extract(e)
     assert parse._load.cache_info().currsize == 1 and parse.load_parser() is not None
