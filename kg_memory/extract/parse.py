@@ -38,7 +38,7 @@ EVENT_VERBS = {"run", "make", "do", "have", "pass", "put", "bring", "take", "get
 # Objects that make an event verb say nothing durable ("it took some work", "I had a blast").
 EVENT_STOP = {"work", "effort", "courage", "guts", "step", "steps", "peek", "setback", "trouble", "mess",
               "sure", "sense", "use", "progress", "rest", "nap", "sec", "second", "minute", "minutes", "hour",
-              "hours", "week", "month", "year", "years", "while", "ages", "pity"}
+              "hours", "week", "month", "year", "years", "while", "ages", "pity", "struggle", "struggles"}
 # Time words that end an object phrase and belong to the clause's date ("a new group last Tuesday").
 # Number words left behind when "three years ago" loses its tail; lower case only, so "Studio One" and
 # "Route 66" keep their names.
@@ -67,11 +67,11 @@ STOP_OBJECTS = {
     "picture", "thought", "thoughts", "news", "advice", "help", "tip", "tips", "dream", "dreams", "goal",
     "goals", "passion", "awe", "others", "place", "shot", "journey", "life", "heart", "mind", "soul",
     "world", "loads", "load", "tons", "ton", "bunch", "plenty", "couple", "challenge", "challenges", "plan",
-    "plans",
+    "plans", "path", "paths",
 }
 _FIRST = {"i", "we"}
 _DETS = {"a", "an", "the", "some", "this", "that", "these", "those", "my", "our", "your", "his", "her",
-         "their", "its", "any", "another"}
+         "their", "its", "any", "another", "both", "either", "all"}
 
 
 _TRAILING = re.compile(r"(?:\s+(?:that|to|which|who|and|or|but|so|because|the|a|an))+\s*$", re.I)
@@ -143,7 +143,11 @@ def parser_version() -> str | None:
     return None if meta is None else f"{meta.get('name', 'parser')}-{meta.get('version', '?')}"
 
 
-def clauses(sentence: str, speaker: str, relations: dict[str, str]) -> list[Clause]:
+def clauses(sentence: str, speaker: str, relations: dict[str, str],
+            activities: frozenset[str] = frozenset()) -> list[Clause]:
+    """The clauses of ``sentence`` that state a fact. ``relations`` are the kinship and role nouns of
+    the vocabulary; ``activities`` the words of its activity class, which an ongoing verb with no
+    object names ("I've been running" is the activity running, relation "practise")."""
     nlp = load_parser()
     if nlp is None or not sentence.strip() or sentence.rstrip().endswith("?"):
         return []
@@ -152,11 +156,24 @@ def clauses(sentence: str, speaker: str, relations: dict[str, str]) -> list[Clau
         if sent.text.rstrip().endswith("?"):
             continue
         for verb in _verbs(sent):
-            clause = _clause(verb, speaker, relations)
+            clause = _clause(verb, speaker, relations) or _ongoing(verb, speaker, relations, activities)
             if clause is not None:
                 out.append(clause)
                 out.extend(_shared(clause, verb, speaker))
     return out
+
+
+def _ongoing(verb: Any, speaker: str, relations: dict[str, str], activities: frozenset[str]) -> Clause | None:
+    """"I've been running farther to de-stress": an activity kept up, when the verb names one and has no
+    object of its own."""
+    if verb.tag_ != "VBG" or verb.lower_ not in activities or not _is_statement(verb) \
+            or not any(k.dep_ == "aux" and k.lower_ == "been" for k in verb.children) \
+            or any(k.dep_ == "dobj" and k.lemma_.lower() not in AMOUNTS for k in verb.children):
+        return None
+    who = _subject(verb, speaker, relations)
+    if who is None or who[1]:
+        return None
+    return Clause(who[0], "practise", "practises", verb.lower_, f"{who[0]} has been {verb.lower_}", False)
 
 
 def _shared(clause: Clause, verb: Any, speaker: str) -> list[Clause]:
@@ -198,7 +215,22 @@ def _is_statement(verb: Any) -> bool:
     lemma = verb.lemma_.lower()
     if lemma in PREFERENCE_VERBS and verb.tag_ in ("VBD", "VBN") and not _childhood(verb):
         return False  # "I loved the concert": an opinion about something that passed
-    return lemma not in LIGHT_VERBS or lemma in OBJECT_VERBS or _event(verb) or _phrasal(verb) or _aim(verb)
+    return lemma not in LIGHT_VERBS or lemma in OBJECT_VERBS or _event(verb) or _phrasal(verb) or _aim(verb) \
+        or _considered(verb) is not None
+
+
+def _considered(verb: Any) -> tuple[Any, str] | None:
+    """"We're thinking about going camping": a plan under way, its activity and preposition (not
+    "thinking about my family": a thought, not a plan)."""
+    if verb.lemma_.lower() not in ("think", "consider"):
+        return None
+    for k in verb.children:
+        if k.dep_ == "prep" and k.lower_ in ("about", "of"):
+            act = next((c for c in k.children if c.dep_ == "pcomp" and c.tag_ == "VBG"
+                        and any(o.dep_ == "dobj" and o.pos_ in ("NOUN", "PROPN") for o in c.children)), None)
+            if act is not None:
+                return act, k.lower_
+    return None
 
 
 def _childhood(verb: Any) -> bool:
@@ -295,6 +327,9 @@ def _object(verb: Any) -> tuple[Any, str] | None:
             pobj = _pobj(k)
             if k.lower_ == "to" and pobj is not None and _noun(pobj):
                 return pobj, "to"
+    planned = _considered(verb)
+    if planned is not None:
+        return planned
     if _relative(verb):  # "this book I read last year", "the parade I went to": the noun it tells of
         stranded = next((k.lower_ for k in kids if k.dep_ == "prep" and _pobj(k) is None), "")
         return (verb.head, stranded) if _noun(verb.head) else None
@@ -331,8 +366,9 @@ def _object(verb: Any) -> tuple[Any, str] | None:
             inner = _object(k)
             if inner is not None:
                 return inner[0], (f"{k.lemma_.lower()} {inner[1]}").strip()
-            if k.tag_ == "VBG":
-                return k, ""  # "I love painting" (not "I'm helping create ...": an aim, not a thing)
+            if k.tag_ == "VBG" and not any(c.dep_ == "dobj" and c.i == k.i + 1 for c in k.children):
+                return k, ""  # "I love painting" (not "I'm helping create ...": an aim, not a thing;
+                # not "taking care of myself": an idiom whose object names nothing)
     return None
 
 
@@ -357,7 +393,7 @@ def _specific(head: Any) -> bool:
 
 
 # Determiners that pick out one thing; possessives count through their dependency ("poss") in _specific.
-_SPECIFIC_DETS = _DETS - {"some", "any", "my", "our", "your", "his", "her", "their", "its"}
+_SPECIFIC_DETS = _DETS - {"some", "any", "my", "our", "your", "his", "her", "their", "its", "both", "either", "all"}
 
 
 def _fan_of(verb: Any, head: Any) -> Any | None:
@@ -512,7 +548,7 @@ def _statement(subject: str, verb: Any, head: Any, speaker: str) -> str:
     """The clause in the third person: the subject, then the words from the verb
     through the object ("Caroline attended an LGBTQ support group")."""
     start = min([verb.i] + [k.i for k in verb.children if k.dep_ in ("aux", "auxpass") and k.i < verb.i])
-    words = []
+    words = ["is"] if start == verb.i and verb.tag_ == "VBG" else []  # "my friends helping me" -> "is helping"
     for t in verb.doc[start:_right(head) + 1]:
         low = t.lower_
         if t.text in QUOTES and t.dep_ == "punct":
@@ -521,15 +557,21 @@ def _statement(subject: str, verb: Any, head: Any, speaker: str) -> str:
             words.append(f"{speaker}'s")
         elif low in ("me", "us") or low in _FIRST:
             words.append(speaker)
-        elif low in ("am", "'m", "'re") or (low == "are" and words and words[-1] == speaker):
-            words.append("is")
+        elif low in ("am", "'m", "'re") or (low == "are" and ((words and words[-1] == speaker) or (
+                t.i == start and subject == speaker))):
+            words.append("is")  # "we are" -> "Ana is": the speaker stands for "we"
+        elif low == "were" and t.i == start and subject == speaker:
+            words.append("was")
         elif low in ("'ve",) or (low == "have" and t.i == start and t.tag_ == "VBP"):
             words.append("has")
-        elif t.i == start and t.tag_ == "VBP":
+        elif t.i == start and t.tag_ in ("VBP", "VB") and low == t.lemma_.lower() and not low.endswith("ed"):
             words.append(_third_person(t.text))  # "I plan events" -> "Ana plans events"
         else:
             words.append(t.text)
-    text = " ".join(words).replace(" 's", "'s").replace(" n't", "n't").replace(" ,", ",")
+        if t.whitespace_ == "" and t.i < _right(head) and not words[-1].endswith("'s"):
+            words[-1] += "\x00"  # no space after it as written ("kids' books-")
+    text = " ".join(words).replace("\x00 ", "").replace("\x00", "")
+    text = text.replace(" 's", "'s").replace(" n't", "n't").replace(" ,", ",")
     text = TIME_TAIL.sub("", _TRAILING.sub("", text)).strip(" ,.;:!-\"")
     return f"{subject} {text}" if text else ""
 

@@ -120,6 +120,7 @@ class RulesExtractor:
         self.parser = use_parser and parse.parser_available()  # spaCy loads on the first sentence it parses
         self.version = RULES_VERSION + (f"+{parse.parser_version()}" if self.parser else "")
         classes = self.vocab.value_classes
+        self._activities = frozenset(classes.get("activity", ()))
         rel_words = sorted(self.vocab.relations, key=len, reverse=True)
         self._relation_rx = re.compile(
             r"\bmy\s+(?:(?:older|younger|little|big|elder|twin|oldest|youngest|eldest)\s+)?"
@@ -179,7 +180,7 @@ class RulesExtractor:
     # -- the parse: sentences the phrase patterns did not read ---------------
     def _parsed(self, sentence: str, me: str, t: datetime, out: Extraction) -> None:
         span = dates.resolve(sentence, t)
-        for c in parse.clauses(sentence, me, self.vocab.relations):
+        for c in parse.clauses(sentence, me, self.vocab.relations, self._activities):
             spec = self._predicate_of(c)
             if spec is not None and self.canonical.fits(spec.name, c.object):
                 self._vocabulary_fact(c, spec, t, span, out)
@@ -222,6 +223,8 @@ class RulesExtractor:
         if c.copula_noun:
             names = self._keywords.get(c.copula_noun, set())
             return self.vocab.predicates[next(iter(names))] if len(names) == 1 else None
+        if c.relation == "practise" and c.object in self._activities and "has_hobby" in self.vocab.predicates:
+            return self.vocab.predicates["has_hobby"]  # "I've been running": the activity itself
         head = c.object.split()[-1].lower() if c.object else ""
         named = self._keywords.get(head, set())
         if len(named) == 1 and self.canonical.class_word(next(iter(named)), c.object):

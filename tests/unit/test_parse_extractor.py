@@ -93,6 +93,9 @@ def test_events_and_likings(rules, text, fact):
     ("Here's a photo of my horse painting I did recently.", ("Melanie", "do", "horse painting")),
     # an amount is not the object; what it counts is
     ("I've got lots of kids' books.", ("Caroline", "get", "kids' books")),
+    # an activity kept up, with no object, is a hobby; a plan under way is a fact of its own
+    ("I've been running farther to de-stress.", ("Melanie", "has_hobby", "running")),
+    ("We're thinking about going camping next month.", ("Melanie", "think_about", "going camping")),
     # "went camping", where the pipeline tags the activity a noun
     ("Melanie went camping with her family last week.", ("Melanie", "go", "camping")),
 ])
@@ -109,6 +112,10 @@ def test_restated_habit_and_aim_statements(rules):
     # a present-tense verb of the first person is written in the third
     assert statements("I hope to build my own family.") == ["Caroline hopes to build Caroline's own family"]
     assert statements("I plan events for the center.") == ["Caroline plans events"]
+    # ...but not a past tense the small pipeline tags as present, nor its wrong lemma
+    assert statements("We roasted marshmallows by the fire.") == ["Caroline roasted marshmallows"]
+    # a conjunction does not leave its first word in the object
+    assert statements("I love both classical and modern music.") == ["Caroline likes classical music"]
 
 
 @pytest.mark.parametrize("text", [
@@ -118,6 +125,10 @@ def test_restated_habit_and_aim_statements(rules):
     "I'm looking at the photos now.",                 # a light verb that stays light
     "The book you recommended is great.",             # a relative clause about the other person
     "That is the place where I grew up.",             # a relative clause with its own question word
+    "I started taking care of myself.",               # an activity whose object names nothing
+    "I think about the paths I've taken.",            # a figure of speech
+    "I keep thinking about my family.",               # a thought, not a plan
+    "I've been working hard.",                        # an ongoing verb that names no activity
 ])
 def test_no_junk_from_restated_shapes(rules, text):
     assert facts(rules, text, speaker="Caroline") == set()
