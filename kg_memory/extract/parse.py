@@ -45,6 +45,8 @@ EVENT_STOP = {"work", "effort", "courage", "guts", "step", "steps", "peek", "set
 TIME_TAIL = re.compile(r"(?:\s+(?:(?i:last|next|this|yesterday|today|tonight|ago|recently|lately|earlier|now)|"
                        r"one|two|three|four|five|six|seven|eight|nine|ten))+\s*$")
 QUOTES = {"'", '"', "‘", "’", "“", "”", "`", "``", "''"}
+# Verbs that put a new value in place of an old one ("switched schools to Purdue").
+REPLACE_VERBS = {"switch", "change", "swap", "trade", "exchange", "upgrade"}
 AMOUNTS = {"lot", "lots", "loads", "load", "tons", "ton", "bunch", "plenty", "couple"}
 CHILDHOOD = {"kid", "child", "teen", "teenager", "girl", "boy", "youngster"}
 # Light verbs that a particle or preposition makes specific ("looking into adoption agencies").
@@ -465,6 +467,10 @@ def _clause(verb: Any, speaker: str, relations: dict[str, str], lead: Any | None
             return Clause(who[0], "like", "likes", obj, f"{who[0]} is a fan of {obj}", False) if obj else None
     if who is not None and who[1].startswith("favorite ") and verb.lemma_ == "be":
         return _favorite(who[0], who[1], verb)
+    if who is not None and not who[1]:
+        swapped = _replacement(verb, who[0])
+        if swapped is not None:
+            return swapped
     found = _object(verb)
     if who is None or found is None:
         return None
@@ -500,6 +506,20 @@ def _relative(verb: Any) -> bool:
     """A relative clause with no object of its own: its object is the noun it hangs on."""
     return verb.dep_ == "relcl" and not any(k.dep_ in ("dobj", "attr", "oprd") for k in verb.children) \
         and not any(k.tag_ in ("WDT", "WP", "WRB") for k in verb.children)
+
+
+def _replacement(verb: Any, subject: str) -> Clause | None:
+    """"I switched schools to Purdue", "I changed my major to economics": the noun that changed names the
+    slot and the object of "to" or "for" is its new value, read as "my school is Purdue" would be."""
+    if verb.lemma_.lower() not in REPLACE_VERBS:
+        return None
+    slot = next((k for k in verb.children if k.dep_ == "dobj" and k.pos_ == "NOUN"), None)
+    new = next((_pobj(k) for k in verb.children if k.lower_ in ("to", "for") and _pobj(k) is not None), None)
+    if slot is None or new is None or not _noun(new):
+        return None
+    obj = TIME_TAIL.sub("", _phrase(new)).strip()
+    noun = slot.lemma_.lower()
+    return Clause(subject, "be", "is", obj, f"{subject}'s {noun} is {obj}", False, noun) if obj else None
 
 
 def _favorite(subject: str, noun: str, verb: Any) -> Clause | None:

@@ -131,7 +131,8 @@ class RulesExtractor:
         self._pet_named_rx = re.compile(
             rf"\b(?P<who>I|we|{_NAME})\s+(?:(?:{_ADVERBS})\s+)*(?:have|has|had|adopted|got|rescued|bought|"
             r"own|owns|welcomed|brought home)\s+(?:another|a|an|one|our|my|two)?\s*(?:new\s+|little\s+|sweet\s+)?"
-            r"(?P<animal>[A-Za-z]+(?:\s+[a-z]+)?)\s*,?\s+(?:named|called)\s+(?P<name>[A-Z][\w'-]*)",
+            r"(?P<animal>[A-Za-z]+(?:\s+[a-z]+)?)\s*,?\s+(?:and\s+)?(?:named|called)\s+(?:(?:her|him|it)\s+)?"
+            r"(?P<name>[A-Z][\w'-]*)",
         )
         self._pet_rx = re.compile(
             rf"\b(?P<who>I|we|{_NAME})\s+(?:(?:{_ADVERBS})\s+)*(?:have|has|adopted|got|rescued|bought|own|"

@@ -39,6 +39,20 @@ def test_patterns(text: str, expected: set):
     assert set(facts(text)) == expected
 
 
+@pytest.mark.parametrize("text,expected", [
+    # a changed noun names the slot, the object of "to" its new value
+    ("I switched schools to Purdue.", ("User", "studies_at", "Purdue", False)),
+    ("I changed my major to economics.", ("User", "field_of_study", "economics", False)),
+    # naming a pet after getting it
+    ("We got a kitten and called her Pixel.", ("User", "has_pet", "Pixel", False)),
+    ("I accepted an offer from Deloitte.", ("User", "works_at", "Deloitte", False)),
+    # leaving an organisation ends what holds it, whichever slot that is
+    ("I left Lyft last month.", ("User", "works_at", "Lyft", True)),
+])
+def test_new_phrasings(text: str, expected: tuple):
+    assert expected in facts(text)
+
+
 def test_quit_without_employer_ends_any_value():
     ep = Episode(group_id="g", content="I quit my job.", occurred_at=T, created_at=T)
     (f,) = RulesExtractor().extract(ep).facts
