@@ -131,7 +131,7 @@ class LLMExtractor:
             x = out[e.id]
             x.facts.extend(self.rules.extract(e).facts)
             for fact in restated[e.id]:
-                if not _covered(fact, x.facts):
+                if not _covered(fact, x.facts, self.vocab):
                     x.facts.append(fact)
                     x.mentions.append(fact.subject)
                     if fact.object_kind == "entity" and not fact.ending:
@@ -187,12 +187,16 @@ class LLMExtractor:
         return parsed, usage
 
 
-def _covered(fact: ExtractedFact, found: list[ExtractedFact]) -> bool:
+def _covered(fact: ExtractedFact, found: list[ExtractedFact], vocab: Vocabulary) -> bool:
     """A model fact that the deterministic rules already read from the same turn
     (same predicate and object, or the same single-valued slot) adds nothing and
-    may carry a slip (the wrong subject, a missed ending)."""
+    may carry a slip (the wrong subject, a missed ending). Nor does an open fact of a
+    subject and object the turn already relates ("putting together an art show" read
+    as put and as put_together)."""
     obj = fact.object.lower()
-    return any(f.predicate == fact.predicate and (f.object.lower() == obj or f.ending or fact.ending)
+    open_fact = fact.predicate not in vocab.predicates
+    return any((f.predicate == fact.predicate and (f.object.lower() == obj or f.ending or fact.ending))
+               or (open_fact and not f.ending and f.subject == fact.subject and f.object.lower() == obj)
                for f in found)
 
 

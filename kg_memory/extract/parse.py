@@ -488,6 +488,8 @@ def _clause(verb: Any, speaker: str, relations: dict[str, str], lead: Any | None
         return None
     if _event(verb) and preps != "to" and (head.lemma_.lower() in EVENT_STOP or not _specific(head)):
         return None
+    if verb.lemma_.lower() in PREFERENCE_VERBS and _pointed(head):
+        return None  # "I love the colors", "love this theme": an opinion of the thing at hand, not a liking
     prt = " ".join(k.lower_ for k in verb.children if k.dep_ == "prt")
     relation = " ".join(p for p in (verb.lemma_.lower(), prt, preps) if p)
     surface = " ".join(p for p in (verb.lower_, prt, preps) if p)
@@ -500,6 +502,14 @@ def _clause(verb: Any, speaker: str, relations: dict[str, str], lead: Any | None
     if not statement or head.i < verb.i:
         return None  # an object before its verb is a question or a fragment ("Dance out of ...?")
     return Clause(subject, relation, surface, obj, statement, past, noun)
+
+
+def _pointed(head: Any) -> bool:
+    """Does an object point at a thing at hand ("this theme", "all the leaves", "the self-acceptance
+    theme"), not at a kind of thing ("the beach", "the mountains")?"""
+    dets = {k.lower_ for k in head.children if k.dep_ in ("det", "predet")}
+    described = any(k.dep_ in ("amod", "compound", "nmod") for k in head.children)
+    return bool(dets & {"this", "that", "these", "those", "all"}) or ("the" in dets and described)
 
 
 def _relative(verb: Any) -> bool:

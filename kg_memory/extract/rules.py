@@ -167,12 +167,15 @@ class RulesExtractor:
                 self._sentence(sentence, me, episode.occurred_at, out)
                 if self.parser and len(out.facts) == before:
                     self._parsed(raw.strip(), me, episode.occurred_at, out)
-        seen: set[tuple[str, str, str, bool]] = set()
+        seen: set[tuple[str, ...]] = set()
         unique = []
         for f in out.facts:
-            key = (f.subject.lower(), f.predicate, f.object.lower(), f.ending)
-            if key not in seen:
-                seen.add(key)
+            # one fact per slot and value, and one per statement ("had a day out with the gang" read as
+            # have_with and have_out_with says one thing)
+            keys = {(f.subject.lower(), f.predicate, f.object.lower(), str(f.ending)),
+                    ("statement", f.subject.lower(), f.statement.lower(), str(f.ending))}
+            if not keys & seen:
+                seen |= keys
                 unique.append(f)
         out.facts = unique
         out.mentions = list(dict.fromkeys(out.mentions))

@@ -110,3 +110,23 @@ def test_a_restated_speech_act_is_told_from_an_event():
     for done in ("Caroline gave a talk at a school.", "Ben moved to Chatham.", "Caroline went to a talk.",
                  "Ana started a new show.", "Showtime hired Ana.", "Caroline is researching adoption agencies."):
         assert not speech_act(done), done
+
+
+def test_a_model_fact_the_turn_already_relates_adds_nothing():
+    """A restated fact is dropped when the floor already read it: the same predicate and object, or, for
+    an open predicate, the same subject and object under another relation (put / put_together)."""
+    from kg_memory.extract.base import ExtractedFact
+    from kg_memory.extract.llm import _covered
+
+    t = datetime(2025, 1, 1, tzinfo=UTC)
+    vocab = load_vocabulary()
+
+    def fact(pred: str, obj: str, subj: str = "Ana") -> ExtractedFact:
+        return ExtractedFact(subject=subj, predicate=pred, object=obj, statement=f"{subj} {pred} {obj}",
+                             valid_from=t)
+
+    floor = [fact("put", "LGBTQ art show"), fact("lives_in", "Porto")]
+    assert _covered(fact("put_together", "LGBTQ art show"), floor, vocab)
+    assert _covered(fact("lives_in", "porto"), floor, vocab)
+    assert not _covered(fact("put_together", "LGBTQ art show", subj="Ben"), floor, vocab)  # another person
+    assert not _covered(fact("has_pet", "Porto"), floor, vocab)  # a vocabulary fact is judged by its slot

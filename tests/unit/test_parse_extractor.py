@@ -103,6 +103,17 @@ def test_restated_shapes(rules, text, fact):
     assert fact in facts(rules, text, speaker=fact[0])
 
 
+def test_a_liking_of_a_kind_stays(rules):
+    assert ("Priya", "likes", "beach") in facts(rules, "I love the beach.", speaker="Priya")
+
+
+def test_one_fact_per_statement(rules):
+    """Two readings of one clause (have_with, have_out_with) are one fact."""
+    e = Episode(group_id="g", content="I had a wicked day out with the gang last weekend.", occurred_at=T,
+                speaker="Caroline", created_at=T)
+    assert [f.statement for f in rules.extract(e).facts] == ["Caroline had a wicked day out with the gang"]
+
+
 def test_restated_habit_and_aim_statements(rules):
     def statements(text: str) -> list[str]:
         e = Episode(group_id="g", content=text, occurred_at=T, speaker="Caroline", created_at=T)
@@ -128,6 +139,9 @@ def test_restated_habit_and_aim_statements(rules):
     "I started taking care of myself.",               # an activity whose object names nothing
     "I think about the paths I've taken.",            # a figure of speech
     "I keep thinking about my family.",               # a thought, not a plan
+    "I love the self-acceptance and love theme.",     # an opinion of the thing at hand
+    "Wow, I love this song!",                         # likewise
+    "I love all the yellow leaves.",                  # likewise
     "I've been working hard.",                        # an ongoing verb that names no activity
 ])
 def test_no_junk_from_restated_shapes(rules, text):
