@@ -509,7 +509,7 @@ def _pointed(head: Any) -> bool:
     theme"), not at a kind of thing ("the beach", "the mountains")?"""
     dets = {k.lower_ for k in head.children if k.dep_ in ("det", "predet")}
     described = any(k.dep_ in ("amod", "compound", "nmod") for k in head.children)
-    return bool(dets & {"this", "that", "these", "those", "all"}) or ("the" in dets and described)
+    return bool(dets & {"this", "that", "these", "those"}) or ("the" in dets and described)
 
 
 def _relative(verb: Any) -> bool:
