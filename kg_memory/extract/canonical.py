@@ -38,6 +38,9 @@ _SOURCE = re.compile(r"_(?:from|out_of|away_from)$")
 _GENERIC = frozenset({"have", "has", "having", "had", "get", "got", "make", "do", "take", "give", "put", "keep"})
 
 
+_PREPOSITIONS = frozenset({"with", "for", "at", "as", "in", "to", "on", "from", "about", "into", "by", "of"})
+
+
 def snake(text: str) -> str:
     """'Moved To' -> 'moved_to'; '' when nothing is left."""
     s = _WORD.sub("_", text.strip().lower()).strip("_")
@@ -119,14 +122,25 @@ class Canonicalizer:
         neither is a bare generic verb ("having an art show" is not "has a friend")."""
         if self.embedder is None or not name or _SOURCE.search(name) or name in _GENERIC:
             return None, 0.0
+        particle = name.rsplit("_", 1)[-1] if "_" in name else ""
         matrix, owners = self._exemplars()
         sims = matrix @ np.asarray(self.embedder.embed([name.replace("_", " ")])[0], dtype=np.float32)
         order = np.argsort(-sims)
         best = int(order[0])
         runner_up = next((float(sims[i]) for i in order[1:] if owners[int(i)] != owners[best]), 0.0)
-        if float(sims[best]) >= self.threshold and float(sims[best]) - runner_up >= self.margin:
+        if float(sims[best]) >= self.threshold and float(sims[best]) - runner_up >= self.margin \
+                and self._takes(owners[best], particle):
             return owners[best], float(sims[best])
         return None, float(sims[best])
+
+    def _takes(self, predicate: str, particle: str) -> bool:
+        """May a relation with this preposition mean a value-class predicate? "worked with the artist" is
+        near job_title by meaning, but job_title says "as", never "with". (An entity predicate takes new
+        prepositions: "took a job with Bosch" is works_at.)"""
+        spec = self.vocab.predicates[predicate]
+        if particle not in _PREPOSITIONS or not spec.value_class:
+            return True
+        return any(particle in phrase.split() for phrase in (*spec.first_person, *spec.third_person, *spec.past))
 
     def fits(self, predicate: str, obj: str) -> bool:
         """Does ``obj`` have the shape the predicate takes: a word of its value class,

@@ -47,6 +47,8 @@ TIME_TAIL = re.compile(r"(?:\s+(?:(?i:last|next|this|yesterday|today|tonight|ago
 QUOTES = {"'", '"', "‘", "’", "“", "”", "`", "``", "''"}
 # Verbs that put a new value in place of an old one ("switched schools to Purdue").
 REPLACE_VERBS = {"switch", "change", "swap", "trade", "exchange", "upgrade"}
+# Objects that name nothing, so that no other phrase of the clause stands in for them.
+VAGUE = {"stuff", "thing", "things", "something", "everything", "anything", "nothing"}
 AMOUNTS = {"lot", "lots", "loads", "load", "tons", "ton", "bunch", "plenty", "couple"}
 CHILDHOOD = {"kid", "child", "teen", "teenager", "girl", "boy", "youngster"}
 # Light verbs that a particle or preposition makes specific ("looking into adoption agencies").
@@ -69,7 +71,7 @@ STOP_OBJECTS = {
     "picture", "thought", "thoughts", "news", "advice", "help", "tip", "tips", "dream", "dreams", "goal",
     "goals", "passion", "awe", "others", "place", "shot", "journey", "life", "heart", "mind", "soul",
     "world", "loads", "load", "tons", "ton", "bunch", "plenty", "couple", "challenge", "challenges", "plan",
-    "plans", "path", "paths",
+    "plans", "path", "paths", "vibe", "vibes", "self",
 }
 _FIRST = {"i", "we"}
 _DETS = {"a", "an", "the", "some", "this", "that", "these", "those", "my", "our", "your", "his", "her",
@@ -349,6 +351,8 @@ def _object(verb: Any) -> tuple[Any, str] | None:
                 return inner, ""
         if k.dep_ in ("dobj", "attr", "oprd") and _noun(k):
             return k, ""
+    if any(k.dep_ == "dobj" and k.lemma_.lower() in VAGUE for k in kids):
+        return None  # "got some good stuff from the event": the object names nothing, the event is not it
     for k in kids:
         if k.lower_ not in ("like", "as", "than"):  # a comparison, not a relation
             pobj = _pobj(k)
@@ -419,8 +423,10 @@ def _phrase(head: Any) -> str:
 
 
 def _words(toks: list[Any]) -> str:
-    """Tokens as written ("Charlotte's Web", not "Charlotte 's Web"), one space at most between them."""
-    text = "".join(t.text + (" " if t.whitespace_ or (i + 1 < len(toks) and toks[i + 1].i != t.i + 1) else "")
+    """Tokens as written ("Charlotte's Web", not "Charlotte 's Web"), one space at most between them, and
+    no dash that ends a phrase ("books- classics")."""
+    text = "".join((t.text.rstrip("-") if t.whitespace_ else t.text)
+                   + (" " if t.whitespace_ or (i + 1 < len(toks) and toks[i + 1].i != t.i + 1) else "")
                    for i, t in enumerate(toks))
     return " ".join(text.split())
 
@@ -434,7 +440,10 @@ def _right(head: Any) -> int:
         if t.i > head.i and (t.dep_ in _ENDS_PHRASE or _in_clause(t, head)):
             break
         end = max(end, t.i)
-    return end
+    # "kids' books- classics, ...": a dash ends the phrase, wherever the pipeline put the head
+    dash = next((t.i for t in head.doc[head.left_edge.i:end + 1] if t.text.endswith("-") and t.whitespace_
+                 and len(t.text) > 1), None)
+    return end if dash is None else dash
 
 
 _ENDS_PHRASE = ("relcl", "acl", "cc", "conj", "punct", "advcl", "npadvmod", "prep")

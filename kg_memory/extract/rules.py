@@ -106,6 +106,20 @@ def _compiled_vocab() -> tuple[Vocabulary, tuple[_Compiled, ...]]:
     return vocab, tuple(_compile(p) for p in vocab.predicates.values())
 
 
+def unique_facts(facts: list[ExtractedFact]) -> list[ExtractedFact]:
+    """One fact per slot and value, and one per statement: a clause read two ways (put, put_together)
+    says one thing. The first reading stays."""
+    seen: set[tuple[str, ...]] = set()
+    unique = []
+    for f in facts:
+        keys = {(f.subject.lower(), f.predicate, f.object.lower(), str(f.ending)),
+                ("statement", f.subject.lower(), f.statement.lower(), str(f.ending))}
+        if not keys & seen:
+            seen |= keys
+            unique.append(f)
+    return unique
+
+
 class RulesExtractor:
     """Deterministic extractor over the predicate vocabulary (see module doc)."""
 
@@ -167,17 +181,7 @@ class RulesExtractor:
                 self._sentence(sentence, me, episode.occurred_at, out)
                 if self.parser and len(out.facts) == before:
                     self._parsed(raw.strip(), me, episode.occurred_at, out)
-        seen: set[tuple[str, ...]] = set()
-        unique = []
-        for f in out.facts:
-            # one fact per slot and value, and one per statement ("had a day out with the gang" read as
-            # have_with and have_out_with says one thing)
-            keys = {(f.subject.lower(), f.predicate, f.object.lower(), str(f.ending)),
-                    ("statement", f.subject.lower(), f.statement.lower(), str(f.ending))}
-            if not keys & seen:
-                seen |= keys
-                unique.append(f)
-        out.facts = unique
+        out.facts = unique_facts(out.facts)
         out.mentions = list(dict.fromkeys(out.mentions))
         return out
 
