@@ -127,11 +127,12 @@ class LLMExtractor:
         first.llm_calls, first.prompt_tokens, first.completion_tokens = (usage.calls, usage.prompt_tokens,
                                                                          usage.completion_tokens)
         restated = self._restated_facts(episodes, said)
+        participants = {_who(e) for e in episodes}
         for e in episodes:
             x = out[e.id]
-            x.facts.extend(self.rules.extract(e).facts)
+            x.facts.extend(f for f in self.rules.extract(e).facts if not to_partner(f, participants, self.vocab))
             for fact in restated[e.id]:
-                if not _covered(fact, x.facts, self.vocab):
+                if not _covered(fact, x.facts, self.vocab) and not to_partner(fact, participants, self.vocab):
                     x.facts.append(fact)
                     x.mentions.append(fact.subject)
                     if fact.object_kind == "entity" and not fact.ending:
@@ -187,16 +188,23 @@ class LLMExtractor:
         return parsed, usage
 
 
+def to_partner(f: ExtractedFact, participants: set[str], vocab: Vocabulary) -> bool:
+    """An open fact whose object is another participant of the chat tells of the chat itself ("Gina
+    encouraged Jon", "Gina is inspiring Jon"), not of either person; a vocabulary relation (has_friend,
+    partner) is a fact."""
+    return f.predicate not in vocab.predicates and f.object != f.subject and f.object in participants
+
+
 def _covered(fact: ExtractedFact, found: list[ExtractedFact], vocab: Vocabulary) -> bool:
     """A model fact that the deterministic rules already read from the same turn
     (same predicate and object, or the same single-valued slot) adds nothing and
     may carry a slip (the wrong subject, a missed ending). Nor does an open fact of a
     subject and object the turn already relates ("putting together an art show" read
-    as put and as put_together)."""
+    as put and as put_together; "quit at Acme" when the turn ended works_at Acme)."""
     obj = fact.object.lower()
     open_fact = fact.predicate not in vocab.predicates
     return any((f.predicate == fact.predicate and (f.object.lower() == obj or f.ending or fact.ending))
-               or (open_fact and not f.ending and f.subject == fact.subject and f.object.lower() == obj)
+               or (open_fact and f.subject == fact.subject and f.object.lower() == obj)
                for f in found)
 
 

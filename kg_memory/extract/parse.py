@@ -49,6 +49,8 @@ QUOTES = {"'", '"', "‘", "’", "“", "”", "`", "``", "''"}
 REPLACE_VERBS = {"switch", "change", "swap", "trade", "exchange", "upgrade"}
 # Objects that name nothing, so that no other phrase of the clause stands in for them.
 VAGUE = {"stuff", "thing", "things", "something", "everything", "anything", "nothing"}
+# Nouns that are only what they are of ("a group of conservatives", "a team of volunteers").
+GROUPS = {"group", "team", "crowd", "bunch", "circle", "community", "club", "set", "series", "collection"}
 AMOUNTS = {"lot", "lots", "loads", "load", "tons", "ton", "bunch", "plenty", "couple"}
 CHILDHOOD = {"kid", "child", "teen", "teenager", "girl", "boy", "youngster"}
 # Light verbs that a particle or preposition makes specific ("looking into adoption agencies").
@@ -437,6 +439,8 @@ def _right(head: Any) -> int:
     for t in head.subtree:
         if t.dep_ == "punct" and t.text in QUOTES:
             continue  # a quoted title goes on: reading 'Charlotte's Web'
+        if t.i > head.i and t.dep_ == "prep" and t.lower_ == "of" and head.lemma_.lower() in GROUPS:
+            continue  # "a group of religious conservatives": the group is of them
         if t.i > head.i and (t.dep_ in _ENDS_PHRASE or _in_clause(t, head)):
             break
         end = max(end, t.i)
@@ -605,6 +609,8 @@ def _statement(subject: str, verb: Any, head: Any, speaker: str) -> str:
             words.append("has")
         elif t.i == start and t.tag_ in ("VBP", "VB") and low == t.lemma_.lower() and not low.endswith("ed"):
             words.append(_third_person(t.text))  # "I plan events" -> "Ana plans events"
+        elif t.i == start and t.pos_ != "PROPN":
+            words.append(low)  # a sentence's first word is no name: "Started hitting the gym" -> "Jon started ..."
         else:
             words.append(t.text)
         if t.whitespace_ == "" and t.i < _right(head) and not words[-1].endswith("'s"):

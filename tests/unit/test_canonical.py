@@ -130,3 +130,23 @@ def test_a_model_fact_the_turn_already_relates_adds_nothing():
     assert _covered(fact("lives_in", "porto"), floor, vocab)
     assert not _covered(fact("put_together", "LGBTQ art show", subj="Ben"), floor, vocab)  # another person
     assert not _covered(fact("has_pet", "Porto"), floor, vocab)  # a vocabulary fact is judged by its slot
+    ended = [ExtractedFact(subject="Ana", predicate="works_at", object="Acme", statement="Ana no longer works_at",
+                           valid_from=t, ending=True)]
+    assert _covered(fact("quit_at", "Acme"), ended, vocab)  # the turn ended it: no open fact keeps it alive
+
+
+def test_an_open_fact_about_the_chat_partner_is_about_the_chat():
+    from kg_memory.extract.base import ExtractedFact
+    from kg_memory.extract.llm import to_partner
+
+    t = datetime(2025, 1, 1, tzinfo=UTC)
+    vocab = load_vocabulary()
+    people = {"Gina", "Jon"}
+
+    def fact(pred: str, obj: str) -> ExtractedFact:
+        return ExtractedFact(subject="Gina", predicate=pred, object=obj, statement=f"Gina {pred} {obj}",
+                             valid_from=t)
+
+    assert to_partner(fact("encourage", "Jon"), people, vocab)
+    assert not to_partner(fact("has_friend", "Jon"), people, vocab)   # a relation is a fact
+    assert not to_partner(fact("visit", "Paris"), people, vocab)      # not a participant

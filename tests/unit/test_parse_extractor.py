@@ -97,6 +97,8 @@ def test_events_and_likings(rules, text, fact):
     # an activity kept up, with no object, is a hobby; a plan under way is a fact of its own
     ("I've been running farther to de-stress.", ("Melanie", "has_hobby", "running")),
     ("We're thinking about going camping next month.", ("Melanie", "think_about", "going camping")),
+    # a group is what it is of
+    ("I ran into a group of religious conservatives.", ("Caroline", "run_into", "group of religious conservatives")),
     # "went camping", where the pipeline tags the activity a noun
     ("Melanie went camping with her family last week.", ("Melanie", "go", "camping")),
 ])
@@ -141,6 +143,8 @@ def test_restated_habit_and_aim_statements(rules):
     # a present-tense verb of the first person is written in the third
     assert statements("I hope to build my own family.") == ["Caroline hopes to build Caroline's own family"]
     assert statements("I plan events for the center.") == ["Caroline plans events"]
+    # a sentence's first word is no name
+    assert statements("Started hitting the gym last week.") == ["Caroline started hitting the gym"]
     # ...but not a past tense the small pipeline tags as present, nor its wrong lemma
     assert statements("We roasted marshmallows by the fire.") == ["Caroline roasted marshmallows"]
     # a conjunction does not leave its first word in the object
