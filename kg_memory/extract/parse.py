@@ -50,7 +50,7 @@ REPLACE_VERBS = {"switch", "change", "swap", "trade", "exchange", "upgrade"}
 # Objects that name nothing, so that no other phrase of the clause stands in for them.
 VAGUE = {"stuff", "thing", "things", "something", "everything", "anything", "nothing"}
 # Nouns that are only what they are of ("a group of conservatives", "a team of volunteers").
-GROUPS = {"group", "team", "crowd", "bunch", "circle", "community", "club", "set", "series", "collection"}
+GROUPS = {"group", "team", "crowd", "circle", "community", "club", "set", "series", "collection"}
 AMOUNTS = {"lot", "lots", "loads", "load", "tons", "ton", "bunch", "plenty", "couple"}
 CHILDHOOD = {"kid", "child", "teen", "teenager", "girl", "boy", "youngster"}
 # Light verbs that a particle or preposition makes specific ("looking into adoption agencies").
@@ -491,7 +491,7 @@ def _clause(verb: Any, speaker: str, relations: dict[str, str], lead: Any | None
     head, preps = found
     loved = _misparsed_preference(verb)
     if loved is not None:
-        return _loved(subject, loved, verb, head, speaker)
+        return _loved(subject, loved, verb, head)
     if verb.lemma_ == "be" and not noun and subject != speaker:
         owned = _speakers_noun(head, relations)
         if owned:  # "Luis is my boss": the speaker's boss is Luis
@@ -568,7 +568,7 @@ def _misparsed_preference(verb: Any) -> Any | None:
                 None)
 
 
-def _loved(subject: str, loved: Any, verb: Any, head: Any, speaker: str) -> Clause | None:
+def _loved(subject: str, loved: Any, verb: Any, head: Any) -> Clause | None:
     """The activity loved, from its verb through its object ("hiking in the mountains")."""
     if head.pos_ == "PRON" or head.i < verb.i:
         return None

@@ -150,3 +150,15 @@ def test_an_open_fact_about_the_chat_partner_is_about_the_chat():
     assert to_partner(fact("encourage", "Jon"), people, vocab)
     assert not to_partner(fact("has_friend", "Jon"), people, vocab)   # a relation is a fact
     assert not to_partner(fact("visit", "Paris"), people, vocab)      # not a participant
+
+
+def test_a_participants_short_name_is_written_in_full():
+    """The model writes "Mel" as the other speaker calls her; the fact is Melanie's, and so is seen as the
+    other participant's under Caroline's turn."""
+    from kg_memory.extract.llm import full_names
+
+    people = {"Melanie", "Caroline"}
+    assert full_names("Mel and Caroline enjoy hiking. Mel's kids.", people) == \
+        "Melanie and Caroline enjoy hiking. Melanie's kids."
+    assert full_names("Me and Ca went out.", people) == "Me and Ca went out."  # too short to be a name
+    assert full_names("Mel met Mark.", {"Melanie", "Melissa"}) == "Mel met Mark."  # two people: no guess
