@@ -418,10 +418,16 @@ def _fan_of(verb: Any, head: Any) -> Any | None:
 def _phrase(head: Any) -> str:
     toks = [t for t in head.subtree if t.dep_ not in ("relcl", "acl", "punct", "cc", "conj", "appos")
             or t == head]
-    toks = [t for t in toks if head.left_edge.i <= t.i <= _right(head)]
+    end = _right(head)
+    toks = [t for t in toks if head.left_edge.i <= t.i <= end]
     while toks and toks[0].lower_ in _DETS:
         toks = toks[1:]
     return _words(toks).strip(" ,.;:!-'\"")
+
+
+def _object_text(head: Any) -> str:
+    """The object phrase of ``head`` without a trailing time word ("a new group last Tuesday")."""
+    return TIME_TAIL.sub("", _phrase(head)).strip()
 
 
 def _words(toks: list[Any]) -> str:
@@ -496,7 +502,7 @@ def _clause(verb: Any, speaker: str, relations: dict[str, str], lead: Any | None
         owned = _speakers_noun(head, relations)
         if owned:  # "Luis is my boss": the speaker's boss is Luis
             return Clause(speaker, "be", "is", subject, f"{speaker}'s {owned} is {subject}", False, owned)
-    obj = TIME_TAIL.sub("", _phrase(head)).strip()
+    obj = _object_text(head)
     if not obj or len(obj.split()) > 8 or head.pos_ == "PRON":
         return None
     if _event(verb) and preps != "to" and (head.lemma_.lower() in EVENT_STOP or not _specific(head)):
@@ -540,7 +546,7 @@ def _replacement(verb: Any, subject: str) -> Clause | None:
     new = next((_pobj(k) for k in verb.children if k.lower_ in ("to", "for") and _pobj(k) is not None), None)
     if slot is None or new is None or not _noun(new):
         return None
-    obj = TIME_TAIL.sub("", _phrase(new)).strip()
+    obj = _object_text(new)
     noun = slot.lemma_.lower()
     return Clause(subject, "be", "is", obj, f"{subject}'s {noun} is {obj}", False, noun) if obj else None
 
@@ -551,7 +557,7 @@ def _favorite(subject: str, noun: str, verb: Any) -> Clause | None:
     head = next((k for k in verb.children if k.dep_ in ("attr", "acomp", "oprd") and k.i > verb.i), None)
     if head is None or head.pos_ == "PRON" or head.lower_ in STOP_OBJECTS:
         return None
-    obj = TIME_TAIL.sub("", _phrase(head)).strip()
+    obj = _object_text(head)
     if not obj or len(obj.split()) > 8:
         return None
     return Clause(subject, noun, noun, obj, f"{subject}'s {noun} is {obj}", False)
@@ -591,8 +597,9 @@ def _statement(subject: str, verb: Any, head: Any, speaker: str) -> str:
     """The clause in the third person: the subject, then the words from the verb
     through the object ("Caroline attended an LGBTQ support group")."""
     start = min([verb.i] + [k.i for k in verb.children if k.dep_ in ("aux", "auxpass") and k.i < verb.i])
+    end = _right(head)
     words = ["is"] if start == verb.i and verb.tag_ == "VBG" else []  # "my friends helping me" -> "is helping"
-    for t in verb.doc[start:_right(head) + 1]:
+    for t in verb.doc[start:end + 1]:
         low = t.lower_
         if t.text in QUOTES and t.dep_ == "punct":
             continue
@@ -613,7 +620,7 @@ def _statement(subject: str, verb: Any, head: Any, speaker: str) -> str:
             words.append(low)  # a sentence's first word is no name: "Started hitting the gym" -> "Jon started ..."
         else:
             words.append(t.text)
-        if t.whitespace_ == "" and t.i < _right(head) and not words[-1].endswith("'s"):
+        if t.whitespace_ == "" and t.i < end and not words[-1].endswith("'s"):
             words[-1] += "\x00"  # no space after it as written ("kids' books-")
     text = " ".join(words).replace("\x00 ", "").replace("\x00", "")
     text = text.replace(" 's", "'s").replace(" n't", "n't").replace(" ,", ",")

@@ -231,8 +231,6 @@ class RulesExtractor:
         if c.copula_noun:
             names = self._keywords.get(c.copula_noun, set())
             return self.vocab.predicates[next(iter(names))] if len(names) == 1 else None
-        if c.relation == "practise" and c.object in self._activities and "has_hobby" in self.vocab.predicates:
-            return self.vocab.predicates["has_hobby"]  # "I've been running": the activity itself
         head = c.object.split()[-1].lower() if c.object else ""
         named = self._keywords.get(head, set())
         if len(named) == 1 and self.canonical.class_word(next(iter(named)), c.object):
