@@ -347,6 +347,8 @@ class Recaller:
             for f in self.store.facts_for_entities(group_id, list(ent_score), tf, 3 * k):
                 cands[f.id] = f
 
+        turn_score = {s.episode.id: s.score for s in episodes}  # the turns a fact was said in count (source)
+        best_turn = max(turn_score.values(), default=0.0) or 1.0
         named, weight = named_facts
         for fid, f in named.items():
             cands[fid] = f
@@ -366,9 +368,11 @@ class Recaller:
                 "entity": max(weight.get(f.subject_id, 0.0), weight.get(f.object_id, 0.0)),
                 "predicate": 1.0 if f.predicate in wanted else 0.0,
                 "overlap": token_overlap(qterms, f"{f.statement} {f.object}"),
+                "source": max((turn_score.get(e, 0.0) for e in f.episode_ids), default=0.0) / best_turn,
             }
             base = (self.w.fact_direct * comp["direct"] + self.w.fact_graph * comp["graph"]
-                    + self.w.fact_entity * comp["entity"] + 0.4 * comp["predicate"] + 0.2 * comp["overlap"])
+                    + self.w.fact_entity * comp["entity"] + 0.4 * comp["predicate"] + 0.2 * comp["overlap"]
+                    + self.w.fact_source * comp["source"])
             out.append(from_trusted(ScoredFact, fact=f, score=base, components=comp))  # visible: it holds, no decay
         out.sort(key=lambda s: (-s.score, s.fact.id))
         return out[:k]

@@ -43,6 +43,9 @@ class RecallWeights(BaseModel):
     fact_direct: float = 0.5
     fact_graph: float = 0.3
     fact_entity: float = 0.35
+    # x the score of the best turn a fact was said in, relative to the best turn: the question's words are
+    # often in the turn, not the statement (docs/benchmarks.md, "The fact layer", round seven)
+    fact_source: float = 0.6
     # Half-life in days of the decay of superseded evidence (turns whose facts a later turn changed),
     # age counted back from as_of; 0 turns it off (docs/benchmarks.md, "Recency decay").
     half_life_days: float = Field(default=90.0, ge=0.0)

@@ -92,6 +92,26 @@ PLACES = ["aquarium", "old lighthouse", "botanical garden", "science museum", "n
           "observatory", "tea house", "skate park"]
 
 
+def test_a_fact_said_in_the_turn_the_question_matches_ranks_first(group, make_memory):
+    """The question's words ("marathon", "knees") are in the turn that said the fact, not in its
+    statement: the fact ranks by the turn it came from (``fact_source``). On statement similarity
+    alone "Ana likes hiking" ranked first."""
+    mem = make_memory()
+    start = datetime(2024, 1, 1, 9, tzinfo=UTC)
+    turns = [("Ana", "My knees hurt after the Boston marathon last spring, so I took up swimming."),
+             ("Ana", "I started painting watercolours on Sunday mornings."),
+             ("Ana", "I adopted a dog named Rex."),
+             ("Ana", "I love hiking in the Alps."),
+             ("Ben", "I play the violin in a quartet.")]
+    for i, (speaker, text) in enumerate(turns):
+        mem.add(text, group=group, speaker=speaker, occurred_at=start + timedelta(days=i))
+    res = mem.recall("What did Ana take up after the marathon hurt her knees?", group=group, k=5)
+    first = res.facts[0]
+    assert "swimming" in first.fact.statement
+    assert first.components["source"] == 1.0
+    assert all(sf.components["source"] < 1.0 for sf in res.facts[1:])
+
+
 def test_a_named_entitys_facts_score_alike_however_they_were_found(group, make_memory):
     """Every fact of an entity the query names gets the entity score, whether or not it was among the
     few the named-entity fetch returned (its row limit takes the latest first). The oldest of many of
