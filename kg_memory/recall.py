@@ -368,7 +368,8 @@ class Recaller:
                 "entity": max(weight.get(f.subject_id, 0.0), weight.get(f.object_id, 0.0)),
                 "predicate": 1.0 if f.predicate in wanted else 0.0,
                 "overlap": token_overlap(qterms, f"{f.statement} {f.object}"),
-                "source": max((turn_score.get(e, 0.0) for e in f.episode_ids), default=0.0) / best_turn,
+                # (a set operation in C: a restated fact can cite thousands of turns)
+                "source": max((turn_score[e] for e in turn_score.keys() & f.episode_ids), default=0.0) / best_turn,
             }
             base = (self.w.fact_direct * comp["direct"] + self.w.fact_graph * comp["graph"]
                     + self.w.fact_entity * comp["entity"] + 0.4 * comp["predicate"] + 0.2 * comp["overlap"]

@@ -25,6 +25,26 @@ ROWS_CACHED = 2_048  # built rows kept per index: a recall reads ~350 (LoCoMo po
 # bookkeeping; at 100k rows it takes the scan from 13.5-18.9 ms to 5.5-7.3 ms (docs/benchmarks.md, #11, round five).
 QUANTIZED_FROM = 16_384
 ROUNDING_SLACK = 1e-4  # float32 rounding: added to every int8 error bound, and to the float32 scan's cut
+# From this many values the k-th best is found among the values above a threshold read off every
+# SAMPLE_STEP-th value (exact; checked, with the whole array as the fallback). A partition of 100k
+# scores took 0.26 ms (docs/benchmarks.md, #11, round eight).
+SAMPLED_KTH_FROM = 8_192
+SAMPLE_STEP = 16
+
+
+def kth_largest(values: np.ndarray, k: int) -> np.floating:
+    """The k-th largest of ``values`` (1 <= k <= len), exactly. A large array is first
+    cut to the values at or above the ~2k-th largest of a strided sample: when at
+    least k values remain, the k-th largest is among them; else the whole array is used."""
+    n = len(values)
+    if n >= SAMPLED_KTH_FROM and k * 4 * SAMPLE_STEP <= n:
+        sample = values[::SAMPLE_STEP]
+        j = min(len(sample), 2 * (k // SAMPLE_STEP) + 8)
+        cut = np.partition(sample, len(sample) - j)[len(sample) - j]
+        above = values[values >= cut]
+        if len(above) >= k:
+            values, n = above, len(above)
+    return np.partition(values, n - k)[n - k]  # the array's own type, as the comparisons after it expect
 
 
 def quantize(vecs: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
@@ -165,7 +185,7 @@ class VectorIndex:
         if count <= k:
             return np.flatnonzero(mask)
         masked = np.where(mask, scores, -np.inf)
-        kth = masked[np.argpartition(-masked, k - 1)[:k]].min()
+        kth = kth_largest(masked, k)
         return np.flatnonzero(mask & (masked >= kth - slack))
 
     def top_rows(self, rows: np.ndarray, scores: np.ndarray, k: int) -> list[tuple[int, float]]:
@@ -174,7 +194,7 @@ class VectorIndex:
         if not len(rows) or k <= 0:
             return []
         k = min(k, len(rows))
-        kth = scores[np.argpartition(-scores, k - 1)[:k]].min()
+        kth = kth_largest(scores, k)
         cand = np.flatnonzero(scores >= kth)  # the k best and everything tied with the k-th
         keys = self._key_arrays()[0][rows[cand]]
         order = np.lexsort((keys, -scores[cand]))[:k]

@@ -52,9 +52,11 @@ def test_sigkill_during_ingest_then_resume(tmp_path: Path, store_kind: str, embe
     group, ref = f"kill-{uuid.uuid4().hex[:8]}", f"kill-ref-{uuid.uuid4().hex[:8]}"
     rng = random.Random(20261201)
     interrupted = 0
-    for _ in range(8):  # kill until three runs were cut short with work left (timing differs by machine)
+    lo, hi = 1.0, 3.0  # model load, parse, store, extract: somewhere in there
+    used = [group]
+    for _ in range(12):  # kill until three runs were cut short with work left (timing differs by machine)
         proc = _ingest(path, group, url, tmp_path / "home")
-        time.sleep(rng.uniform(1.0, 3.0))  # model load, parse, store, extract: somewhere in there
+        time.sleep(rng.uniform(lo, hi))
         if proc.poll() is None:
             proc.send_signal(signal.SIGKILL)
         proc.communicate(timeout=300)
@@ -62,8 +64,12 @@ def test_sigkill_during_ingest_then_resume(tmp_path: Path, store_kind: str, embe
             interrupted += 1
             if interrupted == 3:
                 break
-        else:
-            break  # it finished: nothing left to interrupt
+        elif interrupted:
+            break  # it finished after earlier kills: resumed to the end, nothing left to interrupt
+        else:  # this machine ingested it all before the kill: a fresh group, and kill sooner
+            group = f"kill-{uuid.uuid4().hex[:8]}"
+            used.append(group)
+            lo, hi = lo / 2, hi / 2
     final = _ingest(path, group, url, tmp_path / "home")
     out, err = final.communicate(timeout=600)
     assert final.returncode == 0 and "Traceback" not in err, err
@@ -80,8 +86,8 @@ def test_sigkill_during_ingest_then_resume(tmp_path: Path, store_kind: str, embe
                    for v in mem.facts(group=g)} for g in (group, ref)}
         assert now[group] == now[ref]
     finally:
-        mem.forget(whole_group=True, group=group)
-        mem.forget(whole_group=True, group=ref)
+        for g in (*used, ref):
+            mem.forget(whole_group=True, group=g)
         mem.close()
 
 

@@ -8,9 +8,11 @@ import sqlite3
 
 import numpy as np
 import pytest
+from hypothesis import example, given, settings
+from hypothesis import strategies as st
 
 from kg_memory.store.sqlite import _doc_len
-from kg_memory.store.vecindex import PostingsCache, VectorIndex, bm25_at
+from kg_memory.store.vecindex import SAMPLE_STEP, PostingsCache, VectorIndex, bm25_at, kth_largest
 
 DOCS = [
     "I moved to Lisbon last spring",
@@ -185,3 +187,28 @@ def test_key_arrays_extended_on_append_match_a_full_sort() -> None:
     assert [a.tolist() for a in extended] == [a.tolist() for a in idx._key_arrays()]
     idx.upsert((key, bytes(8), (0,)) for key in (5,))  # smaller than held keys: sorted again
     assert idx.positions(np.array([5, 10, 45, 31, 30])).tolist() == [5, 1, 4, 3, 0]
+
+
+@settings(max_examples=60, deadline=None)
+@example(n=50_000, k=100, seed=1, shape="strided").via("the fallback")
+@example(n=50_000, k=100, seed=1, shape="normal").via("the shortcut")
+@given(n=st.one_of(st.integers(1, 8_191), st.integers(8_192, 60_000)), k=st.integers(1, 300),
+       seed=st.integers(0, 2**32 - 1), shape=st.sampled_from(["normal", "ties", "masked", "sorted", "strided"]))
+def test_kth_largest_is_the_kth_largest_whatever_the_shortcut(n: int, k: int, seed: int, shape: str) -> None:
+    """The sampled cut must never change the answer: against a full sort, on large arrays
+    (the shortcut), small ones, many ties, mostly -inf (a mask), sorted input, and the best
+    values exactly where the sample looks (its cut is then too high: the fallback)."""
+    rng = np.random.default_rng(seed)
+    k = min(k, n)
+    values = rng.normal(size=n).astype(np.float32)
+    if shape == "ties":
+        values = np.round(values).astype(np.float32)
+    elif shape == "masked":
+        values[rng.random(n) < 0.97] = -np.inf
+    elif shape == "sorted":
+        values = np.sort(values)
+    elif shape == "strided":
+        values[::SAMPLE_STEP] += 100.0
+    want = np.sort(values)[::-1][k - 1]
+    got = kth_largest(values, k)
+    assert got == want and got.dtype == values.dtype
