@@ -28,7 +28,7 @@ from ..text import query_terms
 from ..timeutil import ensure_utc
 from .base import JobRecord, SearchHits, Store, TimeFilter, WriteBatch, WriteConflict
 from .faults import guard
-from .planning import LargeFrontier, SurvivalMemory, bounded, widen
+from .planning import VECTOR_FETCH_FLOOR, LargeFrontier, SurvivalMemory, bounded, widen
 from .url import StoreURL
 
 MIGRATE_ATTEMPTS = 8  # a concurrent migrator's schema changes commit within a few of these pauses
@@ -595,7 +595,7 @@ class Neo4jStore(Store):
                                       both=both_ends))
 
     # -- search --------------------------------------------------------------
-    def _widening(self, name: str, k: int, base: dict[str, Any]) -> list[dict[str, Any]]:
+    def _widening(self, name: str, k: int, base: dict[str, Any], floor: int = 0) -> list[dict[str, Any]]:
         """Run an index query whose filter applies to its ``fetch`` best hits,
         widening ``fetch`` until k rows survive or the index has no more hits.
         The first ``fetch`` comes from the share of hits that survived for this
@@ -609,7 +609,7 @@ class Neo4jStore(Store):
             row = self._read(name, k=k, fetch=fetch, **base)[0]
             return list(row["rows"]), row["raw"], row["kept"]
 
-        return widen(run, k, memory, base["as_of"].timestamp() / 86400.0)
+        return widen(run, k, memory, base["as_of"].timestamp() / 86400.0, floor)
 
     def episode_text_search(self, group_id: str, query_text: str, k: int, tf: TimeFilter) -> list[tuple[str, float]]:
         return [(e.id, s) for e, s, _ in self._episode_text(group_id, query_text, k, tf, None)]
@@ -650,12 +650,13 @@ class Neo4jStore(Store):
         cap = self.exact_scan_limit
         large = bounded(self._large, (group_id, cap), LargeFrontier)
         if large.covers(tf.as_of, tf.known_at):
-            rows = self._widening("episode_vector_index", k, params)  # known to be too many: skip the count
+            # known to be too many: skip the count
+            rows = self._widening("episode_vector_index", k, params, VECTOR_FETCH_FLOOR * k)
         else:
             rows = self._read("episode_vector_exact", cap=cap, k=k, **params)
             if rows and rows[0]["n"] > cap:
                 large.add(tf.as_of, tf.known_at)
-                rows = self._widening("episode_vector_index", k, params)
+                rows = self._widening("episode_vector_index", k, params, VECTOR_FETCH_FLOOR * k)
         return [(self._episode(r["e"]), _cosine(r["score"])) for r in rows if r["id"] is not None]
 
     def fact_vector_search(self, group_id: str, vector: np.ndarray, k: int, tf: TimeFilter
@@ -663,7 +664,7 @@ class Neo4jStore(Store):
         params = {"group_id": group_id, "as_of": tf.as_of, "known_at": tf.known_at, "vector": _vec(vector)}
         rows = self._read("fact_vector_exact", cap=self.exact_scan_limit, k=k, **params)
         if rows and rows[0]["n"] > self.exact_scan_limit:
-            rows = self._widening("fact_vector_index", k, params)
+            rows = self._widening("fact_vector_index", k, params, VECTOR_FETCH_FLOOR * k)
         return [(self._fact(r["f"], r["subject_id"], r["object_id"]), _cosine(r["score"]))
                 for r in rows if r["f"] is not None]
 

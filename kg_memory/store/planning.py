@@ -12,25 +12,34 @@ from datetime import datetime
 from typing import Any, TypeVar
 
 MAX_FETCH = 100_000  # the most hits one index query asks for
+# The least first request of a vector-index query, in multiples of k. Asking for 4k hits cost 6 ms more
+# than 1.5k on a 120k-episode index (21.6 against 15.6 ms), while a second, wider query cost a whole one
+# (27 ms): the share that survives the group filter differs by question (0 of the 150 nearest to 75%), so
+# the remembered share was often wrong (docs/benchmarks.md, #11, round eight).
+VECTOR_FETCH_FLOOR = 4
 T = TypeVar("T")
 R = TypeVar("R")
 
 
-def first_fetch(k: int, share: float | None) -> int:
+def first_fetch(k: int, share: float | None, floor: int = 0) -> int:
     """How many index hits to ask for first: what the remembered share of hits
-    that survive the filter says k needs (2k, at least 40, when nothing is known)."""
-    return min(MAX_FETCH, max(40, int(k / share * 1.2) + 8)) if share else max(2 * k, 40)
+    that survive the filter says k needs (2k, at least 40, when nothing is known),
+    and at least ``floor``."""
+    guess = min(MAX_FETCH, max(40, int(k / share * 1.2) + 8)) if share else max(2 * k, 40)
+    return min(MAX_FETCH, max(guess, floor))
 
 
-def widen(run: Callable[[int], tuple[list[R], int, int]], k: int, memory: SurvivalMemory, day: float) -> list[R]:
+def widen(run: Callable[[int], tuple[list[R], int, int]], k: int, memory: SurvivalMemory, day: float,
+          floor: int = 0) -> list[R]:
     """Run an index query whose filter applies to its ``fetch`` best hits (``run``
     returns the rows kept, the raw hit count and the kept count), widening until k
     rows survive or the index has no more hits. The first request comes from the
     share that survived for the group at the nearest as-of day seen before, so a
     group that owns most of the index is not over-fetched, one that owns little
     does not widen step by step, and a question about an early date does not make
-    the next question about now fetch thousands of hits."""
-    fetch = first_fetch(k, memory.guess(day))
+    the next question about now fetch thousands of hits. The first request is at
+    least ``floor`` hits (``VECTOR_FETCH_FLOOR``)."""
+    fetch = first_fetch(k, memory.guess(day), floor)
     while True:
         rows, raw, kept = run(fetch)
         if raw:

@@ -113,3 +113,29 @@ def test_widen_asks_again_until_k_survive_and_remembers_the_share() -> None:
         return [1, 2], 7, 2
 
     assert widen(small, 10, SurvivalMemory(), day=1.0) == [1, 2] and asked == [40]
+
+
+def test_a_vector_query_asks_for_its_floor_first_whatever_the_share_remembered() -> None:
+    """A question whose nearest hits are mostly another group's must not cost a second
+    query because the question before it kept most of its hits (the remembered share)."""
+    from kg_memory.store.planning import VECTOR_FETCH_FLOOR, first_fetch, widen
+
+    floor = VECTOR_FETCH_FLOOR * 100
+    assert first_fetch(100, 0.9, floor) == floor  # the share alone says 141
+    assert first_fetch(100, 0.9) == 141
+    assert first_fetch(100, 0.01, floor) == 12_008  # a low share still asks for more than the floor
+    assert first_fetch(100, None, 10 * MAX_FETCH) == MAX_FETCH
+
+    memory = SurvivalMemory()
+    memory.note(100.0, 0.9)
+    asked: list[int] = []
+
+    def run(fetch: int):  # the 150 nearest hits are another group's; past them, three in four pass
+        asked.append(fetch)
+        kept = max(0, (fetch - 150) * 3 // 4)
+        return list(range(min(kept, 100))), fetch, kept
+
+    assert widen(run, 100, memory, day=100.0, floor=floor) == list(range(100)) and asked == [floor]
+    asked.clear()
+    widen(run, 100, memory, day=100.0)  # without the floor: 141 hits keep none, a second query follows
+    assert len(asked) == 2
