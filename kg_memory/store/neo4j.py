@@ -611,6 +611,11 @@ class Neo4jStore(Store):
 
         return widen(run, k, memory, base["as_of"].timestamp() / 86400.0, floor)
 
+    def _vector_widening(self, name: str, k: int, base: dict[str, Any]) -> list[dict[str, Any]]:
+        """``_widening`` for a vector index, which cannot filter by group: the first
+        request asks for at least ``VECTOR_FETCH_FLOOR`` x k hits (planning)."""
+        return self._widening(name, k, base, VECTOR_FETCH_FLOOR * k)
+
     def episode_text_search(self, group_id: str, query_text: str, k: int, tf: TimeFilter) -> list[tuple[str, float]]:
         return [(e.id, s) for e, s, _ in self._episode_text(group_id, query_text, k, tf, None)]
 
@@ -651,12 +656,12 @@ class Neo4jStore(Store):
         large = bounded(self._large, (group_id, cap), LargeFrontier)
         if large.covers(tf.as_of, tf.known_at):
             # known to be too many: skip the count
-            rows = self._widening("episode_vector_index", k, params, VECTOR_FETCH_FLOOR * k)
+            rows = self._vector_widening("episode_vector_index", k, params)
         else:
             rows = self._read("episode_vector_exact", cap=cap, k=k, **params)
             if rows and rows[0]["n"] > cap:
                 large.add(tf.as_of, tf.known_at)
-                rows = self._widening("episode_vector_index", k, params, VECTOR_FETCH_FLOOR * k)
+                rows = self._vector_widening("episode_vector_index", k, params)
         return [(self._episode(r["e"]), _cosine(r["score"])) for r in rows if r["id"] is not None]
 
     def fact_vector_search(self, group_id: str, vector: np.ndarray, k: int, tf: TimeFilter
@@ -664,7 +669,7 @@ class Neo4jStore(Store):
         params = {"group_id": group_id, "as_of": tf.as_of, "known_at": tf.known_at, "vector": _vec(vector)}
         rows = self._read("fact_vector_exact", cap=self.exact_scan_limit, k=k, **params)
         if rows and rows[0]["n"] > self.exact_scan_limit:
-            rows = self._widening("fact_vector_index", k, params, VECTOR_FETCH_FLOOR * k)
+            rows = self._vector_widening("fact_vector_index", k, params)
         return [(self._fact(r["f"], r["subject_id"], r["object_id"]), _cosine(r["score"]))
                 for r in rows if r["f"] is not None]
 

@@ -13,6 +13,7 @@ from kg_memory.cypher import migration_names
 from kg_memory.idents import safe_identifier
 from kg_memory.models import Entity, Episode
 from kg_memory.store.base import TimeFilter, WriteBatch
+from kg_memory.store.planning import VECTOR_FETCH_FLOOR, SurvivalMemory, bounded
 from kg_memory.store.sqlite import SQLiteStore
 from kg_memory.store.sqlite_migrations import MIGRATIONS
 from kg_memory.store.url import open_store
@@ -93,8 +94,17 @@ def test_time_filtered_vector_search_is_not_diluted(store, group):
     store.write(WriteBatch(episode_vectors={(group, k): v for k, v in vecs.items()},
                            statuses=[(group, e.id, "done", None) for e in eps]))
     limit = getattr(store, "exact_scan_limit", None)
+    fetches: list[int] = []
     if store.kind == "neo4j":
         store.exact_scan_limit = 2  # force the vector-index path with widening
+        read = store._read
+
+        def recording(name: str, **params: object) -> list[object]:  # the real query runs; its request is noted
+            if name == "episode_vector_index":
+                fetches.append(int(params["fetch"]))  # type: ignore[call-overload]
+            return read(name, **params)
+
+        store._read = recording  # type: ignore[method-assign]
     try:
         tf = TimeFilter(as_of=datetime(2021, 1, 1, tzinfo=UTC), known_at=datetime(2030, 1, 1, tzinfo=UTC))
         hits = store.episode_vector_search(group, q, 5, tf)
@@ -106,9 +116,16 @@ def test_time_filtered_vector_search_is_not_diluted(store, group):
         later = TimeFilter(as_of=datetime(2026, 1, 1, tzinfo=UTC), known_at=datetime(2030, 1, 1, tzinfo=UTC))
         recent = store.episode_vector_search(group, q, 5, later)  # covered too: the distractors now win
         assert len(recent) == 5 and all(abs(s - 0.95) < 0.02 for _, s in recent)
+        if store.kind == "neo4j":  # a remembered share of 0.99 says 129 hits for k = 100; the floor asks for more
+            bounded(store._survival, ("episode_vector_index", group), SurvivalMemory).note(
+                later.as_of.timestamp() / 86400.0, 0.99)
+            fetches.clear()
+            assert len(store.episode_vector_search(group, q, 100, later)) == 100
+            assert fetches[0] == VECTOR_FETCH_FLOOR * 100, fetches
     finally:
         if store.kind == "neo4j":
             store.exact_scan_limit = limit
+            del store._read  # the class's own method again
     targets = {e.id for e in eps[:5]}
     assert {h for h, _ in hits} == targets
     assert all(abs(s - 0.80) < 0.02 for _, s in hits)  # plain cosine on both stores
