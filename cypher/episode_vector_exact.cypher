@@ -9,5 +9,5 @@ UNWIND CASE WHEN n > 0 AND n <= $cap THEN cands ELSE [null] END AS c
 WITH n, c, CASE WHEN c IS NULL THEN -2.0 ELSE vector.similarity.cosine(c.embedding, $vector) END AS score
 ORDER BY score DESC
 LIMIT $k
-RETURN n, c.id AS id, score, CASE WHEN c IS NULL THEN null ELSE c {.id, .group_id, .role, .speaker, .content, occurred_at: toString(c.occurred_at), created_at: toString(c.created_at), .session_id, .source,
-  .content_sha256, .metadata, .status, .status_reason, .archive_ref} END AS e
+RETURN n, collect(CASE WHEN c IS NULL THEN null ELSE {id: c.id, score: score, e: c {.id, .group_id, .role, .speaker, .content, occurred_at: toString(c.occurred_at),
+  created_at: toString(c.created_at), .session_id, .source, .content_sha256, .metadata, .status, .status_reason, .archive_ref}} END) AS rows

@@ -16,7 +16,7 @@ CALL (e) {
     AND {{visible_episode:q}}
   RETURN q AS n ORDER BY q.occurred_at ASC, q.id ASC LIMIT 1
 }
-RETURN id, n {.id, .group_id, .role, .speaker, .content, occurred_at: toString(n.occurred_at), created_at: toString(n.created_at), .session_id, .source,
-  .content_sha256, .metadata, .status, .status_reason, .archive_ref} AS n,
-  [(e)-[:MENTIONS]->(x:Entity) WHERE x.group_id = $group_id | x.id] AS id_mentions,
-  [(n)-[:MENTIONS]->(x:Entity) WHERE x.group_id = $group_id | x.id] AS n_mentions
+RETURN collect({id: id, n: n {.id, .group_id, .role, .speaker, .content, occurred_at: toString(n.occurred_at), created_at: toString(n.created_at), .session_id, .source,
+  .content_sha256, .metadata, .status, .status_reason, .archive_ref},
+  id_mentions: [(e)-[:MENTIONS]->(x:Entity) WHERE x.group_id = $group_id | x.id],
+  n_mentions: [(n)-[:MENTIONS]->(x:Entity) WHERE x.group_id = $group_id | x.id]}) AS rows

@@ -24,7 +24,7 @@ UNWIND CASE WHEN n > 0 AND n <= $cap THEN cands ELSE [null] END AS c
 WITH n, c, CASE WHEN c IS NULL THEN -2.0 ELSE vector.similarity.cosine(c.embedding, $vector) END AS score
 ORDER BY score DESC
 LIMIT $k
-RETURN n, CASE WHEN c IS NULL THEN null ELSE c {.id, .fact_id, .group_id, .subject, .predicate, .object,
+RETURN n, collect(CASE WHEN c IS NULL THEN null ELSE {f: c {.id, .fact_id, .group_id, .subject, .predicate, .object,
   .statement, valid_from: toString(c.valid_from), valid_to: toString(c.valid_to), created_at: toString(c.created_at), expired_at: toString(c.expired_at), .expired_by, .episode_ids, .extractor,
-  .prompt_version, .confidence, .reinforcement_count} END AS f,
-  startNode(c).id AS subject_id, endNode(c).id AS object_id, score
+  .prompt_version, .confidence, .reinforcement_count},
+  subject_id: startNode(c).id, object_id: endNode(c).id, score: score} END) AS rows

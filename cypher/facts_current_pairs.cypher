@@ -2,4 +2,4 @@
 UNWIND $pairs AS p
 MATCH (s:Entity {id: p.subject_id})-[f:FACT]->(o:Entity)
 WHERE s.group_id = $group_id AND f.group_id = $group_id AND f.predicate = p.predicate AND f.expired_at IS NULL
-RETURN f {.id, .fact_id, .group_id, .subject, .predicate, .object, .statement, valid_from: toString(f.valid_from), valid_to: toString(f.valid_to), created_at: toString(f.created_at), expired_at: toString(f.expired_at), .expired_by, .episode_ids, .extractor, .prompt_version, .confidence, .reinforcement_count} AS f, s.id AS subject_id, o.id AS object_id
+RETURN collect({f: f {.id, .fact_id, .group_id, .subject, .predicate, .object, .statement, valid_from: toString(f.valid_from), valid_to: toString(f.valid_to), created_at: toString(f.created_at), expired_at: toString(f.expired_at), .expired_by, .episode_ids, .extractor, .prompt_version, .confidence, .reinforcement_count}, subject_id: s.id, object_id: o.id}) AS rows

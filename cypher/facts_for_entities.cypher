@@ -21,6 +21,7 @@ WITH f, s, o WHERE {{visible_fact:f}} AND ($predicates IS NULL OR f.predicate IN
 WITH f, s, o
 ORDER BY f.valid_start DESC, f.id  // the reference store's order: latest start first (open = year 1), then id
 LIMIT $limit
-RETURN f {.id, .fact_id, .group_id, .subject, .predicate, .object, .statement, valid_from: toString(f.valid_from), valid_to: toString(f.valid_to),
+RETURN collect({f: f {.id, .fact_id, .group_id, .subject, .predicate, .object, .statement, valid_from: toString(f.valid_from), valid_to: toString(f.valid_to),
   created_at: toString(f.created_at), expired_at: toString(f.expired_at), .expired_by, .episode_ids, .extractor, .prompt_version, .confidence,
-  .reinforcement_count} AS f, s.id AS subject_id, o.id AS object_id
+  .reinforcement_count},
+  subject_id: s.id, object_id: o.id}) AS rows

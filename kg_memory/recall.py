@@ -130,7 +130,7 @@ class Recaller:
         pool = max(self.w.candidates, 3 * k)
         with self.store.read_scope():
             # A store that serves reads in parallel looks up the named entities meanwhile.
-            named_job = (self._worker().submit(self._named_facts, query, group_id, tf, k, pool)
+            named_job = (self._worker().submit(self._named_facts_apart, query, group_id, tf, k, pool)
                          if self.store.concurrent_reads else None)
             hits = self.store.search(group_id, query, qvec, pool, tf)
             episodes = self._episodes(query, group_id, tf, k, hits, life)
@@ -140,9 +140,16 @@ class Recaller:
         return RecallResult(query=query, group_id=group_id, as_of=as_of, known_at=known_at,
                             facts=facts, episodes=episodes[:k], ended=named[2])
 
+    def _named_facts_apart(self, query: str, group_id: str, tf: TimeFilter, k: int, pool: int
+                           ) -> tuple[dict[str, FactVersion], dict[str, float], list[FactVersion]]:
+        """``_named_facts`` on the worker thread, its reads in one scope of their own
+        (on Neo4j one transaction for its three or four queries, not one each)."""
+        with self.store.read_scope():
+            return self._named_facts(query, group_id, tf, k, pool)
+
     def _worker(self) -> ThreadPoolExecutor:
-        if self._pool is None:
-            self._pool = ThreadPoolExecutor(max_workers=1, thread_name_prefix="kgmem-recall")
+        if self._pool is None:  # the named facts, and one read beside the main thread's
+            self._pool = ThreadPoolExecutor(max_workers=2, thread_name_prefix="kgmem-recall")
         return self._pool
 
     def close(self) -> None:
@@ -204,7 +211,7 @@ class Recaller:
                    + self.w.episode_overlap * no.get(i, 0.0) for i in ids if i in seen}
         # decay can only move the leading candidates out of the answer: only they are checked
         leading = sorted(blended, key=lambda i: (-blended[i], i))[: 3 * k]
-        stale = self._superseded(group_id, tf, {i: seen[i] for i in leading}) if half_life else set()
+        stale, near = self._decay_and_neighbours(group_id, tf, {i: seen[i] for i in leading}, half_life)
         scored: dict[str, ScoredEpisode] = {}
         for i, base in blended.items():
             e = seen[i]
@@ -215,7 +222,7 @@ class Recaller:
         # Neighbouring turns of the best hits often hold the answer (question -> reply).
         if self.w.neighbour > 0 and ranked:
             top = ranked[:k]
-            near = self.store.neighbours(group_id, [s.episode.id for s in top], tf)
+            near.update(self.store.neighbours(group_id, [s.episode.id for s in top if s.episode.id not in near], tf))
             for s, base in [(s, s.score) for s in top]:  # scores before any neighbour credit
                 for n in near.get(s.episode.id, []):
                     val = base * self.w.neighbour
@@ -229,6 +236,21 @@ class Recaller:
                         scored[n.id] = _scored(n, val, {"neighbour_of": 1.0, "decay": 1.0})
             ranked = sorted(scored.values(), key=lambda s: (-s.score, s.episode.id))
         return self._time_cues(query, ranked)
+
+    def _decay_and_neighbours(self, group_id: str, tf: TimeFilter, leading: dict[str, Episode],
+                              half_life: float | None) -> tuple[set[str], dict[str, list[Episode]]]:
+        """The leading candidates that are superseded evidence, and, on a store that
+        serves reads in parallel, the neighbouring turns of every leading candidate,
+        read meanwhile: the best k after decay are among them unless most of them
+        decay, and the caller reads any other. Elsewhere the caller reads the
+        neighbours of the best k once decay has placed them."""
+        judge = half_life and leading
+        if not (self.store.concurrent_reads and self.w.neighbour > 0):
+            return (self._superseded(group_id, tf, leading) if judge else set()), {}
+        job = self._worker().submit(self._superseded, group_id, tf, leading) if judge else None
+        near = self.store.neighbours(group_id, list(leading), tf)
+        near.update({i: [] for i in leading if i not in near})  # asked: no neighbour
+        return (job.result() if job else set()), near
 
     def _superseded(self, group_id: str, tf: TimeFilter, episodes: dict[str, Episode]) -> set[str]:
         """The candidates that are superseded evidence (``temporal.superseded_episodes``),
@@ -310,6 +332,8 @@ class Recaller:
         if not preds or not named_ids:
             return []
         held = {(f.subject_id, f.predicate) for f in holding}
+        if all((e, p) in held for e in named_ids for p in preds):
+            return []  # every asked-for value is held now: no ended one would be chosen
         latest: dict[tuple[str, str], FactVersion] = {}
         for f in self.store.ended_facts(group_id, sorted(named_ids), tf, k, preds):  # latest end first
             key = (f.subject_id, f.predicate)

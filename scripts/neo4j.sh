@@ -6,7 +6,8 @@
 #   scripts/neo4j.sh status  print the URL if running
 # Env: KGMEM_NEO4J_PORT (default 7687), KGMEM_NEO4J_DIR (default .neo4j),
 #      KGMEM_NEO4J_VERSION (default 5.26.30; 2025.x and later need Java 21+),
-#      JAVA_HOME (else java/javac from PATH).
+#      KGMEM_NEO4J_VECTOR_MERGE_FACTOR (default 10, Neo4j's own is 50: fewer vector index
+#      segments, faster vector queries; see the launcher), JAVA_HOME (else java/javac from PATH).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 DIR="${KGMEM_NEO4J_DIR:-.neo4j}"
@@ -62,6 +63,7 @@ up() {
   chmod 600 "$DIR/password"
   mkdir -p "$DIR/data"
   nohup "$JAVA" -Xms512m -Xmx${KGMEM_NEO4J_HEAP:-2g} -Dkgmem.pagecache=$((${KGMEM_NEO4J_PAGECACHE_MB:-1024}*1024*1024)) \
+    ${KGMEM_NEO4J_VECTOR_MERGE_FACTOR:+-Dkgmem.vector_merge_factor=$KGMEM_NEO4J_VECTOR_MERGE_FACTOR} \
     -cp "$DIR/classes:$DIR/lib/*" kgmem.Neo4jLauncher "$DIR/data" "$PORT" "$DIR/password" \
     > "$DIR/neo4j.log" 2>&1 &
   echo $! > "$DIR/pid"

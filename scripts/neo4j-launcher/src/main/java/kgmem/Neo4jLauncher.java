@@ -23,6 +23,27 @@ import org.neo4j.graphdb.QueryExecutionException;
 public final class Neo4jLauncher {
     private Neo4jLauncher() {}
 
+    /**
+     * Lucene segments a vector index lets pile up before it merges them (Neo4j's default is 50).
+     * A vector query searches every segment for its whole k, so ~70 small segments of a store
+     * written in batches made an episode vector query 17 ms instead of 10 at 100k episodes
+     * (docs/benchmarks.md, #11 round nine). Fewer, larger segments cost background merge work.
+     */
+    static final int VECTOR_MERGE_FACTOR = 10;
+
+    /** Sets Neo4j's internal vector merge factor when this version has it (looked up by name). */
+    @SuppressWarnings("unchecked")
+    static boolean setVectorMergeFactor(DatabaseManagementServiceBuilder builder, int factor) {
+        try {
+            Class<?> settings = Class.forName("org.neo4j.kernel.api.impl.index.LuceneSettings");
+            Object setting = settings.getField("vector_standard_merge_factor").get(null);
+            builder.setConfig((org.neo4j.graphdb.config.Setting<Integer>) setting, factor);
+            return true;
+        } catch (ReflectiveOperationException | ClassCastException e) {
+            return false;
+        }
+    }
+
     public static void main(String[] args) throws Exception {
         if (args.length != 3) {
             System.err.println("usage: Neo4jLauncher HOME_DIR PORT PASSWORD_FILE");
@@ -32,14 +53,18 @@ public final class Neo4jLauncher {
         int port = Integer.parseInt(args[1]);
         String password = Files.readString(Path.of(args[2])).strip();
 
-        DatabaseManagementService dbms = new DatabaseManagementServiceBuilder(home)
+        DatabaseManagementServiceBuilder builder = new DatabaseManagementServiceBuilder(home)
                 .setConfig(BoltConnector.enabled, true)
                 .setConfig(BoltConnector.listen_address, new SocketAddress("127.0.0.1", port))
                 .setConfig(BoltConnector.advertised_address, new SocketAddress("127.0.0.1", port))
                 .setConfig(GraphDatabaseSettings.auth_enabled, true)
                 .setConfig(GraphDatabaseSettings.transaction_timeout, Duration.ofMinutes(10))
-                .setConfig(GraphDatabaseSettings.pagecache_memory, Long.getLong("kgmem.pagecache", 1L << 30))
-                .build();
+                .setConfig(GraphDatabaseSettings.pagecache_memory, Long.getLong("kgmem.pagecache", 1L << 30));
+        int mergeFactor = Integer.getInteger("kgmem.vector_merge_factor", VECTOR_MERGE_FACTOR);
+        if (!setVectorMergeFactor(builder, mergeFactor)) {
+            System.out.println("kgmem-neo4j: this Neo4j has no vector merge-factor setting; its default applies");
+        }
+        DatabaseManagementService dbms = builder.build();
 
         CountDownLatch stopped = new CountDownLatch(1);
         Runtime.getRuntime().addShutdownHook(new Thread(() -> {
