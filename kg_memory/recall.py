@@ -210,8 +210,9 @@ class Recaller:
         blended = {i: self.w.episode_vector * nv.get(i, 0.0) + self.w.episode_bm25 * nb.get(i, 0.0)
                    + self.w.episode_overlap * no.get(i, 0.0) for i in ids if i in seen}
         # decay can only move the leading candidates out of the answer: only they are checked
-        leading = sorted(blended, key=lambda i: (-blended[i], i))[: 3 * k]
-        stale, near = self._decay_and_neighbours(group_id, tf, {i: seen[i] for i in leading}, half_life)
+        order = sorted(blended, key=lambda i: (-blended[i], i))
+        stale, near = self._decay_and_neighbours(group_id, tf, {i: seen[i] for i in order[: 3 * k]},
+                                                 order[: 4 * k], half_life)
         scored: dict[str, ScoredEpisode] = {}
         for i, base in blended.items():
             e = seen[i]
@@ -222,7 +223,9 @@ class Recaller:
         # Neighbouring turns of the best hits often hold the answer (question -> reply).
         if self.w.neighbour > 0 and ranked:
             top = ranked[:k]
-            near.update(self.store.neighbours(group_id, [s.episode.id for s in top if s.episode.id not in near], tf))
+            unread = [s.episode.id for s in top if s.episode.id not in near]
+            if unread:
+                near.update(self.store.neighbours(group_id, unread, tf))
             for s, base in [(s, s.score) for s in top]:  # scores before any neighbour credit
                 for n in near.get(s.episode.id, []):
                     val = base * self.w.neighbour
@@ -238,18 +241,19 @@ class Recaller:
         return self._time_cues(query, ranked)
 
     def _decay_and_neighbours(self, group_id: str, tf: TimeFilter, leading: dict[str, Episode],
-                              half_life: float | None) -> tuple[set[str], dict[str, list[Episode]]]:
-        """The leading candidates that are superseded evidence, and, on a store that
-        serves reads in parallel, the neighbouring turns of every leading candidate,
-        read meanwhile: the best k after decay are among them unless most of them
-        decay, and the caller reads any other. Elsewhere the caller reads the
-        neighbours of the best k once decay has placed them."""
+                              first: list[str], half_life: float | None
+                              ) -> tuple[set[str], dict[str, list[Episode]]]:
+        """The leading 3k candidates that are superseded evidence, and, on a store that
+        serves reads in parallel, meanwhile the neighbouring turns of the ``first`` 4k by
+        blended score: the best k after decay are always among those (decay lowers only
+        leading turns, and the rest keep their order), so the caller reads no more.
+        Elsewhere the caller reads the neighbours of the best k once decay has placed them."""
         judge = half_life and leading
         if not (self.store.concurrent_reads and self.w.neighbour > 0):
             return (self._superseded(group_id, tf, leading) if judge else set()), {}
         job = self._worker().submit(self._superseded, group_id, tf, leading) if judge else None
-        near = self.store.neighbours(group_id, list(leading), tf)
-        near.update({i: [] for i in leading if i not in near})  # asked: no neighbour
+        near = self.store.neighbours(group_id, first, tf)
+        near.update({i: [] for i in first if i not in near})  # asked: no neighbour
         return (job.result() if job else set()), near
 
     def _superseded(self, group_id: str, tf: TimeFilter, episodes: dict[str, Episode]) -> set[str]:
