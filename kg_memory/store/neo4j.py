@@ -380,7 +380,8 @@ class Neo4jStore(Store):
     def get_episodes(self, group_id: str, ids: list[str]) -> list[Episode]:
         if not ids:
             return []
-        found = {r["e"]["id"]: self._episode(r["e"]) for r in self._collected("episodes_get", group_id=group_id, ids=ids)}
+        rows = self._collected("episodes_get", group_id=group_id, ids=ids)
+        found = {r["e"]["id"]: self._episode(r["e"]) for r in rows}
         return [found[i] for i in ids if i in found]
 
     def previous_turns(self, group_id: str, session_id: str | None, before: datetime, n: int) -> list[Episode]:
@@ -395,7 +396,7 @@ class Neo4jStore(Store):
             return out
         known = self._local.__dict__.get("mentions")
         for r in self._collected("episodes_neighbours", ids=episode_ids, group_id=group_id, as_of=tf.as_of,
-                            known_at=tf.known_at):
+                                 known_at=tf.known_at):
             out.setdefault(r["id"], []).append(self._episode(r["n"]))
             if known is not None:  # the next step of a recall asks what these episodes mention
                 known[(group_id, r["id"])] = list(r["id_mentions"])
@@ -436,7 +437,7 @@ class Neo4jStore(Store):
         out: dict[str, FactVersion] = {}
         if pairs:
             rows = self._collected("facts_current_pairs", group_id=group_id,
-                              pairs=[{"subject_id": s, "predicate": p} for s, p in pairs])
+                                   pairs=[{"subject_id": s, "predicate": p} for s, p in pairs])
             out.update({f.id: f for f in self._facts(rows)})
         if object_ids:
             rows = self._collected("facts_current_objects", group_id=group_id, ids=object_ids)
@@ -527,7 +528,7 @@ class Neo4jStore(Store):
 
     def facts_citing(self, group_id: str, episode_ids: list[str], entity_ids: list[str]) -> list[FactVersion]:
         return self._facts(self._collected("facts_citing", group_id=group_id, episode_ids=list(episode_ids),
-                                      entity_ids=list(entity_ids)))
+                                           entity_ids=list(entity_ids)))
 
     def erase(self, plan: ErasePlan, tombstone: Tombstone) -> Tombstone:
         g = plan.group_id
@@ -588,16 +589,16 @@ class Neo4jStore(Store):
         if not entity_ids:
             return []
         return self._facts(self._collected("facts_for_entities", group_id=group_id, ids=list(dict.fromkeys(entity_ids)),
-                                      as_of=tf.as_of, known_at=tf.known_at, limit=limit, predicates=predicates,
-                                      both=both_ends))
+                                           as_of=tf.as_of, known_at=tf.known_at, limit=limit,
+                                           predicates=predicates, both=both_ends))
 
     def ended_facts(self, group_id: str, entity_ids: list[str], tf: TimeFilter, limit: int,
                     predicates: list[str] | None = None, both_ends: bool = False) -> list[FactVersion]:
         if not entity_ids or limit <= 0:
             return []
         return self._facts(self._collected("facts_ended", group_id=group_id, ids=list(dict.fromkeys(entity_ids)),
-                                      as_of=tf.as_of, known_at=tf.known_at, limit=limit, predicates=predicates,
-                                      both=both_ends))
+                                           as_of=tf.as_of, known_at=tf.known_at, limit=limit,
+                                           predicates=predicates, both=both_ends))
 
     # -- search --------------------------------------------------------------
     def _widening(self, name: str, k: int, base: dict[str, Any], floor: int = 0) -> list[dict[str, Any]]:

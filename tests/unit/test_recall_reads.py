@@ -2,7 +2,8 @@
 neighbouring turns of the first 4k candidates while the decay check runs, instead
 of waiting for decay to place the best k. That must not change any answer, and it
 must never need a second neighbours read. Run on the reference store (a real
-in-memory store), each question once as it is and once declaring parallel reads."""
+in-memory store), each question once as it is and once declaring parallel reads.
+Also: no ended-value read when every value the question asks for is held now."""
 
 from __future__ import annotations
 
@@ -76,3 +77,29 @@ def test_parallel_reads_give_the_same_answers_with_one_neighbours_read():
             if judged and judged[0][1] > 2 * k:  # more than 2k of the 3k leading decayed: the best k
                 decayed_past_the_leading += 1   # after decay reach past the leading candidates
     assert decayed_past_the_leading, "the history never decayed most leading turns; the case is not tested"
+
+
+class EndingsCountingStore(ReferenceStore):
+    def __init__(self) -> None:
+        super().__init__()
+        self.ended_reads = 0
+
+    def ended_facts(self, *args, **kwargs):  # noqa: ANN002, ANN003, ANN201
+        self.ended_reads += 1
+        return super().ended_facts(*args, **kwargs)
+
+
+def test_no_ended_value_read_when_every_asked_value_is_held():
+    from kg_memory.models import Episode
+
+    store = EndingsCountingStore()
+    said = [("I live in Leeds.", 1), ("I work at Acme.", 2), ("I quit my job at Acme.", 5)]
+    store.add_episodes([Episode(group_id="g", content=text, occurred_at=datetime(2025, month, 1, tzinfo=UTC),
+                                created_at=datetime(2025, month, 1, tzinfo=UTC)) for text, month in said])
+    Pipeline(store, RulesExtractor(use_parser=False), None, lambda: NOW).run("g")
+    rec = Recaller(store, None, RecallWeights())
+    home = rec.recall("Where do I live?", "g", NOW, NOW, k=5)
+    assert store.ended_reads == 0 and not home.ended  # the user holds a home now: nothing to look up
+    job = rec.recall("Where do I work?", "g", NOW, NOW, k=5)
+    assert store.ended_reads == 1 and [f.object for f in job.ended] == ["Acme"]
+    rec.close()
