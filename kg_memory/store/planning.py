@@ -17,6 +17,11 @@ MAX_FETCH = 100_000  # the most hits one index query asks for
 # (27 ms): the share that survives the group filter differs by question (0 of the 150 nearest to 75%), so
 # the remembered share was often wrong (docs/benchmarks.md, #11, round eight).
 VECTOR_FETCH_FLOOR = 4
+# How many questions the floor stays on after a first request fell short. A group whose shares are steady
+# (the bench's random vectors: 0.83 each time) never falls short and asks for ~1.5k: 15 ms alone on the
+# 120k index against 21 ms at 4k; one whose nearest hits are often another tenant's falls short every few
+# questions and keeps the floor (docs/benchmarks.md, #11, round nine).
+FLOOR_MEMORY = 256
 T = TypeVar("T")
 R = TypeVar("R")
 
@@ -38,13 +43,18 @@ def widen(run: Callable[[int], tuple[list[R], int, int]], k: int, memory: Surviv
     group that owns most of the index is not over-fetched, one that owns little
     does not widen step by step, and a question about an early date does not make
     the next question about now fetch thousands of hits. The first request is at
-    least ``floor`` hits (``VECTOR_FETCH_FLOOR``)."""
-    fetch = first_fetch(k, memory.guess(day), floor)
+    least ``floor`` hits (``VECTOR_FETCH_FLOOR``) while the memory knows no share
+    yet or a first request fell short within the last ``FLOOR_MEMORY`` questions."""
+    share = memory.guess(day)
+    fetch = first_fetch(k, share, floor if share is None or memory.fell_short_lately() else 0)
+    requests = 0
     while True:
         rows, raw, kept = run(fetch)
+        requests += 1
         if raw:
             memory.note(day, kept / raw)
         if len(rows) >= k or raw < fetch or fetch >= MAX_FETCH:
+            memory.note_question(fell_short=requests > 1)
             return rows
         fetch = next_fetch(fetch, k, kept, raw)
 
@@ -68,7 +78,20 @@ class SurvivalMemory:
     def __init__(self) -> None:
         self.days: list[float] = []
         self.shares: dict[float, float] = {}
+        self.questions = 0  # questions answered through this memory
+        self.last_short: int | None = None  # the question whose first request last fell short
         self._lock = threading.Lock()  # concurrent recalls share the store
+
+    def note_question(self, fell_short: bool) -> None:
+        with self._lock:
+            self.questions += 1
+            if fell_short:
+                self.last_short = self.questions
+
+    def fell_short_lately(self) -> bool:
+        """Whether a first request fell short within the last ``FLOOR_MEMORY`` questions."""
+        with self._lock:
+            return self.last_short is not None and self.questions - self.last_short < FLOOR_MEMORY
 
     def note(self, day: float, share: float) -> None:
         key = float(int(day))

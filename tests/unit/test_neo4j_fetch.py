@@ -115,10 +115,13 @@ def test_widen_asks_again_until_k_survive_and_remembers_the_share() -> None:
     assert widen(small, 10, SurvivalMemory(), day=1.0) == [1, 2] and asked == [40]
 
 
-def test_a_vector_query_asks_for_its_floor_first_whatever_the_share_remembered() -> None:
-    """A question whose nearest hits are mostly another group's must not cost a second
-    query because the question before it kept most of its hits (the remembered share)."""
-    from kg_memory.store.planning import VECTOR_FETCH_FLOOR, first_fetch, widen
+def test_a_vector_query_keeps_a_floor_once_a_first_request_fell_short() -> None:
+    """A question whose nearest hits are mostly another group's costs a second query once;
+    from then on the group's vector queries ask for the floor first, so the next such
+    question costs one. A group whose first requests never fall short asks for what its
+    share says (less work per query), and the floor lapses FLOOR_MEMORY questions after
+    the last shortfall."""
+    from kg_memory.store.planning import FLOOR_MEMORY, VECTOR_FETCH_FLOOR, first_fetch, widen
 
     floor = VECTOR_FETCH_FLOOR * 100
     assert first_fetch(100, 0.9, floor) == floor  # the share alone says 141
@@ -126,16 +129,30 @@ def test_a_vector_query_asks_for_its_floor_first_whatever_the_share_remembered()
     assert first_fetch(100, 0.01, floor) == 12_008  # a low share still asks for more than the floor
     assert first_fetch(100, None, 10 * MAX_FETCH) == MAX_FETCH
 
-    memory = SurvivalMemory()
-    memory.note(100.0, 0.9)
     asked: list[int] = []
 
-    def run(fetch: int):  # the 150 nearest hits are another group's; past them, three in four pass
+    def foreign_first(fetch: int):  # the 150 nearest hits are another group's; past them, three in four pass
         asked.append(fetch)
         kept = max(0, (fetch - 150) * 3 // 4)
         return list(range(min(kept, 100))), fetch, kept
 
-    assert widen(run, 100, memory, day=100.0, floor=floor) == list(range(100)) and asked == [floor]
+    def steady(fetch: int):  # nine in ten pass, whichever hits
+        asked.append(fetch)
+        kept = fetch * 9 // 10
+        return list(range(min(kept, 100))), fetch, kept
+
+    memory = SurvivalMemory()
+    assert widen(steady, 100, memory, day=100.0, floor=floor) == list(range(100)) and asked == [floor]  # no share
     asked.clear()
-    widen(run, 100, memory, day=100.0)  # without the floor: 141 hits keep none, a second query follows
-    assert len(asked) == 2
+    for _ in range(3):  # a steady group: what the share says, one query each
+        widen(steady, 100, memory, day=100.0, floor=floor)
+    assert len(asked) == 3 and all(a < 150 for a in asked)
+    asked.clear()
+    widen(foreign_first, 100, memory, day=100.0, floor=floor)  # falls short: a second query
+    assert len(asked) == 2 and asked[0] < floor
+    asked.clear()
+    assert widen(foreign_first, 100, memory, day=100.0, floor=floor) == list(range(100)) and asked == [floor]
+    asked.clear()
+    for _ in range(FLOOR_MEMORY):
+        widen(steady, 100, memory, day=100.0, floor=floor)
+    assert asked[0] == floor and asked[-1] < floor  # the floor lapses after FLOOR_MEMORY questions
