@@ -172,8 +172,8 @@ class Neo4jStore(Store):
         if tx is not None:
             return list(tx.run(query(name), params))
 
-        # One auto-commit query: a managed transaction costs a second round trip (its commit),
-        # 1.3 ms of server and 0.7 ms of client CPU each, measured. The store's guard retries reads.
+        # One auto-commit query: a managed transaction costs a second round trip (its commit), 1.3 ms of
+        # server and 0.7 ms of client CPU more (docs/benchmarks.md, #11, round nine). The guard retries reads.
         with self._session(read=True) as s:
             return list(s.run(query(name), params))
 

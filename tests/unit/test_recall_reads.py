@@ -21,13 +21,20 @@ NOW = datetime(2026, 1, 1, tzinfo=UTC)
 
 
 class CountingStore(ReferenceStore):
+    """The reference store, counting the reads recall makes of neighbours and ended values."""
+
     def __init__(self) -> None:
         super().__init__()
         self.neighbour_reads: list[list[str]] = []
+        self.ended_reads = 0
 
     def neighbours(self, group_id, episode_ids, tf):  # noqa: ANN001, ANN201
         self.neighbour_reads.append(list(episode_ids))
         return super().neighbours(group_id, episode_ids, tf)
+
+    def ended_facts(self, *args, **kwargs):  # noqa: ANN002, ANN003, ANN201
+        self.ended_reads += 1
+        return super().ended_facts(*args, **kwargs)
 
 
 def _filled() -> tuple[CountingStore, str]:
@@ -79,20 +86,10 @@ def test_parallel_reads_give_the_same_answers_with_one_neighbours_read():
     assert decayed_past_the_leading, "the history never decayed most leading turns; the case is not tested"
 
 
-class EndingsCountingStore(ReferenceStore):
-    def __init__(self) -> None:
-        super().__init__()
-        self.ended_reads = 0
-
-    def ended_facts(self, *args, **kwargs):  # noqa: ANN002, ANN003, ANN201
-        self.ended_reads += 1
-        return super().ended_facts(*args, **kwargs)
-
-
 def test_no_ended_value_read_when_every_asked_value_is_held():
     from kg_memory.models import Episode
 
-    store = EndingsCountingStore()
+    store = CountingStore()
     said = [("I live in Leeds.", 1), ("I work at Acme.", 2), ("I quit my job at Acme.", 5)]
     store.add_episodes([Episode(group_id="g", content=text, occurred_at=datetime(2025, month, 1, tzinfo=UTC),
                                 created_at=datetime(2025, month, 1, tzinfo=UTC)) for text, month in said])
