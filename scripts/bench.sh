@@ -12,14 +12,42 @@ export KGMEM_NEO4J_PAGECACHE_MB="${KGMEM_NEO4J_PAGECACHE_MB:-4096}" KGMEM_NEO4J_
 bash scripts/neo4j.sh down >/dev/null 2>&1 || true
 rm -rf .neo4j-bench/data
 url=$(bash scripts/neo4j.sh up | tail -n 1)
-trap 'bash scripts/neo4j.sh down' EXIT
+stop_all() {
+  bash scripts/neo4j.sh down
+  KGMEM_NEO4J_DIR=.neo4j-bench-2025 bash scripts/neo4j.sh down >/dev/null 2>&1 || true
+}
+trap stop_all EXIT
 mkdir -p .bench
 home=$(mktemp -d)
 KGMEM_HOME="$home" KGMEM_BENCH_NEO4J_DATA=.neo4j-bench/data "$BIN/kgmem" bench scale \
   --episodes "${BENCH_SIZES:-10000,100000}" --store sqlite --store "$url" --vector-backends --json > .bench/scale.json
-# What an agent does: recall right after writes, at 100k episodes plus a 20k neighbour group.
+# What an agent does: recall right after writes, at 100k episodes plus a 20k neighbour group, with
+# the model's vectors (embedded once, ~10 min, then cached in .bench-cache).
 KGMEM_HOME="$home" "$BIN/kgmem" bench agent-loop --episodes "${BENCH_LOOP_EPISODES:-100000}" --neighbour 20000 \
-  --rounds 200 --random-vectors --store sqlite --store "$url" --json > .bench/agent-loop.json
+  --rounds 200 --store sqlite --store "$url" --json > .bench/agent-loop.json
+# The same loop on Neo4j 2025.x when a JDK 21+ with the Vector API module is on the machine (a
+# second JDK beside the default one, or KGMEM_BENCH_JDK21): Lucene then scores vectors with SIMD.
+jdk21=""
+for jdk in ${KGMEM_BENCH_JDK21:-} /usr/lib/jvm/*; do
+  [ -x "$jdk/bin/java" ] || continue
+  major=$("$jdk/bin/java" -XshowSettings:properties -version 2>&1 | sed -n 's/.*java.specification.version = //p' | cut -d. -f1)
+  if [ "${major:-0}" -ge 21 ] && "$jdk/bin/java" --list-modules 2>/dev/null | grep -q '^jdk.incubator.vector@'; then
+    jdk21="$jdk"; break
+  fi
+done
+if [ -n "$jdk21" ]; then
+  n25=(env KGMEM_NEO4J_DIR=.neo4j-bench-2025 KGMEM_NEO4J_PORT="${KGMEM_BENCH_NEO4J_2025_PORT:-7698}" JAVA_HOME="$jdk21"
+       KGMEM_NEO4J_VERSION="${KGMEM_BENCH_NEO4J_2025:-2025.12.1}")
+  "${n25[@]}" bash scripts/neo4j.sh down >/dev/null 2>&1 || true
+  rm -rf .neo4j-bench-2025/data
+  url25=$("${n25[@]}" bash scripts/neo4j.sh up | tail -n 1)
+  KGMEM_HOME="$home" "$BIN/kgmem" bench agent-loop --episodes "${BENCH_LOOP_EPISODES:-100000}" --neighbour 20000 \
+    --rounds 200 --store "$url25" --json > .bench/agent-loop-neo4j-2025.json
+  "${n25[@]}" bash scripts/neo4j.sh down
+else
+  echo "bench: no JDK 21+ with jdk.incubator.vector found (KGMEM_BENCH_JDK21); Neo4j 2025.x is left out" >&2
+  rm -f .bench/agent-loop-neo4j-2025.json
+fi
 # What a chat loop pays per turn: add waiting for extraction, or add(wait=False) and flush.
 KGMEM_HOME="$home" "$BIN/kgmem" bench background --turns 300 --store sqlite --store "$url" --json \
   > .bench/background.json

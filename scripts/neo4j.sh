@@ -7,7 +7,9 @@
 # Env: KGMEM_NEO4J_PORT (default 7687), KGMEM_NEO4J_DIR (default .neo4j),
 #      KGMEM_NEO4J_VERSION (default 5.26.30; 2025.x and later need Java 21+),
 #      KGMEM_NEO4J_VECTOR_MERGE_FACTOR (default 10, Neo4j's own is 50: fewer vector index
-#      segments, faster vector queries; see the launcher), JAVA_HOME (else java/javac from PATH).
+#      segments, faster vector queries; see the launcher), JAVA_HOME (else java/javac from PATH),
+#      KGMEM_NEO4J_JAVA_OPTS (extra JVM options). On a JDK 20+ that has jdk.incubator.vector,
+#      the JVM also gets that module, so Lucene scores vectors with SIMD (vector_api_options).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 DIR="${KGMEM_NEO4J_DIR:-.neo4j}"
@@ -49,6 +51,17 @@ provision() {
   fi
 }
 
+# Lucene scores vectors with the JDK's Vector API (SIMD) when the JVM can read the incubator
+# module: Lucene 9 (Neo4j 5.26) on Java 20-22, Lucene 10 (Neo4j 2025.x) on Java 21 and later.
+vector_api_options() {
+  local major
+  major=$("$JAVA" -XshowSettings:properties -version 2>&1 | sed -n 's/.*java.specification.version = //p' | cut -d. -f1)
+  [ "${major:-0}" -ge 20 ] || return 0
+  "$JAVA" --list-modules 2>/dev/null | grep -q '^jdk.incubator.vector@' || return 0
+  echo "--add-modules=jdk.incubator.vector -Dorg.apache.lucene.vectorization.upperJavaFeatureVersion=$major" \
+    "-Dorg.neo4j.shaded.lucene9.vectorization.upperJavaFeatureVersion=$major"
+}
+
 up() {
   if running && bolt_open; then
     echo "neo4j.sh: already running (pid $(cat "$DIR/pid"))" >&2
@@ -62,7 +75,7 @@ up() {
   fi
   chmod 600 "$DIR/password"
   mkdir -p "$DIR/data"
-  nohup "$JAVA" -Xms512m -Xmx${KGMEM_NEO4J_HEAP:-2g} -Dkgmem.pagecache=$((${KGMEM_NEO4J_PAGECACHE_MB:-1024}*1024*1024)) \
+  nohup "$JAVA" -Xms512m $(vector_api_options) ${KGMEM_NEO4J_JAVA_OPTS:-} -Xmx${KGMEM_NEO4J_HEAP:-2g} -Dkgmem.pagecache=$((${KGMEM_NEO4J_PAGECACHE_MB:-1024}*1024*1024)) \
     ${KGMEM_NEO4J_VECTOR_MERGE_FACTOR:+-Dkgmem.vector_merge_factor=$KGMEM_NEO4J_VECTOR_MERGE_FACTOR} \
     -cp "$DIR/classes:$DIR/lib/*" kgmem.Neo4jLauncher "$DIR/data" "$PORT" "$DIR/password" \
     > "$DIR/neo4j.log" 2>&1 &

@@ -1,7 +1,9 @@
 """`kgmem bench agent-loop`: what an agent does, on each store. One group holds a
-long history (100k episodes by default) and a neighbour group a shorter one
-(20k). The loop then repeats: recall, add a turn to the group, recall, add a
-turn to the neighbour, recall. It reports recall latency in the steady state,
+long history (100k episodes by default) and a neighbour group, another user's,
+a shorter one (20k). The history's vectors are the model's (embedded once, then
+cached) unless ``random_vectors`` asks for seeded random ones. The loop then
+repeats: recall, add a turn to the group, recall, add a turn to the neighbour,
+recall. It reports recall latency in the steady state,
 right after a write to the same group and right after a write to another group,
 and the latency of an add (store, extraction, index). The turn's embedding is
 computed beforehand, and the time spent embedding a new fact's statement during
@@ -38,17 +40,19 @@ def _prepare(n: int, neighbour: int, turns: int, seed: int, embedder: Embedder, 
              log: Callable[[str], None], random_vectors: bool
              ) -> tuple[list[Episode], list[Episode], list[Episode], PrecomputedEmbedder]:
     main = list(generate(n, seed=seed))
-    side = main[:neighbour]  # the same texts (their vectors are cached), in another group
+    side = list(generate(neighbour, seed=seed + 1))  # another user: their own turns, not copies of this one's
     extra = list(generate(turns, seed=seed + 99))
     texts = [e.index_text() for e in main] + [e.index_text() for e in extra]
-    if random_vectors:  # a scan costs the same whatever the values; the model takes ~8 min per 100k here
-        log(f"seeded random unit vectors for {len(texts)} texts")
-        vecs = np.random.default_rng(seed).normal(size=(len(texts), embedder.dim)).astype(np.float32)
-        vecs /= np.linalg.norm(vecs, axis=1, keepdims=True)
+    side_texts = [e.index_text() for e in side]
+    if random_vectors:  # a stress case: no neighbourhoods, so an HNSW index searches far more of itself
+        log(f"seeded random unit vectors for {len(texts) + len(side_texts)} texts")
+        vecs = np.random.default_rng(seed).normal(size=(len(texts) + len(side_texts), embedder.dim))
+        vecs = (vecs / np.linalg.norm(vecs, axis=1, keepdims=True)).astype(np.float32)
     else:
-        log(f"embedding {len(texts)} texts (cached in {cache_dir})")
-        vecs = embed_cached(embedder, texts, cache_dir)
-    return main, side, extra, PrecomputedEmbedder(embedder, dict(zip(texts, vecs, strict=True)))
+        log(f"embedding {len(texts) + len(side_texts)} texts (cached in {cache_dir})")
+        vecs = np.concatenate([embed_cached(embedder, texts, cache_dir), embed_cached(embedder, side_texts, cache_dir)])
+    known = dict(zip(texts + side_texts, vecs, strict=True))
+    return main, side, extra, PrecomputedEmbedder(embedder, known)
 
 
 def _fill(store: Any, episodes: list[Episode], group: str, pre: PrecomputedEmbedder) -> None:
@@ -93,8 +97,8 @@ def run_agent_loop(stores: Sequence[str], embedder: Embedder, episodes: int = 10
                            "history_vectors": "seeded random" if random_vectors else embedder.name, "stores": {}}
     with tempfile.TemporaryDirectory() as tmpdir:
         for url in stores:
-            name = "sqlite" if url == "sqlite" else "neo4j"
             store, _ = _open(url, Path(tmpdir), embedder.dim)
+            name = "sqlite" if url == "sqlite" else f"neo4j {store.info().get('server_version') or ''}".strip()
             group, other = f"loop-{uuid.uuid4().hex[:8]}", f"loop-n-{uuid.uuid4().hex[:8]}"
             log(f"{name}: {episodes} episodes in the group, {neighbour} in its neighbour")
             _fill(store, main, group, pre)

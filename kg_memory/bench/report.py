@@ -142,7 +142,7 @@ def render(bench_dir: Path, extra: str = "") -> str:
             if c:
                 out.append(f"| {name} | {c['cases']} | {c['checks']} | {c['passed']} ({c['pass_rate']:.0%}) |")
     if extra:
-        out += ["", extra]
+        out += ["", extra.rstrip("\n")]
     return "\n".join(out) + "\n"
 
 
@@ -160,7 +160,8 @@ def _agent_loop(bench_dir: Path) -> list[str]:
            "add with fact embedding |", "| --- | ---: | ---: | ---: | ---: | ---: |"]
     keys = ("recall_steady", "recall_after_same_group_write", "recall_after_other_group_write", "add_same_group",
             "add_same_group_with_embedding")
-    for name, r in loop["stores"].items():
+    later = _load(bench_dir / "agent-loop-neo4j-2025.json")  # the same loop on Neo4j 2025.x, when it ran
+    for name, r in {**loop["stores"], **(later["stores"] if later else {})}.items():
         cells = [f"{r[k]['p50_ms']} / {r[k]['p95_ms']}" if k in r else "-" for k in keys]
         out.append(f"| {name} | " + " | ".join(cells) + " |")
     return out + [""]

@@ -103,8 +103,9 @@ def agent_loop(
     rounds: int = typer.Option(200, "--rounds", min=1, help="Rounds of recall, add, recall, add elsewhere, recall."),
     store: list[str] = typer.Option(["sqlite"], "--store", help="'sqlite' (a temp file) or a neo4j:// URL; repeat."),
     random_vectors: bool = typer.Option(False, "--random-vectors",
-                                        help="Seeded random vectors for the history instead of the model "
-                                             "(same scan cost; no hour of embedding at 100k)."),
+                                        help="Seeded random vectors for the history instead of the model: no "
+                                             "embedding (~8 min per 100k here), but a worst case for an HNSW "
+                                             "index (Neo4j), whose searches visit far more of it."),
     json_out: bool = JsonOpt,
 ) -> None:
     """Recall right after writes, as an agent runs: steady, after a write to the same

@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
+
+import numpy as np
 
 from kg_memory.bench.scale import run_scale
 
@@ -49,3 +52,41 @@ def test_agent_loop_add_leaves_out_the_new_facts_embedding(embedder, store, grou
     assert pre.inner_seconds > 0  # the fact's statement was not known beforehand: the model embedded it
     assert 0 < own < total and abs((total - own) - pre.inner_seconds) < 1e-9
     assert [f.object for f in store.list_facts(group, None)] == ["Lisbon"]  # the add did write the fact
+
+
+def test_agent_loop_history_is_two_users_with_a_vector_for_every_turn(embedder, tmp_path: Path):
+    """The neighbour group is another user's own turns (copies of this user's would make the
+    vector index hold every neighbour twice over and halve the share that survives the group
+    filter), and every turn the loop writes has its vector beforehand, model or seeded random."""
+    from kg_memory.bench.agent_loop import _prepare
+
+    for random_vectors in (False, True):
+        main, side, extra, pre = _prepare(200, 50, 10, 7, embedder, tmp_path / "cache", lambda _m: None,
+                                          random_vectors)
+        assert (len(main), len(side), len(extra)) == (200, 50, 10)
+        main_texts = {e.index_text() for e in main}
+        side_texts = [e.index_text() for e in side]
+        assert sum(t in main_texts for t in side_texts) < len(side_texts) // 2
+        for e in main + side + extra:
+            v = pre.known[e.index_text()]
+            assert v.shape == (embedder.dim,) and abs(float(np.linalg.norm(v)) - 1.0) < 1e-4
+    turn = side[0].index_text()
+    assert not np.allclose(pre.known[turn], embedder.embed([turn])[0], atol=1e-3)  # the random run's vector
+    _, _, _, model = _prepare(200, 50, 10, 7, embedder, tmp_path / "cache", lambda _m: None, False)
+    assert np.allclose(model.known[turn], embedder.embed([turn])[0], atol=1e-4)  # the model's, from the cache
+    assert len(list((tmp_path / "cache").glob("vectors-*.npy"))) == 2  # this user's turns, and the neighbour's
+
+
+def test_agent_loop_runs_on_both_stores_and_names_the_server(embedder, tmp_path: Path):
+    from kg_memory.bench.agent_loop import run_agent_loop
+
+    res = run_agent_loop(["sqlite", neo4j_url()], embedder, episodes=200, neighbour=40, rounds=3,
+                         cache_dir=tmp_path / "cache", log=lambda _m: None)
+    assert res["history_vectors"] == embedder.name
+    names = list(res["stores"])
+    assert names[0] == "sqlite" and re.fullmatch(r"neo4j \d+\.\d+\.\d+", names[1]), names
+    for row in res["stores"].values():
+        for key in ("recall_steady", "recall_after_same_group_write", "recall_after_other_group_write",
+                    "add_same_group", "add_other_group"):
+            assert row[key]["n"] == 3 and 0 < row[key]["p50_ms"] <= row[key]["p99_ms"], key
+        assert row["add_same_group_with_embedding"]["p50_ms"] >= row["add_same_group"]["p50_ms"]
