@@ -44,7 +44,7 @@ def _prepare(n: int, neighbour: int, turns: int, seed: int, embedder: Embedder, 
     extra = list(generate(turns, seed=seed + 99))
     texts = [e.index_text() for e in main] + [e.index_text() for e in extra]
     side_texts = [e.index_text() for e in side]
-    if random_vectors:  # a stress case: no neighbourhoods, so an HNSW index searches far more of itself
+    if random_vectors:  # a stress case: no neighbourhoods, so an HNSW search visits far more of its graph
         log(f"seeded random unit vectors for {len(texts) + len(side_texts)} texts")
         vecs = np.random.default_rng(seed).normal(size=(len(texts) + len(side_texts), embedder.dim))
         vecs = (vecs / np.linalg.norm(vecs, axis=1, keepdims=True)).astype(np.float32)

@@ -104,8 +104,8 @@ def agent_loop(
     store: list[str] = typer.Option(["sqlite"], "--store", help="'sqlite' (a temp file) or a neo4j:// URL; repeat."),
     random_vectors: bool = typer.Option(False, "--random-vectors",
                                         help="Seeded random vectors for the history instead of the model: no "
-                                             "embedding (~8 min per 100k here), but a worst case for an HNSW "
-                                             "index (Neo4j), whose searches visit far more of it."),
+                                             "embedding (~10 min for 120k here, once: it is cached), but a worst "
+                                             "case for an HNSW index (Neo4j), whose searches visit far more of it."),
     json_out: bool = JsonOpt,
 ) -> None:
     """Recall right after writes, as an agent runs: steady, after a write to the same

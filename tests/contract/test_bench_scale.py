@@ -56,8 +56,8 @@ def test_agent_loop_add_leaves_out_the_new_facts_embedding(embedder, store, grou
 
 def test_agent_loop_history_is_two_users_with_a_vector_for_every_turn(embedder, tmp_path: Path):
     """The neighbour group is another user's own turns (copies of this user's would make the
-    vector index hold every neighbour twice over and halve the share that survives the group
-    filter), and every turn the loop writes has its vector beforehand, model or seeded random."""
+    vector index hold every neighbour twice over and cut the share that survives the group
+    filter from 0.81 to 0.29), and every turn the loop writes has its vector beforehand, model or seeded random."""
     from kg_memory.bench.agent_loop import _prepare
 
     for random_vectors in (False, True):
