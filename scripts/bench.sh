@@ -57,7 +57,7 @@ KGMEM_HOME="$home" "$BIN/kgmem" bench contradictions tests/fixtures/contradictio
   > .bench/contradictions-sqlite.json
 KGMEM_HOME="$home" "$BIN/kgmem" bench contradictions tests/fixtures/contradictions-dev.json --store "$url" --json \
   > .bench/contradictions-neo4j.json
-KGMEM_HOME="$home" "$BIN/kgmem" bench contradictions tests/fixtures/contradictions-phrasings.json --json \
+KGMEM_HOME="$home" "$BIN/kgmem" bench contradictions tests/fixtures/contradictions-phrasings.json --report-only --json \
   > .bench/contradictions-phrasings.json
 if ls ../shared/data/locomo-dev/*.json >/dev/null 2>&1; then
   KGMEM_HOME="$home" "$BIN/kgmem" bench locomo ../shared/data/locomo-dev/*.json --json > .bench/locomo.json
@@ -71,7 +71,7 @@ if "$BIN/python" -c "from kg_memory import localllm; localllm.verify()" 2>/dev/n
   KGMEM_HOME="$llm_home" "$BIN/kgmem" bench contradictions tests/fixtures/contradictions-dev.json --extractor llm \
     --store "sqlite:///$home/llm-contra.db" --json > .bench/contradictions-llm.json
   KGMEM_HOME="$llm_home" "$BIN/kgmem" bench contradictions tests/fixtures/contradictions-phrasings.json \
-    --extractor llm --store "sqlite:///$home/llm-phr.db" --json > .bench/contradictions-phrasings-llm.json
+    --report-only --extractor llm --store "sqlite:///$home/llm-phr.db" --json > .bench/contradictions-phrasings-llm.json
   if [ -f ../shared/data/locomo-dev/26.json ]; then
     KGMEM_HOME="$llm_home" "$BIN/kgmem" bench locomo ../shared/data/locomo-dev/26.json --extractor llm --json \
       > .bench/locomo-llm.json

@@ -130,10 +130,8 @@ def render(bench_dir: Path, extra: str = "") -> str:
             out.append(f"| {name} | " + " | ".join(
                 f"{m['by_category'][c].get('recall@10', 0):.1f} ({m['by_category'][c]['questions']})" for c in cats)
                 + " |")
-    out += _agent_loop(bench_dir)
-    out += _background(bench_dir)
-    out += _resolution(bench_dir)
-    out += _fact_layer(bench_dir)
+    for section in (_agent_loop(bench_dir), _background(bench_dir), _resolution(bench_dir), _fact_layer(bench_dir)):
+        out += _spaced(section)
     if any(contra.values()):
         out += ["", "## Planted contradictions", "",
                 "`kgmem bench contradictions tests/fixtures/contradictions-dev.json` with the rules extractor.", "",
@@ -144,6 +142,15 @@ def render(bench_dir: Path, extra: str = "") -> str:
     if extra:
         out += ["", extra.rstrip("\n")]
     return "\n".join(out) + "\n"
+
+
+def _spaced(lines: list[str]) -> list[str]:
+    """A section's lines after one blank line, without blank lines of its own at either end."""
+    while lines and not lines[0]:
+        lines = lines[1:]
+    while lines and not lines[-1]:
+        lines = lines[:-1]
+    return ["", *lines] if lines else []
 
 
 def _agent_loop(bench_dir: Path) -> list[str]:

@@ -23,9 +23,11 @@ def contradictions(
     store: str | None = typer.Option(None, "--store", help="Store URL (default: a temporary SQLite file, so "
                                      "your own store is never written)."),
     extractor: str | None = typer.Option(None, "--extractor", help="rules | llm"),
+    report_only: bool = typer.Option(False, "--report-only", help="Exit 0 even when checks fail: the figures are "
+                                     "the point (make bench, on case sets not expected to pass in full)."),
     json_out: bool = JsonOpt,
 ) -> None:
-    """Replay planted contradictions and check recall at each as_of / known_at."""
+    """Replay planted contradictions and check recall at each as_of / known_at. Exits 1 when a check fails."""
     import tempfile
 
     from ..embed.base import make_embedder
@@ -55,7 +57,7 @@ def contradictions(
         for f in res["failures"]:
             typer.echo(f"  FAIL {f['case']}#{f['check']} {f['query']!r} as_of={f['as_of']}: "
                        f"missing={f['missing']} rejected={f['rejected_present']} got={f['got']}")
-    if res["passed"] != res["checks"]:
+    if res["passed"] != res["checks"] and not report_only:
         raise typer.Exit(1)
 
 

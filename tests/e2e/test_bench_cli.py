@@ -115,3 +115,23 @@ def test_bench_contradictions_has_a_per_kind_breakdown(tmp_path: Path):
     res = json.loads(kgmem("bench", "contradictions", str(CONTRADICTIONS), "--json", home=tmp_path / "h").stdout)
     assert res["by_kind"]["single-valued update"]["checks"] >= 8
     assert sum(v["passed"] for v in res["by_kind"].values()) == res["passed"]
+
+
+def test_bench_contradictions_exits_1_on_a_failed_check_unless_report_only(tmp_path: Path):
+    """A failed check fails the command (a gate), but make bench reports the hard sets with --report-only."""
+    cases = tmp_path / "cases.json"
+    cases.write_text(json.dumps({"format": "kgmem-contradictions/1", "cases": [{
+        "id": "move", "kind": "single-valued update",
+        "episodes": [{"t": "2026-01-12T18:00:00Z", "role": "user", "text": "I live in Lisbon."},
+                     {"t": "2026-07-03T09:30:00Z", "role": "user", "text": "I moved to Porto."}],
+        "checks": [{"query": "Where do I live?", "as_of": None, "known_at": None,
+                    "expect": ["Porto"], "reject": ["Lisbon"]},
+                   {"query": "Where do I live?", "as_of": None, "known_at": None,
+                    "expect": ["Lisbon"], "reject": []}],
+    }]}))
+    gate = kgmem("bench", "contradictions", str(cases), "--json", home=tmp_path / "h", check=False)
+    assert gate.returncode == 1
+    assert json.loads(gate.stdout)["passed"] == 1
+    report = kgmem("bench", "contradictions", str(cases), "--report-only", "--json", home=tmp_path / "h")
+    res = json.loads(report.stdout)
+    assert (res["passed"], res["checks"]) == (1, 2) and res["failures"][0]["missing"] == ["Lisbon"]

@@ -29,6 +29,21 @@ def test_agent_loop_table_has_every_server_of_the_run(tmp_path: Path):
     assert text.endswith("## Notes\n\nhand-written\n")
 
 
+def test_every_section_starts_after_one_blank_line(tmp_path: Path):
+    (tmp_path / "agent-loop.json").write_text(json.dumps(_loop({"sqlite": 14.5})))
+    scores = {f"{m}@{k}": 50.0 for m in ("recall", "hit") for k in (1, 10)}
+    (tmp_path / "locomo.json").write_text(json.dumps({
+        "ks": [1, 10], "questions": 2, "adversarial_excluded": 0, "dropped_evidence": [],
+        "methods": {"ours": {"overall": scores, "by_category": {"temporal": {**scores, "questions": 2}}}}}))
+    (tmp_path / "contradictions-phrasings.json").write_text(json.dumps(
+        {"cases": 45, "checks": 59, "passed": 57, "pass_rate": 57 / 59}))
+    lines = render(tmp_path, "## Notes\n\nhand-written\n").splitlines()
+    heads = [i for i, line in enumerate(lines) if line.startswith("## ")]
+    assert len(heads) == 4  # LoCoMo, the agent loop, the fact layer's case sets, the notes
+    assert all(lines[i - 1] == "" for i in heads)
+    assert all(lines[i - 2] != "" for i in heads[1:])  # a table ends right before the next heading's blank line
+
+
 def test_agent_loop_table_without_the_2025_run(tmp_path: Path):
     (tmp_path / "agent-loop.json").write_text(json.dumps(_loop({"sqlite": 14.5})))
     assert "| neo4j" not in render(tmp_path)
