@@ -80,6 +80,17 @@ def neo4j_store_session() -> Iterator[Store]:
     st.close()
 
 
+@pytest.fixture(scope="session")
+def neo4j_held_store(neo4j_store_session: Store) -> Iterator[Store]:
+    """A second Neo4j store whose every search runs on the episode vectors it holds: the
+    first search of a group loads them, on the spot. (The session store answers a group's
+    first search on the server and loads in the background from the second.)"""
+    st = open_store(neo4j_url(), dim=384)
+    st.hold_vectors_after, st.background_loads = 1, False  # type: ignore[attr-defined]
+    yield st
+    st.close()
+
+
 @pytest.fixture
 def sqlite_store(tmp_path: Path) -> Iterator[Store]:
     st = open_store(f"sqlite:///{tmp_path / 'kg.db'}", dim=384)

@@ -111,6 +111,8 @@ def run_agent_loop(stores: Sequence[str], embedder: Embedder, episodes: int = 10
                 return _timed_recall(rec, group, q, qvecs)
 
             log(f"{name}: warm-up")
+            store.preload(group)  # a server that has been up a while holds its group's index
+            store.preload(other)
             for i in range(WARMUP):  # plans compiled, caches filled, as in a server that has been up a while
                 recall(qs[i % len(qs)])
                 if i % 10 == 0:

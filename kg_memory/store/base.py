@@ -249,6 +249,12 @@ class Store(ABC):
         for (as_of, known_at); it can only be missing from an earlier list."""
         yield
 
+    def preload(self, group_id: str) -> None:
+        """Bring the group's search index into this process now, where a store keeps one
+        (SQLite: the group's vectors, times and text statistics; Neo4j: its episode
+        vectors), so the next search does not pay for the load. Answers never change."""
+        return None  # a store without such an index has nothing to load
+
     # -- search (pre-filtered on group and time, then ranked exactly) -------
     @abstractmethod
     def episode_text_search(self, group_id: str, query: str, k: int, tf: TimeFilter) -> list[tuple[str, float]]:

@@ -30,6 +30,11 @@ class GroupCache(Generic[T]):
             self._items.move_to_end(group_id)
         return found
 
+    def put(self, group_id: str, item: T) -> None:
+        """Hold ``item`` as the group's entry (replacing any), the most recent."""
+        self._items.pop(group_id, None)
+        self.get(group_id, lambda: item)
+
     def peek(self, group_id: str) -> T | None:
         return self._items.get(group_id)
 

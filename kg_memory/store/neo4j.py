@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import logging
 import re
 import threading
 import time
@@ -27,9 +28,13 @@ from ..models import Entity, Episode, FactVersion, from_trusted
 from ..text import query_terms
 from ..timeutil import ensure_utc
 from .base import JobRecord, SearchHits, Store, TimeFilter, WriteBatch, WriteConflict
+from .cache import GroupCache
+from .clientindex import EpisodeVectors
 from .faults import guard
 from .planning import VECTOR_FETCH_FLOOR, LargeFrontier, SurvivalMemory, bounded, widen
 from .url import StoreURL
+
+log = logging.getLogger(__name__)
 
 MIGRATE_ATTEMPTS = 8  # a concurrent migrator's schema changes commit within a few of these pauses
 
@@ -48,6 +53,9 @@ def interval_keys(f: FactVersion) -> dict[str, Any]:
             "valid_start": f.valid_from or OPEN_START}
 
 EXACT_SCAN_LIMIT = 2000  # up to this many visible rows: exact cosine after the pre-filter, else the index
+# A group's episode vectors come into the process at its second search: a CLI recall searches once,
+# and a first load of 100k episodes takes seconds (docs/benchmarks.md, #11, round twelve).
+HOLD_VECTORS_AFTER = 2
 _EPOCH = datetime(1970, 1, 1, tzinfo=UTC)  # a placeholder point when a query reads every version
 _LUCENE_SPECIAL = re.compile(r'([+\-&|!(){}\[\]^"~*?:\\/])')
 
@@ -113,6 +121,18 @@ def _vec(v: np.ndarray | None) -> list[float] | None:
     return None if v is None else [float(x) for x in np.asarray(v, dtype=np.float32)]
 
 
+def _f32(v: np.ndarray) -> bytes:
+    """An episode vector as the client index reads it: a list of 384 numbers costs the
+    driver far more to decode than one byte string."""
+    return np.ascontiguousarray(v, dtype=np.float32).tobytes()
+
+
+def _bump_logs(tx: Any, groups: list[str], reset: bool) -> dict[str, int]:
+    """Advance the episode logs of ``groups`` in the writing transaction: the new seq of each."""
+    rows = tx.run(query("episode_log_bump"), {"groups": sorted(set(groups)), "reset": reset})
+    return {r["group_id"]: int(r["seq"]) for r in rows}
+
+
 def _transient(exc: BaseException) -> bool:
     import neo4j
 
@@ -131,13 +151,27 @@ class Neo4jStore(Store):
     kind = "neo4j"
     concurrent_reads = True
 
-    def __init__(self, url: StoreURL, dim: int = 384):
+    def __init__(self, url: StoreURL, dim: int = 384, max_groups: int = 64,
+                 hold_vectors_after: int = HOLD_VECTORS_AFTER, background_loads: bool = True):
+        """``hold_vectors_after``: the search of a group at which its episode vectors start
+        loading into this process (0: never; the server answers every search).
+        ``background_loads``: load them on a thread while the server answers (else the
+        search that starts the load waits for it)."""
         import neo4j
 
         self._local = threading.local()
         self._pool: ThreadPoolExecutor | None = None
         self._pool_lock = threading.Lock()
         self._survival: dict[tuple[str, str], SurvivalMemory] = {}  # index hits that pass the filter
+        # Each group's episode vectors, held here and kept current through the group's episode log
+        # (migration 0015): the episode vector search was a quarter of a recall's server CPU
+        # (docs/benchmarks.md, #11, round eleven).
+        self._vectors: GroupCache[EpisodeVectors] = GroupCache(max_groups)
+        self._vectors_lock = threading.Lock()
+        self._searches: dict[str, int] = {}  # searches of a group whose vectors are not held
+        self._loading: set[str] = set()  # groups whose vectors load in the background
+        self.hold_vectors_after = hold_vectors_after
+        self.background_loads = background_loads
         self._large: dict[tuple[str, int], LargeFrontier] = {}  # (group, cap): where the exact scan is too big
         self.dim = dim
         self.exact_scan_limit = EXACT_SCAN_LIMIT
@@ -453,7 +487,8 @@ class Neo4jStore(Store):
                  "aliases": list(e.aliases), "created_at": e.created_at,
                  **({"embedding": _vec(batch.entity_vectors[e.id])} if e.id in batch.entity_vectors else {})}
                 for e in batch.entities]
-        ep_vecs = [{"id": eid, "group_id": g, "embedding": _vec(v)} for (g, eid), v in batch.episode_vectors.items()]
+        ep_vecs: list[dict[str, Any]] = [{"id": eid, "group_id": g, "embedding": _vec(v), "blob": _f32(v)}
+                                         for (g, eid), v in batch.episode_vectors.items()]
         mentions = [{"group_id": g, "episode_id": ep, "entity_id": en} for g, ep, en in batch.mentions]
         facts = []
         for f in batch.inserts:
@@ -488,7 +523,9 @@ class Neo4jStore(Store):
                 except neo4j.exceptions.ConstraintError:
                     raise WriteConflict("an entity of this batch was created by another writer") from None
             if ep_vecs:
-                tx.run(query("write_episode_vectors"), {"rows": ep_vecs}).consume()
+                seqs = _bump_logs(tx, [r["group_id"] for r in ep_vecs], reset=False)
+                tx.run(query("write_episode_vectors"), {"rows": [
+                    {**r, "vseq": seqs[r["group_id"]]} for r in ep_vecs]}).consume()
             if mentions:
                 tx.run(query("write_mentions"), {"rows": mentions}).consume()
             if facts:
@@ -536,6 +573,7 @@ class Neo4jStore(Store):
 
         def work(tx: Any) -> None:
             out.clear()
+            _bump_logs(tx, [g], reset=True)  # clients read the group's vectors again
             if plan.whole_group:
                 row = tx.run(query("erase_group"), {"group_id": g}).single()
                 counts = (row["episodes"], row["facts"], row["entities"])
@@ -659,10 +697,16 @@ class Neo4jStore(Store):
 
     def episode_vector_search(self, group_id: str, vector: np.ndarray, k: int, tf: TimeFilter
                               ) -> list[tuple[str, float]]:
+        held = self._held_vectors(group_id)
+        if held is not None:
+            with self._vectors_lock:
+                return held.search(vector, k, tf.as_of, tf.known_at)
         return [(e.id, s) for e, s in self._episode_vector(group_id, vector, k, tf)]
 
     def _episode_vector(self, group_id: str, vector: np.ndarray, k: int, tf: TimeFilter
                         ) -> list[tuple[Episode, float]]:
+        """The server's answer: an exact scan after the group and time filter when few
+        episodes pass it, else the vector index, widened until k pass."""
         params = {"group_id": group_id, "as_of": tf.as_of, "known_at": tf.known_at, "vector": _vec(vector)}
         cap = self.exact_scan_limit
         large = bounded(self._large, (group_id, cap), LargeFrontier)
@@ -678,6 +722,72 @@ class Neo4jStore(Store):
                 rows = exact["rows"]
         return [(self._episode(r["e"]), _cosine(r["score"])) for r in rows]
 
+
+    # -- the episode vectors held in this process ---------------------------------------------
+    def preload(self, group_id: str) -> None:
+        """Read the group's episode vectors into this process now, so its searches run here
+        from the next one on (a server that knows its tenants, a benchmark's warm-up)."""
+        self._load_vectors(group_id)
+
+    def _held_vectors(self, group_id: str) -> EpisodeVectors | None:
+        """The group's episode vectors when this process holds them, brought up to date
+        (one small read of the group's log when nothing changed; the rows written since
+        when a write did). None when they are not held, or an erasure or a group swap
+        made them stale: the server answers, and a load starts in the background once the
+        group has been searched ``hold_vectors_after`` times (a CLI recall searches once,
+        and a load of 100k episodes takes seconds; docs/benchmarks.md, #11, round twelve)."""
+        if self.hold_vectors_after <= 0:
+            return None
+        log = self._read("episode_log_get", group_id=group_id)[0]
+        seq, reset = int(log["seq"]), int(log["reset"])
+        with self._vectors_lock:
+            held = self._vectors.peek(group_id)
+            if held is not None and not held.must_reload(seq, reset):
+                if held.stale(seq, reset):
+                    held.apply(self._vector_rows("episode_vectors_since", group_id=group_id, since=held.seq), seq)
+                self._vectors.get(group_id, lambda: held)  # the most recently used
+                return held
+            asked = self._searches[group_id] = self._searches.get(group_id, 0) + 1
+            if len(self._searches) > 4 * self._vectors.max_groups:
+                self._searches = {group_id: asked}
+            start = (held is not None or asked >= self.hold_vectors_after) and group_id not in self._loading
+            if start and self.background_loads:
+                self._loading.add(group_id)
+        if not start:
+            return None
+        if not self.background_loads:
+            return self._load_vectors(group_id)
+        threading.Thread(target=self._load_in_background, args=(group_id,), daemon=True,
+                         name="kgmem-neo4j-vectors").start()
+        return None
+
+    def _load_in_background(self, group_id: str) -> None:
+        try:
+            self._load_vectors(group_id)
+        except Exception as exc:  # noqa: BLE001 - the server keeps answering; the next search tries again
+            log.warning("loading the episode vectors of a group failed (%s); searches stay on the server",
+                        _describe(exc))
+        finally:
+            with self._vectors_lock:
+                self._loading.discard(group_id)
+
+    def _load_vectors(self, group_id: str) -> EpisodeVectors:
+        """Every episode vector of the group, read into a new index that then replaces the held one.
+        A write that commits meanwhile is read again by the next catch-up (the index is current to
+        the log position read first); an erasure meanwhile resets the log, so the index reloads."""
+        log_row = self._read("episode_log_get", group_id=group_id)[0]
+        rows = self._vector_rows("episode_vectors_load", group_id=group_id)
+        rows.sort(key=lambda r: r[0])  # ties in a search go by key: by episode id, as in the reference
+        vectors = EpisodeVectors(self.dim)
+        vectors.apply(rows, int(log_row["seq"]))
+        with self._vectors_lock:
+            self._vectors.put(group_id, vectors)
+            self._searches.pop(group_id, None)
+        return vectors
+
+    def _vector_rows(self, name: str, **params: Any) -> list[tuple[str, int, int, Any]]:
+        return [(r["id"], r["occurred"], r["created"], r["vector"]) for r in self._read(name, **params)]
+
     def fact_vector_search(self, group_id: str, vector: np.ndarray, k: int, tf: TimeFilter
                            ) -> list[tuple[FactVersion, float]]:
         params = {"group_id": group_id, "as_of": tf.as_of, "known_at": tf.known_at, "vector": _vec(vector)}
@@ -688,33 +798,45 @@ class Neo4jStore(Store):
 
     def search(self, group_id: str, query_text: str, vector: np.ndarray | None, k: int, tf: TimeFilter
                ) -> SearchHits:
-        """The four searches of a recall, run at once on separate sessions: each
-        is a round trip, and the server works on them in parallel. (Neo4j reads
-        are read-committed, so one transaction would not give a snapshot either.)
-        The text searches also return each hit's cosine with the query vector,
-        and the episode searches return the episodes themselves."""
+        """The four searches of a recall. Those the server answers run at once on
+        separate sessions (each is a round trip, and the server works on them in
+        parallel; Neo4j reads are read-committed, so one transaction would not give a
+        snapshot either). The episode vector search runs here when this process holds
+        the group's vectors (``_held_vectors``), which then also give the text hits
+        their cosines; else the server scores them."""
         pool = self._workers()
-
-        def episode_vector() -> list[tuple[Episode, float]]:
-            return self._episode_vector(group_id, vector, k, tf) if vector is not None else []
-
-        et = pool.submit(self._episode_text, group_id, query_text, k, tf, vector)
+        held = self._held_vectors(group_id) if vector is not None else None
+        server_vector = vector if held is None else None
+        et = pool.submit(self._episode_text, group_id, query_text, k, tf, server_vector)
         ft = pool.submit(self._fact_text, group_id, query_text, k, tf, vector)
-        ev = pool.submit(episode_vector)
         fv = pool.submit(self.fact_vector_search, group_id, vector, k, tf) if vector is not None else None
+        ev = pool.submit(self._episode_vector, group_id, server_vector, k, tf) if server_vector is not None else None
+        vec_rows = self._held_search(held, group_id, vector, k, tf) if held is not None and vector is not None else []
         hits = SearchHits(fact_vector=fv.result() if fv else [])
-        vec_rows, text_rows, fact_rows = ev.result(), et.result(), ft.result()
+        vec_rows = ev.result() if ev else vec_rows
+        text_rows, fact_rows = et.result(), ft.result()
         hits.episode_vector = [(e.id, s) for e, s in vec_rows]
         hits.episode_text = [(e.id, s) for e, s, _ in text_rows]
         hits.fact_text = [(f, s) for f, s, _ in fact_rows]
         hits.episodes = {e.id: e for e, _ in vec_rows} | {e.id: e for e, _, _ in text_rows}
-        ep_sims = {e.id: c for e, _, c in text_rows if c is not None}
-        fact_sims = {f.id: c for f, _, c in fact_rows if c is not None}
         seen = {i for i, _ in hits.episode_vector}
-        hits.episode_similarity = {i: s for i, s in ep_sims.items() if i not in seen}
+        if held is not None and vector is not None:
+            with self._vectors_lock:
+                hits.episode_similarity = held.similarity(vector, [e.id for e, _, _ in text_rows if e.id not in seen])
+        else:
+            hits.episode_similarity = {e.id: c for e, _, c in text_rows if c is not None and e.id not in seen}
         seen = {f.id for f, _ in hits.fact_vector}
-        hits.fact_similarity = {i: s for i, s in fact_sims.items() if i not in seen}
+        hits.fact_similarity = {f.id: c for f, _, c in fact_rows if c is not None and f.id not in seen}
         return hits
+
+    def _held_search(self, held: EpisodeVectors, group_id: str, vector: np.ndarray, k: int, tf: TimeFilter
+                     ) -> list[tuple[Episode, float]]:
+        """The vector hits from the held vectors, with their episodes read from the server
+        (one erased since the index caught up is left out)."""
+        with self._vectors_lock:
+            found = held.search(vector, k, tf.as_of, tf.known_at)
+        eps = {e.id: e for e in self.get_episodes(group_id, [i for i, _ in found])}
+        return [(eps[i], s) for i, s in found if i in eps]
 
     def _workers(self) -> ThreadPoolExecutor:
         with self._pool_lock:
@@ -783,6 +905,7 @@ class Neo4jStore(Store):
         parked = f"\x00swap\x00{a}"  # no group id holds a NUL
 
         def work(tx: Any) -> None:
+            _bump_logs(tx, [a, b], reset=True)  # each group's log stays with its name; its rows do not
             for old, new in ((a, parked), (b, a), (parked, b)):
                 tx.run(query("groups_move"), {"from": old, "to": new, "to_key": group_key(new)}).consume()
 

@@ -735,6 +735,11 @@ class SQLiteStore(Store):
             return None
         return self._refresh(group_id, tbl, idx, self._load_episodes if tbl == "e" else self._load_facts)
 
+    def preload(self, group_id: str) -> None:
+        with self._lock:
+            self._episode_index(group_id)
+            self._facts_index(group_id)
+
     def _episode_index(self, group_id: str) -> VectorIndex:
         """Every episode of the group in memory: times, whether it has a vector
         yet, and the vector. Vector and text search filter through it. After a

@@ -60,7 +60,8 @@ def parse_store_url(url: str) -> StoreURL:
 def open_store(url: str, *, migrate: bool = True, dim: int = 384, cache_groups: int = 64,
                password: str | None = None) -> Store:
     """Open (and by default migrate) the store a URL names. ``cache_groups``: how many
-    groups' in-memory indexes an embedded store keeps (least recently used go first).
+    groups' in-memory indexes a store keeps (SQLite: vectors, times and text postings; Neo4j:
+    episode vectors); the least recently used go first.
     ``password`` (from a password file) replaces any password in the URL."""
     u = parse_store_url(url)
     if password is not None and u.scheme not in ("sqlite", "memory"):
@@ -77,7 +78,7 @@ def open_store(url: str, *, migrate: bool = True, dim: int = 384, cache_groups: 
     else:
         from .neo4j import Neo4jStore
 
-        store = Neo4jStore(u, dim=dim)
+        store = Neo4jStore(u, dim=dim, max_groups=cache_groups)
     if migrate:
         store.migrate()
     return store

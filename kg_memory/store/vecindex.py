@@ -145,6 +145,25 @@ class VectorIndex:
             self.codes[at], self.qscale[at], err, norm = quantize(self.vecs[at])
             self.qerr, self.qnorm = max(self.qerr, float(err.max())), max(self.qnorm, float(norm.max()))
 
+    def append(self, keys: Sequence[object], vecs: np.ndarray, times: Sequence[np.ndarray]) -> None:
+        """Add rows whose keys the index does not hold yet, all at once: ``upsert``
+        without its loop over rows (a first load of 100k rows took 2.4 s through it)."""
+        m = len(keys)
+        if not m:
+            return
+        if any(k in self.pos for k in keys):
+            raise ValueError("append takes new keys only; upsert replaces rows")
+        self._grow(self.n + m)
+        at = slice(self.n, self.n + m)
+        self.vecs[at] = vecs
+        for c, values in zip(self.time_cols, times, strict=True):
+            self.times[c][at] = values
+        self.codes[at], self.qscale[at], err, norm = quantize(self.vecs[at])
+        self.qerr, self.qnorm = max(self.qerr, float(err.max())), max(self.qnorm, float(norm.max()))
+        self.pos.update(zip(keys, range(self.n, self.n + m), strict=True))
+        self.keys.extend(keys)
+        self.n += m
+
     def _key_arrays(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         """Integer keys as an array, sorted, and the positions in sorted order."""
         if self._keyarr is None or self._keyarr[0] != self.n:

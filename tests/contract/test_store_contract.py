@@ -93,39 +93,13 @@ def test_time_filtered_vector_search_is_not_diluted(store, group):
     store.add_episodes(eps)
     store.write(WriteBatch(episode_vectors={(group, k): v for k, v in vecs.items()},
                            statuses=[(group, e.id, "done", None) for e in eps]))
-    limit = getattr(store, "exact_scan_limit", None)
-    fetches: list[int] = []
-    if store.kind == "neo4j":
-        store.exact_scan_limit = 2  # force the vector-index path with widening
-        read = store._read
-
-        def recording(name: str, **params: object) -> list[object]:  # the real query runs; its request is noted
-            if name == "episode_vector_index":
-                fetches.append(int(params["fetch"]))  # type: ignore[call-overload]
-            return read(name, **params)
-
-        store._read = recording  # type: ignore[method-assign]
-    try:
-        tf = TimeFilter(as_of=datetime(2021, 1, 1, tzinfo=UTC), known_at=datetime(2030, 1, 1, tzinfo=UTC))
-        hits = store.episode_vector_search(group, q, 5, tf)
-        # Again: Neo4j now knows the group is too big for the exact scan at this point in
-        # both times, skips the count and sizes the request from the share it saw.
-        if store.kind == "neo4j":
-            assert store._large[(group, 2)].covers(tf.as_of, tf.known_at)
-        assert sorted(store.episode_vector_search(group, q, 5, tf)) == sorted(hits)  # ties in any order
-        later = TimeFilter(as_of=datetime(2026, 1, 1, tzinfo=UTC), known_at=datetime(2030, 1, 1, tzinfo=UTC))
-        recent = store.episode_vector_search(group, q, 5, later)  # covered too: the distractors now win
-        assert len(recent) == 5 and all(abs(s - 0.95) < 0.02 for _, s in recent)
-        if store.kind == "neo4j":  # a remembered share of 0.99 says 129 hits for k = 100; the floor asks for more
-            bounded(store._survival, ("episode_vector_index", group), SurvivalMemory).note(
-                later.as_of.timestamp() / 86400.0, 0.99)
-            fetches.clear()
-            assert len(store.episode_vector_search(group, q, 100, later)) == 100
-            assert fetches[0] == VECTOR_FETCH_FLOOR * 100, fetches
-    finally:
-        if store.kind == "neo4j":
-            store.exact_scan_limit = limit
-            del store._read  # the class's own method again
+    tf = TimeFilter(as_of=datetime(2021, 1, 1, tzinfo=UTC), known_at=datetime(2030, 1, 1, tzinfo=UTC))
+    hits = store.episode_vector_search(group, q, 5, tf)
+    assert sorted(store.episode_vector_search(group, q, 5, tf)) == sorted(hits)  # ties in any order
+    later = TimeFilter(as_of=datetime(2026, 1, 1, tzinfo=UTC), known_at=datetime(2030, 1, 1, tzinfo=UTC))
+    recent = store.episode_vector_search(group, q, 5, later)  # the distractors now win
+    assert len(recent) == 5 and all(abs(s - 0.95) < 0.02 for _, s in recent)
+    assert len(store.episode_vector_search(group, q, 100, later)) == 100
     targets = {e.id for e in eps[:5]}
     assert {h for h, _ in hits} == targets
     assert all(abs(s - 0.80) < 0.02 for _, s in hits)  # plain cosine on both stores
@@ -136,6 +110,126 @@ def test_time_filtered_vector_search_is_not_diluted(store, group):
     naive = [ids[j] for j in np.argsort(-sims)[:50] if ids[j] in targets]
     assert len(naive) < 5  # the planted failure is real
 
+
+
+def _near(rng: np.random.Generator, q: np.ndarray, cos: float) -> np.ndarray:
+    noise = rng.normal(size=len(q)).astype(np.float32)
+    noise[0] = 0.0
+    noise /= np.linalg.norm(noise)
+    return (cos * q + np.sqrt(1 - cos * cos) * noise).astype(np.float32)
+
+
+def test_time_filtered_fact_vector_search_widens_past_the_exact_scan(store, group):
+    """Fact vectors: 5 versions true in 2021 under 300 true from 2025 that sit nearer
+    the query. On Neo4j, with the exact scan capped at 2 rows, the vector index answers
+    and widens its request until all 5 survive the time filter; the first request is at
+    least the floor's share even when the survival memory says the group owns most hits."""
+    from kg_memory.models import FactVersion
+
+    rng = np.random.default_rng(11)
+    q = np.zeros(384, dtype=np.float32)
+    q[0] = 1.0
+    t0, t1 = datetime(2020, 1, 1, tzinfo=UTC), datetime(2025, 1, 1, tzinfo=UTC)
+    u = Entity(group_id=group, name="user", created_at=t0)
+    places = [Entity(group_id=group, name=f"place {i}", created_at=t0) for i in range(305)]
+    versions, vecs = [], {}
+    for i, p in enumerate(places):
+        old = i < 5
+        v = FactVersion(id=f"{group}-v{i}", group_id=group, subject_id=u.id, subject="user", predicate="visited",
+                        object_id=p.id, object=p.name, statement=f"user visited {p.name}",
+                        valid_from=t0 if old else t1, created_at=t0)
+        versions.append(v)
+        vecs[v.id] = _near(rng, q, 0.80 if old else 0.95)
+    store.write(WriteBatch(entities=[u, *places], inserts=versions, fact_vectors=vecs))
+    fetches: list[int] = []
+    if store.kind == "neo4j":
+        limit, read = store.exact_scan_limit, store._read
+        store.exact_scan_limit = 2
+
+        def recording(name: str, **params: object) -> list[object]:  # the real query runs; its request is noted
+            if name == "fact_vector_index":
+                fetches.append(int(params["fetch"]))  # type: ignore[call-overload]
+            return read(name, **params)
+
+        store._read = recording  # type: ignore[method-assign]
+    try:
+        tf = TimeFilter(as_of=datetime(2021, 1, 1, tzinfo=UTC), known_at=datetime(2030, 1, 1, tzinfo=UTC))
+        hits = store.fact_vector_search(group, q, 5, tf)
+        assert {f.id for f, _ in hits} == {v.id for v in versions[:5]}
+        assert all(abs(s - 0.80) < 0.02 for _, s in hits)  # plain cosine on both stores
+        later = TimeFilter(as_of=datetime(2026, 1, 1, tzinfo=UTC), known_at=datetime(2030, 1, 1, tzinfo=UTC))
+        if store.kind == "neo4j":
+            assert fetches and fetches[-1] > fetches[0]  # it widened
+            bounded(store._survival, ("fact_vector_index", group), SurvivalMemory).note(
+                later.as_of.timestamp() / 86400.0, 0.99)
+            fetches.clear()
+        assert len(store.fact_vector_search(group, q, 100, later)) == 100
+        if store.kind == "neo4j":  # a share of 0.99 says 129 hits for k = 100; the floor asks for more
+            assert fetches[0] == VECTOR_FETCH_FLOOR * 100, fetches
+    finally:
+        if store.kind == "neo4j":
+            store.exact_scan_limit = limit
+            del store._read  # the class's own method again
+
+
+def test_episode_vectors_follow_writes_erasure_and_swaps(store, group, request):
+    """The episode vectors a store searches in its own process follow every change: a
+    vector written later is found, an erased episode is gone, and after swap_groups each
+    group finds the other's episodes. On Neo4j (a store that holds the vectors from a
+    group's first search) a write brings in only the rows written since the last search."""
+    from kg_memory.erasure import new_tombstone, plan_erasure
+
+    if store.kind == "neo4j":
+        store = request.getfixturevalue("neo4j_held_store")
+
+    rng = np.random.default_rng(5)
+    q = np.zeros(384, dtype=np.float32)
+    q[0] = 1.0
+    t = datetime(2024, 1, 1, tzinfo=UTC)
+    tf = TimeFilter(as_of=datetime(2030, 1, 1, tzinfo=UTC), known_at=datetime(2030, 1, 1, tzinfo=UTC))
+    eps = [Episode(group_id=group, content=f"turn {i}", occurred_at=t + timedelta(minutes=i), created_at=t)
+           for i in range(30)]
+    store.add_episodes(eps)
+    store.write(WriteBatch(episode_vectors={(group, e.id): _near(rng, q, 0.5) for e in eps}))
+    assert len(store.episode_vector_search(group, q, 100, tf)) == 30
+    late = Episode(group_id=group, content="late turn", occurred_at=t + timedelta(hours=2), created_at=t)
+    store.add_episodes([late])
+    assert late.id not in dict(store.episode_vector_search(group, q, 100, tf))  # no vector yet
+    loads: list[object] = []
+    if store.kind == "neo4j":
+        read = store._read
+
+        def recording(name: str, **params: object) -> list[object]:
+            rows = read(name, **params)
+            if name.startswith("episode_vectors_"):
+                loads.append((name, len(rows)))
+            return rows
+
+        store._read = recording  # type: ignore[method-assign]
+    try:
+        store.write(WriteBatch(episode_vectors={(group, late.id): _near(rng, q, 0.99)}))
+        top = store.episode_vector_search(group, q, 1, tf)
+        assert top[0][0] == late.id and abs(top[0][1] - 0.99) < 1e-4
+        if store.kind == "neo4j":
+            assert loads == [("episode_vectors_since", 1)], loads  # only the new row
+        assert store.episode_vector_search(group, q, 1, tf) == top  # nothing new: nothing read
+        if store.kind == "neo4j":
+            assert len(loads) == 1, loads
+    finally:
+        if store.kind == "neo4j":
+            del store._read
+    plan = plan_erasure(group, [late.id], [], [], {})
+    store.erase(plan, new_tombstone(group, "episode", t, None, plan, 0))
+    after = dict(store.episode_vector_search(group, q, 100, tf))
+    assert late.id not in after and len(after) == 30
+    other = f"{group}-b"
+    lone = Episode(group_id=other, content="other group", occurred_at=t, created_at=t)
+    store.add_episodes([lone])
+    store.write(WriteBatch(episode_vectors={(other, lone.id): _near(rng, q, 0.7)}))
+    assert [i for i, _ in store.episode_vector_search(other, q, 10, tf)] == [lone.id]
+    store.swap_groups(group, other)
+    assert [i for i, _ in store.episode_vector_search(group, q, 10, tf)] == [lone.id]
+    assert len(store.episode_vector_search(other, q, 100, tf)) == 30
 
 def test_search_scores_text_hits_by_vector_too(store, group):
     """A turn found only by BM25 still gets its cosine, so recall blends every
@@ -256,3 +350,39 @@ def test_neighbours_of_turns_at_the_same_instant(store, group):
     }
     early = TimeFilter(as_of=t, known_at=datetime(2030, 1, 1, tzinfo=UTC))  # the later turn is not yet visible
     assert [e.id for e in store.neighbours(group, [f"{group}-d"], early)[f"{group}-d"]] == [f"{group}-c"]
+
+
+def test_neo4j_holds_a_groups_vectors_from_its_second_search(neo4j_store_session, group):
+    """A group's first search on Neo4j is the server's (a CLI recall pays for no load); the
+    second starts loading the group's vectors on a thread while the server answers; once
+    loaded, the searches run here. Every one of them gives the same answer, and so does
+    search(), whose text hits then take their cosines from the held vectors."""
+    import time
+
+    store = neo4j_store_session
+    rng = np.random.default_rng(9)
+    q = np.zeros(384, dtype=np.float32)
+    q[0] = 1.0
+    t = datetime(2024, 1, 1, tzinfo=UTC)
+    tf = TimeFilter(as_of=datetime(2030, 1, 1, tzinfo=UTC), known_at=datetime(2030, 1, 1, tzinfo=UTC))
+    eps = [Episode(group_id=group, content=f"harbour turn {i}", occurred_at=t + timedelta(minutes=i), created_at=t)
+           for i in range(40)]
+    store.add_episodes(eps)
+    store.write(WriteBatch(episode_vectors={(group, e.id): _near(rng, q, 0.3 + i / 100) for i, e in enumerate(eps)}))
+    first = store.episode_vector_search(group, q, 5, tf)
+    both_first = store.search(group, "harbour", q, 5, tf)
+    assert store._vectors.peek(group) is None  # two searches so far: the second started the load
+    for _ in range(300):
+        if store._vectors.peek(group) is not None and group not in store._loading:
+            break
+        time.sleep(0.1)
+    held = store._vectors.peek(group)
+    assert held is not None and len(held) == 40
+    assert [(i, round(s, 5)) for i, s in store.episode_vector_search(group, q, 5, tf)] == \
+        [(i, round(s, 5)) for i, s in first]
+    both = store.search(group, "harbour", q, 5, tf)
+    assert [i for i, _ in both.episode_vector] == [i for i, _ in both_first.episode_vector]
+    assert {i for i, _ in both.episode_text} == {i for i, _ in both_first.episode_text}
+    assert both.episode_similarity.keys() == both_first.episode_similarity.keys()
+    assert all(abs(both.episode_similarity[i] - s) < 1e-4 for i, s in both_first.episode_similarity.items())
+    assert set(both.episodes) == set(both_first.episodes)

@@ -327,13 +327,18 @@ def _erase(ref: Store, backend: Store, h: History) -> None:
 
 
 @pytest.fixture
-def spec_store(store: Store, tmp_path_factory: pytest.TempPathFactory):
-    """A fresh SQLite file per example (Neo4j: fresh groups on the shared server)."""
+def spec_store(store: Store, tmp_path_factory: pytest.TempPathFactory, request: pytest.FixtureRequest):
+    """A fresh SQLite file per example (Neo4j: fresh groups on the shared server, the
+    examples taking turns between the server's vector search and the vectors held here)."""
     from kg_memory.store.url import open_store
+
+    turn = iter(range(1_000_000))
 
     def make() -> Store:
         if store.kind == "sqlite":
             return open_store(f"sqlite:///{tmp_path_factory.mktemp('spec') / 'kg.db'}", dim=DIM)
+        if next(turn) % 2:
+            return request.getfixturevalue("neo4j_held_store")
         return store  # every example writes fresh groups
 
     return make
