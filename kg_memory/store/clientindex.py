@@ -33,17 +33,11 @@ class EpisodeVectors:
     def __len__(self) -> int:
         return self.index.n
 
-    def stale(self, seq: int, reset: int) -> bool:
-        """Whether the log at (seq, reset) has news for this index."""
-        return self.seq is None or seq != self.seq or reset > self.seq
-
     def must_reload(self, seq: int, reset: int) -> bool:
         """Whether the rows must all be read again: never loaded, the log was reset since the
-        rows were read, or it went back (a store recreated under the same name)."""
+        rows were read, or it went back (a store recreated under the same name). Otherwise
+        the rows written after ``self.seq`` (none when it equals ``seq``) bring it up to date."""
         return self.seq is None or reset > self.seq or seq < self.seq
-
-    def clear(self) -> None:
-        self.__init__(self.dim)  # type: ignore[misc]
 
     def apply(self, rows: Iterable[Row], seq: int) -> None:
         """Add or replace rows; the index is then current to ``seq``. Rows are keyed in the

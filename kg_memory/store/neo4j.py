@@ -122,8 +122,8 @@ def _vec(v: np.ndarray | None) -> list[float] | None:
 
 
 def _f32(v: np.ndarray) -> bytes:
-    """An episode vector as the client index reads it: a list of 384 numbers costs the
-    driver far more to decode than one byte string."""
+    """An episode vector as the held vectors read it (float32 bytes), beside the list of
+    numbers the server's vector index reads."""
     return np.ascontiguousarray(v, dtype=np.float32).tobytes()
 
 
@@ -722,39 +722,44 @@ class Neo4jStore(Store):
                 rows = exact["rows"]
         return [(self._episode(r["e"]), _cosine(r["score"])) for r in rows]
 
-
     # -- the episode vectors held in this process ---------------------------------------------
     def preload(self, group_id: str) -> None:
         """Read the group's episode vectors into this process now, so its searches run here
         from the next one on (a server that knows its tenants, a benchmark's warm-up)."""
-        self._load_vectors(group_id)
+        if self.hold_vectors_after > 0:
+            self._load_vectors(group_id)
 
     def _held_vectors(self, group_id: str) -> EpisodeVectors | None:
         """The group's episode vectors when this process holds them, brought up to date
         (one small read of the group's log when nothing changed; the rows written since
         when a write did). None when they are not held, or an erasure or a group swap
-        made them stale: the server answers, and a load starts in the background once the
-        group has been searched ``hold_vectors_after`` times (a CLI recall searches once,
-        and a load of 100k episodes takes seconds; docs/benchmarks.md, #11, round twelve)."""
+        made them stale: the server answers, and a load starts (``_start_load``)."""
         if self.hold_vectors_after <= 0:
             return None
-        log = self._read("episode_log_get", group_id=group_id)[0]
-        seq, reset = int(log["seq"]), int(log["reset"])
+        log_row = self._read("episode_log_get", group_id=group_id)[0]
+        seq, reset = int(log_row["seq"]), int(log_row["reset"])
         with self._vectors_lock:
             held = self._vectors.peek(group_id)
             if held is not None and not held.must_reload(seq, reset):
-                if held.stale(seq, reset):
+                if held.seq != seq:
                     held.apply(self._vector_rows("episode_vectors_since", group_id=group_id, since=held.seq), seq)
                 self._vectors.get(group_id, lambda: held)  # the most recently used
                 return held
+        return self._start_load(group_id, reloading=held is not None)
+
+    def _start_load(self, group_id: str, reloading: bool) -> EpisodeVectors | None:
+        """Load a group's vectors once it has been searched ``hold_vectors_after`` times (a CLI
+        recall searches once, and a load of 100k episodes takes seconds; docs/benchmarks.md,
+        #11, round twelve), or at once when held ones went stale. In the background the
+        server answers meanwhile (None); else the loaded vectors."""
+        with self._vectors_lock:
             asked = self._searches[group_id] = self._searches.get(group_id, 0) + 1
             if len(self._searches) > 4 * self._vectors.max_groups:
                 self._searches = {group_id: asked}
-            start = (held is not None or asked >= self.hold_vectors_after) and group_id not in self._loading
-            if start and self.background_loads:
+            if group_id in self._loading or not (reloading or asked >= self.hold_vectors_after):
+                return None
+            if self.background_loads:
                 self._loading.add(group_id)
-        if not start:
-            return None
         if not self.background_loads:
             return self._load_vectors(group_id)
         threading.Thread(target=self._load_in_background, args=(group_id,), daemon=True,
@@ -805,11 +810,11 @@ class Neo4jStore(Store):
         the group's vectors (``_held_vectors``), which then also give the text hits
         their cosines; else the server scores them."""
         pool = self._workers()
-        held = self._held_vectors(group_id) if vector is not None else None
-        server_vector = vector if held is None else None
-        et = pool.submit(self._episode_text, group_id, query_text, k, tf, server_vector)
         ft = pool.submit(self._fact_text, group_id, query_text, k, tf, vector)
         fv = pool.submit(self.fact_vector_search, group_id, vector, k, tf) if vector is not None else None
+        held = self._held_vectors(group_id) if vector is not None else None  # meanwhile: the log's round trip
+        server_vector = vector if held is None else None
+        et = pool.submit(self._episode_text, group_id, query_text, k, tf, server_vector)
         ev = pool.submit(self._episode_vector, group_id, server_vector, k, tf) if server_vector is not None else None
         vec_rows = self._held_search(held, group_id, vector, k, tf) if held is not None and vector is not None else []
         hits = SearchHits(fact_vector=fv.result() if fv else [])

@@ -63,20 +63,48 @@ def test_migrating_a_blank_store_builds_the_schema(store, tmp_path: Path):
     assert store.migrate() == []
 
 
+def _axis() -> np.ndarray:
+    """The query of the vector tests: the first axis."""
+    q = np.zeros(384, dtype=np.float32)
+    q[0] = 1.0
+    return q
+
+
+def _near(rng: np.random.Generator, q: np.ndarray, cos: float) -> np.ndarray:
+    """A unit vector whose cosine with the unit vector ``q`` (an axis) is ``cos``."""
+    noise = rng.normal(size=len(q)).astype(np.float32)
+    noise[0] = 0.0
+    noise /= np.linalg.norm(noise)
+    return (cos * q + np.sqrt(1 - cos * cos) * noise).astype(np.float32)
+
+
+def _vectored_turns(store, group: str, content: str, cosines: list[float], seed: int
+                    ) -> tuple[np.ndarray, datetime, list[Episode]]:
+    """Turns a minute apart in 2024, each with a vector at the given cosine from the query:
+    (the query, the first turn's time, the turns)."""
+    rng = np.random.default_rng(seed)
+    q = _axis()
+    t = datetime(2024, 1, 1, tzinfo=UTC)
+    eps = [Episode(group_id=group, content=f"{content} {i}", occurred_at=t + timedelta(minutes=i), created_at=t)
+           for i in range(len(cosines))]
+    store.add_episodes(eps)
+    vecs = {(group, e.id): _near(rng, q, c) for e, c in zip(eps, cosines, strict=True)}
+    store.write(WriteBatch(episode_vectors=vecs))
+    return q, t, eps
+
+
+ALL_TIME = TimeFilter(as_of=datetime(2030, 1, 1, tzinfo=UTC), known_at=datetime(2030, 1, 1, tzinfo=UTC))
+
+
 def test_time_filtered_vector_search_is_not_diluted(store, group):
     """The seed paper's failure: ANN over-fetch, then a time post-filter, drops the
     old answers. Plant it: 400 recent near-duplicates of the query outrank 5 old
     targets. As of 2021, all 5 targets must come back."""
     rng = np.random.default_rng(7)
-    dim = 384
-    q = np.zeros(dim, dtype=np.float32)
-    q[0] = 1.0
+    q = _axis()
 
     def near(cos: float) -> np.ndarray:
-        noise = rng.normal(size=dim).astype(np.float32)
-        noise[0] = 0.0
-        noise /= np.linalg.norm(noise)
-        return (cos * q + np.sqrt(1 - cos * cos) * noise).astype(np.float32)
+        return _near(rng, q, cos)
 
     old_t = datetime(2020, 1, 1, tzinfo=UTC)
     new_t = datetime(2025, 1, 1, tzinfo=UTC)
@@ -112,13 +140,6 @@ def test_time_filtered_vector_search_is_not_diluted(store, group):
 
 
 
-def _near(rng: np.random.Generator, q: np.ndarray, cos: float) -> np.ndarray:
-    noise = rng.normal(size=len(q)).astype(np.float32)
-    noise[0] = 0.0
-    noise /= np.linalg.norm(noise)
-    return (cos * q + np.sqrt(1 - cos * cos) * noise).astype(np.float32)
-
-
 def test_time_filtered_fact_vector_search_widens_past_the_exact_scan(store, group):
     """Fact vectors: 5 versions true in 2021 under 300 true from 2025 that sit nearer
     the query. On Neo4j, with the exact scan capped at 2 rows, the vector index answers
@@ -127,8 +148,7 @@ def test_time_filtered_fact_vector_search_widens_past_the_exact_scan(store, grou
     from kg_memory.models import FactVersion
 
     rng = np.random.default_rng(11)
-    q = np.zeros(384, dtype=np.float32)
-    q[0] = 1.0
+    q = _axis()
     t0, t1 = datetime(2020, 1, 1, tzinfo=UTC), datetime(2025, 1, 1, tzinfo=UTC)
     u = Entity(group_id=group, name="user", created_at=t0)
     places = [Entity(group_id=group, name=f"place {i}", created_at=t0) for i in range(305)]
@@ -183,14 +203,8 @@ def test_episode_vectors_follow_writes_erasure_and_swaps(store, group, request):
         store = request.getfixturevalue("neo4j_held_store")
 
     rng = np.random.default_rng(5)
-    q = np.zeros(384, dtype=np.float32)
-    q[0] = 1.0
-    t = datetime(2024, 1, 1, tzinfo=UTC)
-    tf = TimeFilter(as_of=datetime(2030, 1, 1, tzinfo=UTC), known_at=datetime(2030, 1, 1, tzinfo=UTC))
-    eps = [Episode(group_id=group, content=f"turn {i}", occurred_at=t + timedelta(minutes=i), created_at=t)
-           for i in range(30)]
-    store.add_episodes(eps)
-    store.write(WriteBatch(episode_vectors={(group, e.id): _near(rng, q, 0.5) for e in eps}))
+    tf = ALL_TIME
+    q, t, eps = _vectored_turns(store, group, "turn", [0.5] * 30, seed=4)
     assert len(store.episode_vector_search(group, q, 100, tf)) == 30
     late = Episode(group_id=group, content="late turn", occurred_at=t + timedelta(hours=2), created_at=t)
     store.add_episodes([late])
@@ -360,15 +374,8 @@ def test_neo4j_holds_a_groups_vectors_from_its_second_search(neo4j_store_session
     import time
 
     store = neo4j_store_session
-    rng = np.random.default_rng(9)
-    q = np.zeros(384, dtype=np.float32)
-    q[0] = 1.0
-    t = datetime(2024, 1, 1, tzinfo=UTC)
-    tf = TimeFilter(as_of=datetime(2030, 1, 1, tzinfo=UTC), known_at=datetime(2030, 1, 1, tzinfo=UTC))
-    eps = [Episode(group_id=group, content=f"harbour turn {i}", occurred_at=t + timedelta(minutes=i), created_at=t)
-           for i in range(40)]
-    store.add_episodes(eps)
-    store.write(WriteBatch(episode_vectors={(group, e.id): _near(rng, q, 0.3 + i / 100) for i, e in enumerate(eps)}))
+    tf = ALL_TIME
+    q, _, _ = _vectored_turns(store, group, "harbour turn", [0.3 + i / 100 for i in range(40)], seed=9)
     first = store.episode_vector_search(group, q, 5, tf)
     both_first = store.search(group, "harbour", q, 5, tf)
     assert store._vectors.peek(group) is None  # two searches so far: the second started the load

@@ -44,14 +44,12 @@ def test_ties_go_by_load_order_and_a_row_is_replaced_in_place() -> None:
 
 def test_the_log_says_when_to_catch_up_and_when_to_reload() -> None:
     v = EpisodeVectors(4)
-    assert v.stale(0, 0) and v.must_reload(0, 0)  # never loaded
+    assert v.must_reload(0, 0)  # never loaded
     v.apply([], seq=5)
-    assert not v.stale(5, 0) and not v.stale(5, 5)
-    assert v.stale(6, 0) and not v.must_reload(6, 0)  # a write since: catch up
+    assert not v.must_reload(5, 0) and not v.must_reload(5, 5)  # current
+    assert not v.must_reload(6, 0) and not v.must_reload(6, 5)  # a write since: catch up
     assert v.must_reload(7, 7)  # an erasure or a swap since: read every row
     assert v.must_reload(2, 0)  # the log went back: another store under the same name
-    v.clear()
-    assert v.seq is None and len(v) == 0
 
 
 def test_a_vector_of_the_wrong_size_is_a_store_error() -> None:
