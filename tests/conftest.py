@@ -82,7 +82,7 @@ def neo4j_store_session() -> Iterator[Store]:
 
 @pytest.fixture(scope="session")
 def neo4j_held_store(neo4j_store_session: Store) -> Iterator[Store]:
-    """A second Neo4j store whose every search runs on the episode vectors it holds: the
+    """A second Neo4j store whose every search runs on the vectors it holds: the
     first search of a group loads them, on the spot. (The session store answers a group's
     first search on the server and loads in the background from the second.)"""
     st = open_store(neo4j_url(), dim=384)

@@ -1,84 +1,131 @@
-"""A group's episode vectors held in the client of a server store (Neo4j), so
-a recall's episode vector search is an in-process scan (``VectorIndex``) and
-not a server query. The server keeps a log per group (a sequence number each
-write that changes the group's vectors moves, and a reset point after which
-every row must be read again); the owner reads it and hands this index the
-rows written since ``seq``. Plain data structure, tested on its own
-(tests/unit/test_client_index.py)."""
+"""A group's episode and fact vectors held in the client of a server store
+(Neo4j), so a recall's vector searches are in-process scans (``VectorIndex``)
+and not server queries. The server keeps a log per group: a sequence number
+that every write changing the group's vectors moves, the last position at
+which episode vectors and fact versions changed, and a reset point after
+which every row must be read again. The owner reads it (``VectorLog``) and
+hands each index the rows written since ``GroupVectors.seq``. Plain data
+structures, tested on their own (tests/unit/test_client_index.py)."""
 
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
+from typing import NamedTuple
 
 import numpy as np
 
 from ..errors import StoreError
-from ..temporal import EPISODE_VISIBLE
-from .timefilter import numpy_mask
+from ..temporal import EPISODE_VISIBLE, FACT_VISIBLE, Bound
+from .timefilter import NEG_INF_TIME, POS_INF_TIME, numpy_mask
 from .vecindex import VectorIndex
 
-# A row as the server sends it: episode id, occurred_at and created_at in microseconds since
-# 1970, and the vector (float32 bytes, or a list of numbers from a store written before them).
-Row = tuple[str, int, int, "bytes | Sequence[float]"]
+# A row as the server sends it: the id, its time columns in microseconds since 1970 (None: an
+# open end), and the vector (float32 bytes, or a list of numbers from a store written before them).
+Row = tuple  # (id, *times, bytes | Sequence[float])
+
+EPISODE_COLUMNS = ("occurred", "created")
+FACT_COLUMNS = ("vf", "vt", "created", "expired")
+_OPEN = {"vf": NEG_INF_TIME, "vt": POS_INF_TIME, "expired": POS_INF_TIME}  # the columns that may be open
 
 
-class EpisodeVectors:
-    def __init__(self, dim: int):
+class VectorLog(NamedTuple):
+    """A group's log as the server keeps it (cypher/vector_log_get.cypher)."""
+    seq: int  # moved by every write that changed the group's vectors
+    reset: int  # the last position after which every row must be read again (erasure, group swap)
+    episodes: int  # the last position at which an episode vector changed
+    facts: int  # the last position at which a fact version was written or expired
+
+
+class HeldVectors:
+    """One kind of row (episodes or fact versions): vectors, time columns, and the
+    visibility rule of the temporal core, compiled to a numpy mask."""
+
+    def __init__(self, dim: int, columns: tuple[str, ...], rule: tuple[Bound, ...], kind: str):
         self.dim = dim
-        self.index = VectorIndex(dim, ("occurred", "created"))
+        self.columns = columns
+        self.rule = rule
+        self.kind = kind
+        self.index = VectorIndex(dim, columns)
         self.ids: list[str] = []  # the integer key of a row is its place here
         self.keys: dict[str, int] = {}
-        self.seq: int | None = None  # the log position the rows are current to (None: never loaded)
 
     def __len__(self) -> int:
         return self.index.n
 
-    def must_reload(self, seq: int, reset: int) -> bool:
-        """Whether the rows must all be read again: never loaded, the log was reset since the
-        rows were read, or it went back (a store recreated under the same name). Otherwise
-        the rows written after ``self.seq`` (none when it equals ``seq``) bring it up to date."""
-        return self.seq is None or reset > self.seq or seq < self.seq
-
-    def apply(self, rows: Iterable[Row], seq: int) -> None:
-        """Add or replace rows; the index is then current to ``seq``. Rows are keyed in the
-        order given, and ties in a search go by key: the owner sends a full load in id order."""
+    def apply(self, rows: Iterable[Row]) -> None:
+        """Add or replace rows. Rows are keyed in the order given, and ties in a search
+        go by key: the owner sends a full load in id order."""
         fresh: list[Row] = []
         changed = []
+        width = len(self.columns)
         for r in rows:
             key = self.keys.get(r[0])
             if key is None:
                 fresh.append(r)
             else:
-                changed.append((key, _blob(r[3], self.dim), (int(r[1]), int(r[2]))))
+                changed.append((key, self._blob(r[-1]), self._times(r[1: 1 + width])))
         self.index.upsert(changed)
         first = len(self.ids)
         self.ids.extend(r[0] for r in fresh)
         self.keys.update((r[0], first + i) for i, r in enumerate(fresh))
-        vecs = np.frombuffer(b"".join(_blob(r[3], self.dim) for r in fresh), dtype=np.float32).reshape(-1, self.dim)
+        vecs = np.frombuffer(b"".join(self._blob(r[-1]) for r in fresh), dtype=np.float32).reshape(-1, self.dim)
         self.index.append(range(first, len(self.ids)), vecs,
-                          [np.fromiter((r[1] for r in fresh), np.int64, len(fresh)),
-                           np.fromiter((r[2] for r in fresh), np.int64, len(fresh))])
-        self.seq = seq
+                          [np.fromiter((self._time(c, r[1 + j]) for r in fresh), np.int64, len(fresh))
+                           for j, c in enumerate(self.columns)])
 
     def search(self, vector: np.ndarray, k: int, as_of: object, known_at: object) -> list[tuple[str, float]]:
-        """The k episodes visible at (as_of, known_at) nearest ``vector``, best first."""
-        seen = numpy_mask(EPISODE_VISIBLE, as_of, known_at)
+        """The k rows visible at (as_of, known_at) nearest ``vector``, best first."""
+        seen = numpy_mask(self.rule, as_of, known_at)
         return [(self.ids[key], s) for key, s in self.index.search(vector, k, seen)]
 
     def similarity(self, vector: np.ndarray, ids: Iterable[str]) -> dict[str, float]:
-        """The cosine of ``vector`` with the held episodes among ``ids``."""
+        """The cosine of ``vector`` with the held rows among ``ids``."""
         keys = [self.keys[i] for i in ids if i in self.keys]
         return {self.ids[key]: s for key, s in self.index.similarity(vector, keys).items()}
 
+    def _times(self, values: Sequence[int | None]) -> tuple[int, ...]:
+        return tuple(self._time(c, v) for c, v in zip(self.columns, values, strict=True))
 
-def _blob(vec: bytes | Sequence[float], dim: int) -> bytes:
-    if isinstance(vec, bytes | bytearray):
-        if len(vec) != 4 * dim:
-            raise StoreError(f"the store holds an episode vector of {len(vec) // 4} dimensions where kgmem uses {dim}; "
-                             "use the embedder the store was written with")
-        return bytes(vec)
-    arr = np.asarray(vec, dtype=np.float32)
-    if arr.shape != (dim,):
-        raise StoreError(f"the store holds an episode vector of shape {arr.shape} where kgmem uses {dim} dimensions; "
-                         "use the embedder the store was written with")
-    return arr.tobytes()
+    @staticmethod
+    def _time(column: str, value: int | None) -> int:
+        if value is not None:
+            return int(value)
+        if column not in _OPEN:
+            raise StoreError(f"the store holds a row without its {column} time; run `kgmem migrate`")
+        return _OPEN[column]
+
+    def _blob(self, vec: bytes | Sequence[float]) -> bytes:
+        if isinstance(vec, bytes | bytearray):
+            if len(vec) != 4 * self.dim:
+                raise StoreError(f"the store holds {self.kind} vector of {len(vec) // 4} dimensions where kgmem "
+                                 f"uses {self.dim}; use the embedder the store was written with")
+            return bytes(vec)
+        arr = np.asarray(vec, dtype=np.float32)
+        if arr.shape != (self.dim,):
+            raise StoreError(f"the store holds {self.kind} vector of shape {arr.shape} where kgmem uses "
+                             f"{self.dim} dimensions; use the embedder the store was written with")
+        return arr.tobytes()
+
+
+class GroupVectors:
+    """A group's held episode and fact vectors, current to one log position."""
+
+    def __init__(self, dim: int):
+        self.episodes = HeldVectors(dim, EPISODE_COLUMNS, EPISODE_VISIBLE, "an episode")
+        self.facts = HeldVectors(dim, FACT_COLUMNS, FACT_VISIBLE, "a fact")
+        self.seq: int | None = None  # the log position the rows are current to (None: never loaded)
+
+    def must_reload(self, log: VectorLog) -> bool:
+        """Whether every row must be read again: never loaded, the log was reset since the
+        rows were read, or it went back (a store recreated under the same name)."""
+        return self.seq is None or log.reset > self.seq or log.seq < self.seq
+
+    def behind(self, log: VectorLog) -> tuple[bool, bool]:
+        """Whether episode rows, and fact rows, were written after ``self.seq`` (read those
+        since it, then ``advance``); neither when the log did not move."""
+        at = -1 if self.seq is None else self.seq
+        return log.episodes > at, log.facts > at
+
+    def advance(self, seq: int) -> None:
+        self.seq = seq
+

@@ -11,8 +11,8 @@ import re
 import threading
 import time
 import uuid
-from collections.abc import Iterator, Sequence
-from concurrent.futures import ThreadPoolExecutor
+from collections.abc import Iterable, Iterator, Sequence
+from concurrent.futures import Future, ThreadPoolExecutor
 from contextlib import contextmanager
 from dataclasses import replace
 from datetime import UTC, datetime
@@ -29,7 +29,7 @@ from ..text import query_terms
 from ..timeutil import ensure_utc
 from .base import JobRecord, SearchHits, Store, TimeFilter, WriteBatch, WriteConflict
 from .cache import GroupCache
-from .clientindex import EpisodeVectors
+from .clientindex import GroupVectors, HeldVectors, VectorLog
 from .faults import guard
 from .planning import VECTOR_FETCH_FLOOR, LargeFrontier, SurvivalMemory, bounded, widen
 from .url import StoreURL
@@ -122,15 +122,18 @@ def _vec(v: np.ndarray | None) -> list[float] | None:
 
 
 def _f32(v: np.ndarray) -> bytes:
-    """An episode vector as the held vectors read it (float32 bytes), beside the list of
-    numbers the server's vector index reads."""
+    """A vector as the held vectors read it (float32 bytes), beside the list of numbers the
+    server's vector index reads."""
     return np.ascontiguousarray(v, dtype=np.float32).tobytes()
 
 
-def _bump_logs(tx: Any, groups: list[str], reset: bool) -> dict[str, int]:
-    """Advance the episode logs of ``groups`` in the writing transaction: the new seq of each."""
-    rows = tx.run(query("episode_log_bump"), {"groups": sorted(set(groups)), "reset": reset})
-    return {r["group_id"]: int(r["seq"]) for r in rows}
+def _bump_logs(tx: Any, groups: list[str], reset: bool, episodes: Iterable[str] = (),
+               facts: Iterable[str] = ()) -> dict[str, int]:
+    """Advance the vector logs of ``groups`` in the writing transaction, noting which of them
+    had episode vectors and which fact versions changed: the new seq of each."""
+    eps, fs = set(episodes), set(facts)
+    rows = [{"group_id": g, "episodes": g in eps, "facts": g in fs} for g in sorted(set(groups))]
+    return {r["group_id"]: int(r["seq"]) for r in tx.run(query("vector_log_bump"), {"rows": rows, "reset": reset})}
 
 
 def _transient(exc: BaseException) -> bool:
@@ -153,8 +156,8 @@ class Neo4jStore(Store):
 
     def __init__(self, url: StoreURL, dim: int = 384, max_groups: int = 64,
                  hold_vectors_after: int = HOLD_VECTORS_AFTER, background_loads: bool = True):
-        """``hold_vectors_after``: the search of a group at which its episode vectors start
-        loading into this process (0: never; the server answers every search).
+        """``hold_vectors_after``: the search of a group at which its episode and fact vectors
+        start loading into this process (0: never; the server answers every search).
         ``background_loads``: load them on a thread while the server answers (else the
         search that starts the load waits for it)."""
         import neo4j
@@ -163,10 +166,10 @@ class Neo4jStore(Store):
         self._pool: ThreadPoolExecutor | None = None
         self._pool_lock = threading.Lock()
         self._survival: dict[tuple[str, str], SurvivalMemory] = {}  # index hits that pass the filter
-        # Each group's episode vectors, held here and kept current through the group's episode log
-        # (migration 0015): the episode vector search was a quarter of a recall's server CPU
-        # (docs/benchmarks.md, #11, round eleven).
-        self._vectors: GroupCache[EpisodeVectors] = GroupCache(max_groups)
+        # Each group's episode and fact vectors, held here and kept current through the group's vector
+        # log (migrations 0015, 0016): the two vector searches were a third of a recall's server CPU
+        # (docs/benchmarks.md, #11, rounds eleven and thirteen).
+        self._vectors: GroupCache[GroupVectors] = GroupCache(max_groups)
         self._vectors_lock = threading.Lock()
         self._searches: dict[str, int] = {}  # searches of a group whose vectors are not held
         self._loading: set[str] = set()  # groups whose vectors load in the background
@@ -490,7 +493,7 @@ class Neo4jStore(Store):
         ep_vecs: list[dict[str, Any]] = [{"id": eid, "group_id": g, "embedding": _vec(v), "blob": _f32(v)}
                                          for (g, eid), v in batch.episode_vectors.items()]
         mentions = [{"group_id": g, "episode_id": ep, "entity_id": en} for g, ep, en in batch.mentions]
-        facts = []
+        facts: list[dict[str, Any]] = []
         for f in batch.inserts:
             props = {
                 "id": f.id, "fact_id": f.fact_id, "group_id": f.group_id, "subject": f.subject,
@@ -503,11 +506,13 @@ class Neo4jStore(Store):
                 **interval_keys(f),
                 "extractor": f.extractor, "prompt_version": f.prompt_version, "confidence": f.confidence,
                 "reinforcement_count": f.reinforcement_count, "embedding": _vec(batch.fact_vectors.get(f.id)),
+                "embedding_f32": _f32(batch.fact_vectors[f.id]) if f.id in batch.fact_vectors else None,
             }
             facts.append({"subject_id": f.subject_id, "object_id": f.object_id,
                           "props": {k: v for k, v in props.items() if v is not None}})
-        expiries = [{"group_id": g, "id": x.version_id, "expired_at": x.expired_at, "expired_by": x.expired_by,
-                     "tend": time_key(x.expired_at, TIME_KEY_MAX)} for g, x in batch.expiries]
+        expiries: list[dict[str, Any]] = [
+            {"group_id": g, "id": x.version_id, "expired_at": x.expired_at, "expired_by": x.expired_by,
+             "tend": time_key(x.expired_at, TIME_KEY_MAX)} for g, x in batch.expiries]
         statuses = [{"group_id": g, "id": e, "status": s, "reason": why} for g, e, s, why in batch.statuses]
         links = [{"group_id": g, "fact_id": a, "other_id": b, "score": float(sc)} for g, a, b, sc in batch.links]
         updates = [{"group_id": n.group_id, "id": n.id, "aliases": list(n.aliases), "merged_into": n.merged_into}
@@ -515,6 +520,9 @@ class Neo4jStore(Store):
         unmentions = [{"group_id": g, "episode_id": ep, "entity_id": en} for g, ep, en in batch.unmentions]
         records = [{"group_id": r.group_id, "kind": r.kind, "id": r.id, "at": r.at,
                     "body": json.dumps(r.body, ensure_ascii=False)} for r in batch.records]
+        # the groups whose held vectors this batch changes (the writing transaction moves their logs)
+        vector_groups = [r["group_id"] for r in ep_vecs]
+        fact_groups = [*(f.group_id for f in batch.inserts), *(g for g, _ in batch.expiries)]
 
         def work(tx: Any) -> None:
             if ents:
@@ -522,18 +530,22 @@ class Neo4jStore(Store):
                     tx.run(query("write_entities"), {"rows": ents}).consume()
                 except neo4j.exceptions.ConstraintError:
                     raise WriteConflict("an entity of this batch was created by another writer") from None
+            seqs = _bump_logs(tx, [*vector_groups, *fact_groups], False, vector_groups, fact_groups) \
+                if vector_groups or fact_groups else {}
             if ep_vecs:
-                seqs = _bump_logs(tx, [r["group_id"] for r in ep_vecs], reset=False)
                 tx.run(query("write_episode_vectors"), {"rows": [
                     {**r, "vseq": seqs[r["group_id"]]} for r in ep_vecs]}).consume()
             if mentions:
                 tx.run(query("write_mentions"), {"rows": mentions}).consume()
             if facts:
-                written = tx.run(query("write_facts"), {"rows": facts}).single()["written"]
+                written = tx.run(query("write_facts"), {"rows": [
+                    {**r, "props": {**r["props"], "vseq": seqs[r["props"]["group_id"]]}} for r in facts]}
+                                 ).single()["written"]
                 if written != len(facts):
                     raise StoreError(f"wrote {written} of {len(facts)} fact versions; entities missing")
             if expiries:
-                n = tx.run(query("write_expiries"), {"rows": expiries}).single()["expired"]
+                n = tx.run(query("write_expiries"), {"rows": [
+                    {**r, "vseq": seqs[r["group_id"]]} for r in expiries]}).single()["expired"]
                 if n != len(expiries):
                     raise WriteConflict("a fact version to expire is not current; refusing to expire it twice")
             if links:
@@ -699,8 +711,7 @@ class Neo4jStore(Store):
                               ) -> list[tuple[str, float]]:
         held = self._held_vectors(group_id)
         if held is not None:
-            with self._vectors_lock:
-                return held.search(vector, k, tf.as_of, tf.known_at)
+            return self._search_held(held.episodes, vector, k, tf)
         return [(e.id, s) for e, s in self._episode_vector(group_id, vector, k, tf)]
 
     def _episode_vector(self, group_id: str, vector: np.ndarray, k: int, tf: TimeFilter
@@ -722,32 +733,51 @@ class Neo4jStore(Store):
                 rows = exact["rows"]
         return [(self._episode(r["e"]), _cosine(r["score"])) for r in rows]
 
-    # -- the episode vectors held in this process ---------------------------------------------
+    # -- the vectors held in this process -----------------------------------------------------
     def preload(self, group_id: str) -> None:
-        """Read the group's episode vectors into this process now, so its searches run here
-        from the next one on (a server that knows its tenants, a benchmark's warm-up)."""
+        """Read the group's episode and fact vectors into this process now, so its searches run
+        here from the next one on (a server that knows its tenants, a benchmark's warm-up)."""
         if self.hold_vectors_after > 0:
             self._load_vectors(group_id)
 
-    def _held_vectors(self, group_id: str) -> EpisodeVectors | None:
-        """The group's episode vectors when this process holds them, brought up to date
-        (one small read of the group's log when nothing changed; the rows written since
-        when a write did). None when they are not held, or an erasure or a group swap
-        made them stale: the server answers, and a load starts (``_start_load``)."""
+    def _held_vectors(self, group_id: str) -> GroupVectors | None:
+        """The group's vectors when this process holds them, brought up to date (one small
+        read of the group's log when nothing changed; the rows written since when a write
+        did). None when they are not held, or an erasure or a group swap made them stale:
+        the server answers, and a load starts (``_start_load``)."""
         if self.hold_vectors_after <= 0:
             return None
-        log_row = self._read("episode_log_get", group_id=group_id)[0]
-        seq, reset = int(log_row["seq"]), int(log_row["reset"])
+        if not self._holds(group_id):
+            return self._start_load(group_id, reloading=False)
+        log = self._vector_log(group_id)
         with self._vectors_lock:
             held = self._vectors.peek(group_id)
-            if held is not None and not held.must_reload(seq, reset):
-                if held.seq != seq:
-                    held.apply(self._vector_rows("episode_vectors_since", group_id=group_id, since=held.seq), seq)
+            if held is not None and not held.must_reload(log):
+                self._catch_up(held, group_id, log)
                 self._vectors.get(group_id, lambda: held)  # the most recently used
                 return held
         return self._start_load(group_id, reloading=held is not None)
 
-    def _start_load(self, group_id: str, reloading: bool) -> EpisodeVectors | None:
+    def _holds(self, group_id: str) -> bool:
+        with self._vectors_lock:
+            return self._vectors.peek(group_id) is not None
+
+    def _vector_log(self, group_id: str) -> VectorLog:
+        r = self._read("vector_log_get", group_id=group_id)[0]
+        return VectorLog(int(r["seq"]), int(r["reset"]), int(r["episodes"]), int(r["facts"]))
+
+    def _catch_up(self, held: GroupVectors, group_id: str, log: VectorLog) -> None:
+        """Read the rows written after the held position, of whichever kind changed."""
+        if held.seq == log.seq:
+            return
+        episodes, facts = held.behind(log)
+        if episodes:
+            held.episodes.apply(self._read_rows("episode_vectors_since", group_id=group_id, since=held.seq))
+        if facts:
+            held.facts.apply(self._read_rows("fact_vectors_since", group_id=group_id, since=held.seq))
+        held.advance(log.seq)
+
+    def _start_load(self, group_id: str, reloading: bool) -> GroupVectors | None:
         """Load a group's vectors once it has been searched ``hold_vectors_after`` times (a CLI
         recall searches once, and a load of 100k episodes takes seconds; docs/benchmarks.md,
         #11, round twelve), or at once when held ones went stale. In the background the
@@ -770,78 +800,130 @@ class Neo4jStore(Store):
         try:
             self._load_vectors(group_id)
         except Exception as exc:  # noqa: BLE001 - the server keeps answering; the next search tries again
-            log.warning("loading the episode vectors of a group failed (%s); searches stay on the server",
+            log.warning("loading the vectors of a group failed (%s); searches stay on the server",
                         _describe(exc))
         finally:
             with self._vectors_lock:
                 self._loading.discard(group_id)
 
-    def _load_vectors(self, group_id: str) -> EpisodeVectors:
-        """Every episode vector of the group, read into a new index that then replaces the held one.
-        A write that commits meanwhile is read again by the next catch-up (the index is current to
-        the log position read first); an erasure meanwhile resets the log, so the index reloads."""
-        log_row = self._read("episode_log_get", group_id=group_id)[0]
-        rows = self._vector_rows("episode_vectors_load", group_id=group_id)
-        rows.sort(key=lambda r: r[0])  # ties in a search go by key: by episode id, as in the reference
-        vectors = EpisodeVectors(self.dim)
-        vectors.apply(rows, int(log_row["seq"]))
+    def _load_vectors(self, group_id: str) -> GroupVectors:
+        """Every episode and fact vector of the group, read into new indexes that then replace
+        the held ones. A write that commits meanwhile is read again by the next catch-up (the
+        indexes are current to the log position read first); an erasure meanwhile resets the
+        log, so they reload."""
+        at = self._vector_log(group_id)
+        vectors = GroupVectors(self.dim)
+        # rows in id order: ties in a search go by key, so by id, as in the reference store
+        vectors.episodes.apply(sorted(self._read_rows("episode_vectors_load", group_id=group_id)))
+        vectors.facts.apply(sorted(self._read_rows("fact_vectors_load", group_id=group_id)))
+        vectors.advance(at.seq)
         with self._vectors_lock:
             self._vectors.put(group_id, vectors)
             self._searches.pop(group_id, None)
         return vectors
 
-    def _vector_rows(self, name: str, **params: Any) -> list[tuple[str, int, int, Any]]:
-        return [(r["id"], r["occurred"], r["created"], r["vector"]) for r in self._read(name, **params)]
+    def _read_rows(self, name: str, **params: Any) -> list[tuple[Any, ...]]:
+        """A vector query's records as plain tuples (id, its time columns, the vector)."""
+        return [tuple(r.values()) for r in self._read(name, **params)]
+
+    def _search_held(self, held: HeldVectors, vector: np.ndarray, k: int, tf: TimeFilter
+                     ) -> list[tuple[str, float]]:
+        with self._vectors_lock:
+            return held.search(vector, k, tf.as_of, tf.known_at)
 
     def fact_vector_search(self, group_id: str, vector: np.ndarray, k: int, tf: TimeFilter
                            ) -> list[tuple[FactVersion, float]]:
+        held = self._held_vectors(group_id)
+        if held is not None:
+            return self._held_facts(group_id, self._search_held(held.facts, vector, k, tf))
+        return self._fact_vector(group_id, vector, k, tf)
+
+    def _fact_vector(self, group_id: str, vector: np.ndarray, k: int, tf: TimeFilter
+                     ) -> list[tuple[FactVersion, float]]:
+        """The server's answer, as ``_episode_vector``."""
         params = {"group_id": group_id, "as_of": tf.as_of, "known_at": tf.known_at, "vector": _vec(vector)}
         exact = self._exact("fact_vector_exact", cap=self.exact_scan_limit, k=k, **params)
         rows = (self._vector_widening("fact_vector_index", k, params) if exact["n"] > self.exact_scan_limit
                 else exact["rows"])
         return [(self._fact(r["f"], r["subject_id"], r["object_id"]), _cosine(r["score"])) for r in rows]
 
+    def _held_facts(self, group_id: str, found: list[tuple[str, float]]) -> list[tuple[FactVersion, float]]:
+        """Held fact hits with their versions read from the server (one erased since the
+        index caught up is left out)."""
+        if not found:
+            return []
+        rows = self._collected("fact_versions_by_id", group_id=group_id, ids=[i for i, _ in found])
+        versions = {f.id: f for f in self._facts(rows)}
+        return [(versions[i], s) for i, s in found if i in versions]
+
+    def _held_episodes(self, group_id: str, found: list[tuple[str, float]]) -> list[tuple[Episode, float]]:
+        """Held episode hits with their episodes read from the server (as ``_held_facts``)."""
+        eps = {e.id: e for e in self.get_episodes(group_id, [i for i, _ in found])} if found else {}
+        return [(eps[i], s) for i, s in found if i in eps]
+
     def search(self, group_id: str, query_text: str, vector: np.ndarray | None, k: int, tf: TimeFilter
                ) -> SearchHits:
         """The four searches of a recall. Those the server answers run at once on
         separate sessions (each is a round trip, and the server works on them in
         parallel; Neo4j reads are read-committed, so one transaction would not give a
-        snapshot either). The episode vector search runs here when this process holds
-        the group's vectors (``_held_vectors``), which then also give the text hits
-        their cosines; else the server scores them."""
+        snapshot either). The vector searches run here when this process holds the
+        group's vectors (``_held_vectors``), which then also give the text hits their
+        cosines; else the server scores them."""
+        if vector is None or self.hold_vectors_after <= 0:
+            return self._server_search(group_id, query_text, vector, k, tf)
+        pool = self._workers()
+        text: tuple[Future[Any], Future[Any]] | None = None
+        if self._holds(group_id):  # most likely current: the text searches start while the log is read
+            text = (pool.submit(self._episode_text, group_id, query_text, k, tf, None),
+                    pool.submit(self._fact_text, group_id, query_text, k, tf, None))
+        held = self._held_vectors(group_id)
+        if held is None:  # not held, or stale (an erasure or a swap): the server answers, with cosines
+            return self._server_search(group_id, query_text, vector, k, tf)
+        if text is None:  # just loaded (``background_loads`` off)
+            text = (pool.submit(self._episode_text, group_id, query_text, k, tf, None),
+                    pool.submit(self._fact_text, group_id, query_text, k, tf, None))
+        return self._held_search(held, group_id, vector, k, tf, text)
+
+    def _held_search(self, held: GroupVectors, group_id: str, vector: np.ndarray, k: int, tf: TimeFilter,
+                     text: tuple[Future[Any], Future[Any]]) -> SearchHits:
+        """``search`` with the vector hits from the held vectors (their episodes and versions
+        read from the server meanwhile), and the text hits' cosines from them too."""
+        fv = self._workers().submit(self._held_facts, group_id, self._search_held(held.facts, vector, k, tf))
+        vec_rows = self._held_episodes(group_id, self._search_held(held.episodes, vector, k, tf))
+        text_rows, fact_rows = text[0].result(), text[1].result()
+        hits = SearchHits(fact_vector=fv.result())
+        hits.episode_vector = [(e.id, s) for e, s in vec_rows]
+        hits.episode_text = [(e.id, s) for e, s, _ in text_rows]
+        hits.fact_text = [(f, s) for f, s, _ in fact_rows]
+        hits.episodes = {e.id: e for e, _ in vec_rows} | {e.id: e for e, _, _ in text_rows}
+        seen = {i for i, _ in hits.episode_vector}
+        seen_facts = {f.id for f, _ in hits.fact_vector}
+        with self._vectors_lock:
+            hits.episode_similarity = held.episodes.similarity(
+                vector, [e.id for e, _, _ in text_rows if e.id not in seen])
+            hits.fact_similarity = held.facts.similarity(
+                vector, [f.id for f, _, _ in fact_rows if f.id not in seen_facts])
+        return hits
+
+    def _server_search(self, group_id: str, query_text: str, vector: np.ndarray | None, k: int, tf: TimeFilter
+                       ) -> SearchHits:
+        """``search`` as the server answers it, text hits with their cosines."""
         pool = self._workers()
         ft = pool.submit(self._fact_text, group_id, query_text, k, tf, vector)
-        fv = pool.submit(self.fact_vector_search, group_id, vector, k, tf) if vector is not None else None
-        held = self._held_vectors(group_id) if vector is not None else None  # meanwhile: the log's round trip
-        server_vector = vector if held is None else None
-        et = pool.submit(self._episode_text, group_id, query_text, k, tf, server_vector)
-        ev = pool.submit(self._episode_vector, group_id, server_vector, k, tf) if server_vector is not None else None
-        vec_rows = self._held_search(held, group_id, vector, k, tf) if held is not None and vector is not None else []
+        et = pool.submit(self._episode_text, group_id, query_text, k, tf, vector)
+        fv = pool.submit(self._fact_vector, group_id, vector, k, tf) if vector is not None else None
+        vec_rows = self._episode_vector(group_id, vector, k, tf) if vector is not None else []
         hits = SearchHits(fact_vector=fv.result() if fv else [])
-        vec_rows = ev.result() if ev else vec_rows
         text_rows, fact_rows = et.result(), ft.result()
         hits.episode_vector = [(e.id, s) for e, s in vec_rows]
         hits.episode_text = [(e.id, s) for e, s, _ in text_rows]
         hits.fact_text = [(f, s) for f, s, _ in fact_rows]
         hits.episodes = {e.id: e for e, _ in vec_rows} | {e.id: e for e, _, _ in text_rows}
         seen = {i for i, _ in hits.episode_vector}
-        if held is not None and vector is not None:
-            with self._vectors_lock:
-                hits.episode_similarity = held.similarity(vector, [e.id for e, _, _ in text_rows if e.id not in seen])
-        else:
-            hits.episode_similarity = {e.id: c for e, _, c in text_rows if c is not None and e.id not in seen}
+        hits.episode_similarity = {e.id: c for e, _, c in text_rows if c is not None and e.id not in seen}
         seen = {f.id for f, _ in hits.fact_vector}
         hits.fact_similarity = {f.id: c for f, _, c in fact_rows if c is not None and f.id not in seen}
         return hits
-
-    def _held_search(self, held: EpisodeVectors, group_id: str, vector: np.ndarray, k: int, tf: TimeFilter
-                     ) -> list[tuple[Episode, float]]:
-        """The vector hits from the held vectors, with their episodes read from the server
-        (one erased since the index caught up is left out)."""
-        with self._vectors_lock:
-            found = held.search(vector, k, tf.as_of, tf.known_at)
-        eps = {e.id: e for e in self.get_episodes(group_id, [i for i, _ in found])}
-        return [(eps[i], s) for i, s in found if i in eps]
 
     def _workers(self) -> ThreadPoolExecutor:
         with self._pool_lock:

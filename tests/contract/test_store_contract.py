@@ -11,7 +11,7 @@ import pytest
 
 from kg_memory.cypher import migration_names
 from kg_memory.idents import safe_identifier
-from kg_memory.models import Entity, Episode
+from kg_memory.models import Entity, Episode, FactVersion
 from kg_memory.store.base import TimeFilter, WriteBatch
 from kg_memory.store.planning import VECTOR_FETCH_FLOOR, SurvivalMemory, bounded
 from kg_memory.store.sqlite import SQLiteStore
@@ -245,6 +245,72 @@ def test_episode_vectors_follow_writes_erasure_and_swaps(store, group, request):
     assert [i for i, _ in store.episode_vector_search(group, q, 10, tf)] == [lone.id]
     assert len(store.episode_vector_search(other, q, 100, tf)) == 30
 
+def test_fact_vectors_follow_writes_expiries_erasure_and_swaps(store, group, request):
+    """The fact vectors a store searches in its own process follow every change: a version
+    written later is found, one expired is gone now and still there as believed before, an
+    erased one is gone, and after swap_groups each group finds the other's versions. On
+    Neo4j a write brings in only the versions it wrote or expired, and no episode rows."""
+    from kg_memory.erasure import new_tombstone, plan_erasure
+    from kg_memory.temporal import Expiry
+
+    if store.kind == "neo4j":
+        store = request.getfixturevalue("neo4j_held_store")
+    rng = np.random.default_rng(8)
+    q, t0 = _axis(), datetime(2024, 1, 1, tzinfo=UTC)
+    u = Entity(group_id=group, name="user", created_at=t0)
+    places = [Entity(group_id=group, name=f"town {i}", created_at=t0) for i in range(12)]
+
+    def version(i: int, created: datetime) -> FactVersion:
+        return FactVersion(id=f"{group}-f{i}", group_id=group, subject_id=u.id, subject="user", predicate="visited",
+                           object_id=places[i].id, object=places[i].name, statement=f"user visited {places[i].name}",
+                           valid_from=t0, created_at=created)
+
+    first = [version(i, t0) for i in range(10)]
+    store.write(WriteBatch(entities=[u, *places], inserts=first,
+                           fact_vectors={v.id: _near(rng, q, 0.5) for v in first}))
+    assert len(store.fact_vector_search(group, q, 100, ALL_TIME)) == 10
+    reads: list[object] = []
+    if store.kind == "neo4j":
+        read = store._read
+
+        def recording(name: str, **params: object) -> list[object]:
+            rows = read(name, **params)
+            if name.endswith(("_vectors_since", "_vectors_load")):
+                reads.append((name, len(rows)))
+            return rows
+
+        store._read = recording  # type: ignore[method-assign]
+    late = version(10, t0 + timedelta(days=1))
+    try:
+        store.write(WriteBatch(inserts=[late], fact_vectors={late.id: _near(rng, q, 0.99)}))
+        top = store.fact_vector_search(group, q, 1, ALL_TIME)
+        assert top[0][0].id == late.id and abs(top[0][1] - 0.99) < 1e-4
+        if store.kind == "neo4j":
+            assert reads == [("fact_vectors_since", 1)], reads  # only the new version, no episode rows
+        expired_at = t0 + timedelta(days=2)
+        store.write(WriteBatch(expiries=[(group, Expiry(late.id, expired_at, "test"))]))
+        assert late.id not in {f.id for f, _ in store.fact_vector_search(group, q, 100, ALL_TIME)}
+        before = TimeFilter(as_of=ALL_TIME.as_of, known_at=t0 + timedelta(days=1, hours=1))
+        assert store.fact_vector_search(group, q, 1, before)[0][0].id == late.id  # as believed then
+        if store.kind == "neo4j":
+            assert reads[1:] == [("fact_vectors_since", 1)], reads  # the expired version alone
+    finally:
+        if store.kind == "neo4j":
+            del store._read
+    plan = plan_erasure(group, [], [places[0].id], [first[0]], {})  # erasing a town erases its version
+    store.erase(plan, new_tombstone(group, "entity", t0, None, plan, 1))
+    assert first[0].id not in {f.id for f, _ in store.fact_vector_search(group, q, 100, before)}
+    other = f"{group}-b"
+    w = Entity(group_id=other, name="user", created_at=t0)
+    lone = FactVersion(id=f"{other}-f", group_id=other, subject_id=w.id, subject="user", predicate="visited",
+                       object_id=w.id, object="user", statement="user visited user", valid_from=t0, created_at=t0)
+    store.write(WriteBatch(entities=[w], inserts=[lone], fact_vectors={lone.id: _near(rng, q, 0.7)}))
+    assert [f.id for f, _ in store.fact_vector_search(other, q, 10, ALL_TIME)] == [lone.id]
+    store.swap_groups(group, other)
+    assert [f.id for f, _ in store.fact_vector_search(group, q, 10, ALL_TIME)] == [lone.id]
+    assert len(store.fact_vector_search(other, q, 100, ALL_TIME)) == 9
+
+
 def test_search_scores_text_hits_by_vector_too(store, group):
     """A turn found only by BM25 still gets its cosine, so recall blends every
     candidate on both retrievers (not 0 for "missing from the vector top k")."""
@@ -368,14 +434,23 @@ def test_neighbours_of_turns_at_the_same_instant(store, group):
 
 def test_neo4j_holds_a_groups_vectors_from_its_second_search(neo4j_store_session, group):
     """A group's first search on Neo4j is the server's (a CLI recall pays for no load); the
-    second starts loading the group's vectors on a thread while the server answers; once
-    loaded, the searches run here. Every one of them gives the same answer, and so does
-    search(), whose text hits then take their cosines from the held vectors."""
+    second starts loading the group's episode and fact vectors on a thread while the server
+    answers; once loaded, the searches run here. Every one of them gives the same answer, and
+    so does search(), whose text hits then take their cosines from the held vectors."""
     import time
 
     store = neo4j_store_session
     tf = ALL_TIME
-    q, _, _ = _vectored_turns(store, group, "harbour turn", [0.3 + i / 100 for i in range(40)], seed=9)
+    q, t, _ = _vectored_turns(store, group, "harbour turn", [0.3 + i / 100 for i in range(40)], seed=9)
+    rng = np.random.default_rng(10)
+    u = Entity(group_id=group, name="user", created_at=t)
+    docks = [Entity(group_id=group, name=f"dock {i}", created_at=t) for i in range(12)]
+    versions = [FactVersion(id=f"{group}-v{i}", group_id=group, subject_id=u.id, subject="user",
+                            predicate="visited", object_id=d.id, object=d.name,
+                            statement=f"user visited harbour {d.name}", valid_from=t, created_at=t)
+                for i, d in enumerate(docks)]
+    store.write(WriteBatch(entities=[u, *docks], inserts=versions,
+                           fact_vectors={v.id: _near(rng, q, 0.2 + i / 20) for i, v in enumerate(versions)}))
     first = store.episode_vector_search(group, q, 5, tf)
     assert store._vectors.peek(group) is None and group not in store._loading  # one search: no load
     both_first = store.search(group, "harbour", q, 5, tf)  # the second starts the load, on a thread
@@ -386,7 +461,7 @@ def test_neo4j_holds_a_groups_vectors_from_its_second_search(neo4j_store_session
             break
         time.sleep(0.1)
     held = store._vectors.peek(group)
-    assert held is not None and len(held) == 40
+    assert held is not None and len(held.episodes) == 40 and len(held.facts) == 12
     assert [(i, round(s, 5)) for i, s in store.episode_vector_search(group, q, 5, tf)] == \
         [(i, round(s, 5)) for i, s in first]
     both = store.search(group, "harbour", q, 5, tf)
@@ -395,3 +470,10 @@ def test_neo4j_holds_a_groups_vectors_from_its_second_search(neo4j_store_session
     assert both.episode_similarity.keys() == both_first.episode_similarity.keys()
     assert all(abs(both.episode_similarity[i] - s) < 1e-4 for i, s in both_first.episode_similarity.items())
     assert set(both.episodes) == set(both_first.episodes)
+    assert len(both.fact_vector) == 5 and both.fact_text
+    assert [(f.id, round(s, 4)) for f, s in both.fact_vector] == \
+        [(f.id, round(s, 4)) for f, s in both_first.fact_vector]
+    assert [f for f, _ in both.fact_vector] == [f for f, _ in both_first.fact_vector]  # whole versions alike
+    assert {f.id for f, _ in both.fact_text} == {f.id for f, _ in both_first.fact_text}
+    assert both.fact_similarity.keys() == both_first.fact_similarity.keys()
+    assert all(abs(both.fact_similarity[i] - s) < 1e-4 for i, s in both_first.fact_similarity.items())

@@ -1,4 +1,4 @@
-"""The client-side episode vectors (store/clientindex.py), on their own."""
+"""The client-side episode and fact vectors (store/clientindex.py), on their own."""
 
 from __future__ import annotations
 
@@ -8,7 +8,8 @@ import numpy as np
 import pytest
 
 from kg_memory.errors import StoreError
-from kg_memory.store.clientindex import EpisodeVectors
+from kg_memory.store.clientindex import GroupVectors, VectorLog
+from kg_memory.temporal import visible
 from kg_memory.timeutil import micros
 
 T0, T1, T2 = (datetime(2024, m, 1, tzinfo=UTC) for m in (1, 2, 3))
@@ -25,36 +26,66 @@ def row(eid: str, occurred: datetime, created: datetime, vec: np.ndarray, as_lis
 
 
 def test_search_filters_by_both_times_before_the_top_k() -> None:
-    v = EpisodeVectors(4)
+    v = GroupVectors(4).episodes
     v.apply([row("near-late", T2, T0, unit(1)), row("near-unknown", T0, T2, unit(1, 0.01)),
-             row("far", T0, T0, unit(0, 1), as_list=True)], seq=3)
+             row("far", T0, T0, unit(0, 1), as_list=True)])
     assert [i for i, _ in v.search(unit(1), 1, T1, T1)] == ["far"]  # the nearer two are not visible at T1
     assert [i for i, _ in v.search(unit(1), 3, T2, T2)] == ["near-late", "near-unknown", "far"]
     assert v.search(unit(1), 1, T0, T0)[0][1] == pytest.approx(0.0, abs=1e-6)
 
 
 def test_ties_go_by_load_order_and_a_row_is_replaced_in_place() -> None:
-    v = EpisodeVectors(4)
-    v.apply([row("a", T0, T0, unit(1)), row("b", T0, T0, unit(1))], seq=1)
+    v = GroupVectors(4).episodes
+    v.apply([row("a", T0, T0, unit(1)), row("b", T0, T0, unit(1))])
     assert [i for i, _ in v.search(unit(1), 2, T2, T2)] == ["a", "b"]
-    v.apply([row("a", T0, T0, unit(0, 1))], seq=2)  # a's vector rewritten
+    v.apply([row("a", T0, T0, unit(0, 1))])  # a's vector rewritten
     assert len(v) == 2 and [i for i, _ in v.search(unit(1), 2, T2, T2)] == ["b", "a"]
     assert v.similarity(unit(0, 1), ["a", "missing"]) == {"a": pytest.approx(1.0)}
 
 
-def test_the_log_says_when_to_catch_up_and_when_to_reload() -> None:
-    v = EpisodeVectors(4)
-    assert v.must_reload(0, 0)  # never loaded
-    v.apply([], seq=5)
-    assert not v.must_reload(5, 0) and not v.must_reload(5, 5)  # current
-    assert not v.must_reload(6, 0) and not v.must_reload(6, 5)  # a write since: catch up
-    assert v.must_reload(7, 7)  # an erasure or a swap since: read every row
-    assert v.must_reload(2, 0)  # the log went back: another store under the same name
+def test_the_log_says_when_to_catch_up_which_rows_and_when_to_reload() -> None:
+    g = GroupVectors(4)
+    assert g.must_reload(VectorLog(0, 0, 0, 0))  # never loaded
+    g.advance(5)
+    assert not g.must_reload(VectorLog(5, 0, 5, 3)) and g.behind(VectorLog(5, 0, 5, 3)) == (False, False)
+    assert not g.must_reload(VectorLog(6, 5, 6, 3))  # a write since: catch up, on the episodes alone
+    assert g.behind(VectorLog(6, 5, 6, 3)) == (True, False)
+    assert g.behind(VectorLog(7, 5, 6, 7)) == (True, True)
+    assert g.behind(VectorLog(7, 5, 2, 7)) == (False, True)
+    assert g.must_reload(VectorLog(7, 7, 7, 7))  # an erasure or a swap since: read every row
+    assert g.must_reload(VectorLog(2, 0, 2, 2))  # the log went back: another store under the same name
+
+
+def fact(fid: str, vf: datetime | None, vt: datetime | None, created: datetime, expired: datetime | None,
+         vec: np.ndarray):
+    return (fid, *(None if t is None else micros(t) for t in (vf, vt, created, expired)), vec.tobytes())
+
+
+def test_fact_rows_follow_the_temporal_cores_visibility_with_open_ends() -> None:
+    """Every as-of / known-at pair over a few versions: the held search shows exactly the
+    versions ``temporal.visible`` shows, open ends included, and an expiry replaces the row."""
+    from kg_memory.models import FactVersion
+
+    days = [datetime(2024, 1, d, tzinfo=UTC) for d in (1, 5, 10, 15, 20)]
+    shapes = {"open": (None, None, days[0], None), "closed": (days[1], days[3], days[1], None),
+              "retired": (None, None, days[0], days[2]), "late": (days[3], None, days[2], days[4])}
+    v = GroupVectors(4).facts
+    v.apply([fact(i, *t, unit(1, n / 10)) for n, (i, t) in enumerate(shapes.items())])
+    model = {i: FactVersion(id=i, fact_id=i, group_id="g", subject_id="s", subject="s", predicate="p",
+                            object_id="o", object="o", statement="s p o", valid_from=t[0], valid_to=t[1],
+                            created_at=t[2], expired_at=t[3]) for i, t in shapes.items()}
+    for as_of in [*days, datetime(2030, 1, 1, tzinfo=UTC)]:
+        for known_at in days:
+            got = {i for i, _ in v.search(unit(1), 10, as_of, known_at)}
+            assert got == {i for i, f in model.items() if visible(f, as_of, known_at)}, (as_of, known_at)
+    v.apply([fact("open", None, None, days[0], days[1], unit(1))])  # the open version expired
+    assert len(v) == 4 and "open" not in {i for i, _ in v.search(unit(1), 10, days[3], days[3])}
+    assert "open" in {i for i, _ in v.search(unit(1), 10, days[3], days[0])}  # as believed before
 
 
 def test_a_vector_of_the_wrong_size_is_a_store_error() -> None:
-    v = EpisodeVectors(4)
+    v = GroupVectors(4).episodes
     with pytest.raises(StoreError, match="3 dimensions"):
-        v.apply([("x", 0, 0, np.zeros(3, dtype=np.float32).tobytes())], seq=1)
+        v.apply([("x", 0, 0, np.zeros(3, dtype=np.float32).tobytes())])
     with pytest.raises(StoreError, match="embedder"):
-        v.apply([("x", 0, 0, [0.0, 1.0])], seq=1)
+        v.apply([("x", 0, 0, [0.0, 1.0])])

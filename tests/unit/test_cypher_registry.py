@@ -12,7 +12,7 @@ from kg_memory.idents import safe_identifier
 from kg_memory.vocab import check_predicate, load_vocabulary
 
 PKG = Path(__file__).resolve().parents[2] / "kg_memory"
-USE = re.compile(r'(?:query|_read|_collected|_exact|_widening|_vector_rows)\(\s*"([a-z0-9_]+)"')
+USE = re.compile(r'(?:query|_read|_collected|_exact|_widening|_read_rows)\(\s*"([a-z0-9_]+)"')
 
 
 def names_used() -> set[str]:

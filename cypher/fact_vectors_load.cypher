@@ -1,0 +1,12 @@
+// Every fact version of a group that has a vector, for the client-side index (a first read, or one
+// after the group's log was reset): its interval ends and belief times in microseconds since 1970
+// (null: open), and the vector as float32 bytes when the writer stored them (every write since
+// migration 0016), else as the list the vector index reads. One record per row, as for episodes.
+MATCH ()-[f:FACT]->()
+WHERE f.group_id = $group_id AND f.embedding IS NOT NULL
+RETURN f.id AS id,
+  CASE WHEN f.valid_from IS NULL THEN null ELSE f.valid_from.epochSeconds * 1000000 + f.valid_from.nanosecond / 1000 END AS vf,
+  CASE WHEN f.valid_to IS NULL THEN null ELSE f.valid_to.epochSeconds * 1000000 + f.valid_to.nanosecond / 1000 END AS vt,
+  f.created_at.epochSeconds * 1000000 + f.created_at.nanosecond / 1000 AS created,
+  CASE WHEN f.expired_at IS NULL THEN null ELSE f.expired_at.epochSeconds * 1000000 + f.expired_at.nanosecond / 1000 END AS expired,
+  coalesce(f.embedding_f32, f.embedding) AS vector
