@@ -88,8 +88,8 @@ class Settings(BaseModel):
     # doctor fails when an episode has waited longer than this for extraction (a stuck or dead ingest)
     pending_alert_minutes: float = Field(default=30.0, gt=0)
     # groups whose in-memory search index a store keeps (SQLite: about 1.6 KB per episode; Neo4j: the
-    # episode vectors, about 1.9 KB per episode); the least recently used group's is dropped first and
-    # read again on its next search
+    # episode and fact vectors, 2.1 KB per row, measured: docs/benchmarks.md, #11, round thirteen); the
+    # least recently used group's is dropped first and read again on its next search
     cache_groups: int = Field(default=64, ge=1)
     # episodes that add(wait=False) lets wait for the background extractor before add blocks (back-pressure);
     # each one is already committed, so this bounds latency and memory, never what is kept

@@ -252,7 +252,7 @@ class Store(ABC):
     def preload(self, group_id: str) -> None:
         """Bring the group's search index into this process now, where a store keeps one
         (SQLite: the group's vectors, times and text statistics; Neo4j: its episode
-        vectors), so the next search does not pay for the load. Answers never change."""
+        and fact vectors), so the next search does not pay for the load. Answers never change."""
         return None  # a store without such an index has nothing to load
 
     # -- search (pre-filtered on group and time, then ranked exactly) -------

@@ -73,6 +73,16 @@ class HeldVectors:
                           [np.fromiter((self._time(c, r[1 + j]) for r in fresh), np.int64, len(fresh))
                            for j, c in enumerate(self.columns)])
 
+    def set_time(self, rid: str, column: str, value: int) -> None:
+        """Change one time column of a held row (a version's expiry), keeping its vector and the
+        other columns; a row not held (one without a vector) is left alone."""
+        key = self.keys.get(rid)
+        if key is None:
+            return
+        pos = self.index.pos[key]
+        times = tuple(value if c == column else int(self.index.times[c][pos]) for c in self.columns)
+        self.index.upsert([(key, None, times)])
+
     def search(self, vector: np.ndarray, k: int, as_of: object, known_at: object) -> list[tuple[str, float]]:
         """The k rows visible at (as_of, known_at) nearest ``vector``, best first."""
         seen = numpy_mask(self.rule, as_of, known_at)
@@ -128,4 +138,19 @@ class GroupVectors:
 
     def advance(self, seq: int) -> None:
         self.seq = seq
+
+    def write_through(self, seq: int, episodes: list[Row], facts: list[Row], expiries: list[tuple[str, int]]
+                      ) -> bool:
+        """Apply a write that this process committed at log position ``seq``: episode rows,
+        new fact versions, then expiries as (version id, expired_at). Only when the rows are
+        current to the position just before it; else (another writer came between) nothing,
+        and the next search catches up from the log."""
+        if self.seq is None or self.seq != seq - 1:
+            return False
+        self.episodes.apply(episodes)
+        self.facts.apply(facts)
+        for rid, at in expiries:
+            self.facts.set_time(rid, "expired", at)
+        self.advance(seq)
+        return True
 

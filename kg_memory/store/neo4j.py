@@ -26,7 +26,7 @@ from ..erasure import ErasePlan, Tombstone
 from ..errors import SchemaError, StoreError
 from ..models import Entity, Episode, FactVersion, from_trusted
 from ..text import query_terms
-from ..timeutil import ensure_utc
+from ..timeutil import ensure_utc, micros
 from .base import JobRecord, SearchHits, Store, TimeFilter, WriteBatch, WriteConflict
 from .cache import GroupCache
 from .clientindex import GroupVectors, HeldVectors, VectorLog
@@ -523,6 +523,7 @@ class Neo4jStore(Store):
         # the groups whose held vectors this batch changes (the writing transaction moves their logs)
         vector_groups = [r["group_id"] for r in ep_vecs]
         fact_groups = [*(f.group_id for f in batch.inserts), *(g for g, _ in batch.expiries)]
+        committed: dict[str, Any] = {}  # what the transaction wrote, for the vectors held here
 
         def work(tx: Any) -> None:
             if ents:
@@ -532,9 +533,10 @@ class Neo4jStore(Store):
                     raise WriteConflict("an entity of this batch was created by another writer") from None
             seqs = _bump_logs(tx, [*vector_groups, *fact_groups], False, vector_groups, fact_groups) \
                 if vector_groups or fact_groups else {}
+            committed["seqs"], committed["episodes"] = seqs, []
             if ep_vecs:
-                tx.run(query("write_episode_vectors"), {"rows": [
-                    {**r, "vseq": seqs[r["group_id"]]} for r in ep_vecs]}).consume()
+                committed["episodes"] = list(tx.run(query("write_episode_vectors"), {"rows": [
+                    {**r, "vseq": seqs[r["group_id"]]} for r in ep_vecs]}))
             if mentions:
                 tx.run(query("write_mentions"), {"rows": mentions}).consume()
             if facts:
@@ -561,6 +563,25 @@ class Neo4jStore(Store):
 
         with self._session() as s:
             s.execute_write(work)  # retried by the driver on transient errors
+        self._write_through(batch, committed["seqs"], committed["episodes"], {r["id"]: r["blob"] for r in ep_vecs})
+
+    def _write_through(self, batch: WriteBatch, seqs: dict[str, int], episodes: list[Any],
+                       blobs: dict[str, bytes]) -> None:
+        """Bring the vectors this process holds for the written groups up to the write just
+        committed, from what it wrote (and the episode times the write returned), so the next
+        search reads nothing more. ``GroupVectors.write_through`` declines when another writer
+        came between; the log then says what to read."""
+        for g, seq in seqs.items():
+            ep_rows = [(r["id"], r["occurred"], r["created"], blobs[r["id"]]) for r in episodes if r["group_id"] == g]
+            fact_rows = [(f.id, *(None if t is None else micros(t) for t in (f.valid_from, f.valid_to)),
+                          micros(f.created_at), None if f.expired_at is None else micros(f.expired_at),
+                          _f32(batch.fact_vectors[f.id]))
+                         for f in batch.inserts if f.group_id == g and f.id in batch.fact_vectors]
+            ends = [(x.version_id, micros(x.expired_at)) for gx, x in batch.expiries if gx == g]
+            with self._vectors_lock:
+                held = self._vectors.peek(g)
+                if held is not None:
+                    held.write_through(seq, ep_rows, fact_rows, ends)
 
     def history(self, group_id: str, entity_id: str, predicate: str | None = None) -> list[FactVersion]:
         return self._facts(self._read("facts_history", group_id=group_id, entity_id=entity_id,

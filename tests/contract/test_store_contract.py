@@ -196,11 +196,13 @@ def test_episode_vectors_follow_writes_erasure_and_swaps(store, group, request):
     """The episode vectors a store searches in its own process follow every change: a
     vector written later is found, an erased episode is gone, and after swap_groups each
     group finds the other's episodes. On Neo4j (a store that holds the vectors from a
-    group's first search) a write brings in only the rows written since the last search."""
+    group's first search) its own write reads nothing more, and another writer's brings in
+    only the rows written since the last search."""
     from kg_memory.erasure import new_tombstone, plan_erasure
 
+    writer = store
     if store.kind == "neo4j":
-        store = request.getfixturevalue("neo4j_held_store")
+        store, writer = request.getfixturevalue("neo4j_held_store"), request.getfixturevalue("neo4j_store_session")
 
     rng = np.random.default_rng(5)
     tf = ALL_TIME
@@ -224,18 +226,23 @@ def test_episode_vectors_follow_writes_erasure_and_swaps(store, group, request):
         store.write(WriteBatch(episode_vectors={(group, late.id): _near(rng, q, 0.99)}))
         top = store.episode_vector_search(group, q, 1, tf)
         assert top[0][0] == late.id and abs(top[0][1] - 0.99) < 1e-4
+        assert loads == [], loads  # its own write: applied as it committed, nothing read
+        later = Episode(group_id=group, content="later turn", occurred_at=t + timedelta(hours=3), created_at=t)
+        writer.add_episodes([later])
+        writer.write(WriteBatch(episode_vectors={(group, later.id): _near(rng, q, 0.995)}))
+        top = store.episode_vector_search(group, q, 1, tf)
+        assert top[0][0] == later.id and abs(top[0][1] - 0.995) < 1e-4
         if store.kind == "neo4j":
-            assert loads == [("episode_vectors_since", 1)], loads  # only the new row
+            assert loads == [("episode_vectors_since", 1)], loads  # another writer's: only the new row
         assert store.episode_vector_search(group, q, 1, tf) == top  # nothing new: nothing read
-        if store.kind == "neo4j":
-            assert len(loads) == 1, loads
+        assert len(loads) == (1 if store.kind == "neo4j" else 0), loads
     finally:
         if store.kind == "neo4j":
             del store._read
-    plan = plan_erasure(group, [late.id], [], [], {})
+    plan = plan_erasure(group, [late.id, later.id], [], [], {})
     store.erase(plan, new_tombstone(group, "episode", t, None, plan, 0))
     after = dict(store.episode_vector_search(group, q, 100, tf))
-    assert late.id not in after and len(after) == 30
+    assert late.id not in after and later.id not in after and len(after) == 30
     other = f"{group}-b"
     lone = Episode(group_id=other, content="other group", occurred_at=t, created_at=t)
     store.add_episodes([lone])
@@ -249,12 +256,14 @@ def test_fact_vectors_follow_writes_expiries_erasure_and_swaps(store, group, req
     """The fact vectors a store searches in its own process follow every change: a version
     written later is found, one expired is gone now and still there as believed before, an
     erased one is gone, and after swap_groups each group finds the other's versions. On
-    Neo4j a write brings in only the versions it wrote or expired, and no episode rows."""
+    Neo4j its own writes read nothing more, and another writer's bring in only the versions
+    that writer wrote or expired, and no episode rows."""
     from kg_memory.erasure import new_tombstone, plan_erasure
     from kg_memory.temporal import Expiry
 
+    writer = store
     if store.kind == "neo4j":
-        store = request.getfixturevalue("neo4j_held_store")
+        store, writer = request.getfixturevalue("neo4j_held_store"), request.getfixturevalue("neo4j_store_session")
     rng = np.random.default_rng(8)
     q, t0 = _axis(), datetime(2024, 1, 1, tzinfo=UTC)
     u = Entity(group_id=group, name="user", created_at=t0)
@@ -280,20 +289,21 @@ def test_fact_vectors_follow_writes_expiries_erasure_and_swaps(store, group, req
             return rows
 
         store._read = recording  # type: ignore[method-assign]
-    late = version(10, t0 + timedelta(days=1))
+    before = TimeFilter(as_of=ALL_TIME.as_of, known_at=t0 + timedelta(days=1, hours=1))
     try:
-        store.write(WriteBatch(inserts=[late], fact_vectors={late.id: _near(rng, q, 0.99)}))
-        top = store.fact_vector_search(group, q, 1, ALL_TIME)
-        assert top[0][0].id == late.id and abs(top[0][1] - 0.99) < 1e-4
-        if store.kind == "neo4j":
-            assert reads == [("fact_vectors_since", 1)], reads  # only the new version, no episode rows
-        expired_at = t0 + timedelta(days=2)
-        store.write(WriteBatch(expiries=[(group, Expiry(late.id, expired_at, "test"))]))
-        assert late.id not in {f.id for f, _ in store.fact_vector_search(group, q, 100, ALL_TIME)}
-        before = TimeFilter(as_of=ALL_TIME.as_of, known_at=t0 + timedelta(days=1, hours=1))
-        assert store.fact_vector_search(group, q, 1, before)[0][0].id == late.id  # as believed then
-        if store.kind == "neo4j":
-            assert reads[1:] == [("fact_vectors_since", 1)], reads  # the expired version alone
+        for who, n, cos in ((store, 10, 0.99), (writer, 11, 0.995)):  # its own writes, then another's
+            late = version(n, t0 + timedelta(days=n - 9))
+            who.write(WriteBatch(inserts=[late], fact_vectors={late.id: _near(rng, q, cos)}))
+            top = store.fact_vector_search(group, q, 1, ALL_TIME)
+            assert top[0][0].id == late.id and abs(top[0][1] - cos) < 1e-4
+            who.write(WriteBatch(expiries=[(group, Expiry(late.id, t0 + timedelta(days=n - 8), "test"))]))
+            assert late.id not in {f.id for f, _ in store.fact_vector_search(group, q, 100, ALL_TIME)}
+            then = TimeFilter(as_of=ALL_TIME.as_of, known_at=t0 + timedelta(days=n - 9, hours=1))
+            assert store.fact_vector_search(group, q, 1, then)[0][0].id == late.id  # as believed then
+            if who is store:
+                assert reads == [], reads  # its own writes: applied as they committed, nothing read
+        if store.kind == "neo4j":  # another writer's: its new version, then its expired one, no episode rows
+            assert reads == [("fact_vectors_since", 1), ("fact_vectors_since", 1)], reads
     finally:
         if store.kind == "neo4j":
             del store._read

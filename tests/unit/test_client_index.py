@@ -89,3 +89,21 @@ def test_a_vector_of_the_wrong_size_is_a_store_error() -> None:
         v.apply([("x", 0, 0, np.zeros(3, dtype=np.float32).tobytes())])
     with pytest.raises(StoreError, match="embedder"):
         v.apply([("x", 0, 0, [0.0, 1.0])])
+
+
+def test_a_write_applies_only_on_top_of_the_position_just_before_it() -> None:
+    """The writing process applies its own committed write (rows, new versions, expiries)
+    only when its vectors are current to the log position just before the write; an
+    expiry keeps the version's vector and closes its belief."""
+    g = GroupVectors(4)
+    g.episodes.apply([row("e1", T0, T0, unit(0, 1))])
+    g.facts.apply([fact("a", None, None, T0, None, unit(1))])
+    g.advance(3)
+    assert not g.write_through(5, [row("e2", T0, T0, unit(1))], [], [])  # position 4 came between
+    assert g.seq == 3 and len(g.episodes) == 1
+    assert g.write_through(4, [row("e2", T0, T0, unit(1))], [fact("b", None, None, T1, None, unit(1, 0.5))],
+                           [("a", micros(T1)), ("not-held", micros(T1))])
+    assert g.seq == 4 and [i for i, _ in g.episodes.search(unit(1), 1, T2, T2)] == ["e2"]
+    assert [i for i, _ in g.facts.search(unit(1), 2, T2, T2)] == ["b"]  # a's belief closed at T1
+    before = g.facts.search(unit(1), 2, T2, T0)
+    assert [i for i, _ in before] == ["a"] and before[0][1] == pytest.approx(1.0)  # its vector kept
