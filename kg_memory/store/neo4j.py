@@ -136,6 +136,16 @@ def _bump_logs(tx: Any, groups: list[str], reset: bool, episodes: Iterable[str] 
     return {r["group_id"]: int(r["seq"]) for r in tx.run(query("vector_log_bump"), {"rows": rows, "reset": reset})}
 
 
+def _hits(vec_rows: list[tuple[Episode, float]], text_rows: list[tuple[Episode, float, float | None]],
+          fact_rows: list[tuple[FactVersion, float, float | None]],
+          fact_vector: list[tuple[FactVersion, float]]) -> SearchHits:
+    """A search's hits, but for the cosines of the text hits (which the caller knows how to get)."""
+    return SearchHits(episode_vector=[(e.id, s) for e, s in vec_rows],
+                      episode_text=[(e.id, s) for e, s, _ in text_rows],
+                      fact_text=[(f, s) for f, s, _ in fact_rows], fact_vector=fact_vector,
+                      episodes={e.id: e for e, _ in vec_rows} | {e.id: e for e, _, _ in text_rows})
+
+
 def _transient(exc: BaseException) -> bool:
     import neo4j
 
@@ -892,18 +902,21 @@ class Neo4jStore(Store):
         cosines; else the server scores them."""
         if vector is None or self.hold_vectors_after <= 0:
             return self._server_search(group_id, query_text, vector, k, tf)
-        pool = self._workers()
-        text: tuple[Future[Any], Future[Any]] | None = None
-        if self._holds(group_id):  # most likely current: the text searches start while the log is read
-            text = (pool.submit(self._episode_text, group_id, query_text, k, tf, None),
-                    pool.submit(self._fact_text, group_id, query_text, k, tf, None))
+        # most likely current when held: the text searches start while the log is read
+        text = self._text_searches(group_id, query_text, k, tf, None) if self._holds(group_id) else None
         held = self._held_vectors(group_id)
         if held is None:  # not held, or stale (an erasure or a swap): the server answers, with cosines
             return self._server_search(group_id, query_text, vector, k, tf)
-        if text is None:  # just loaded (``background_loads`` off)
-            text = (pool.submit(self._episode_text, group_id, query_text, k, tf, None),
-                    pool.submit(self._fact_text, group_id, query_text, k, tf, None))
+        text = text or self._text_searches(group_id, query_text, k, tf, None)  # just loaded (no background)
         return self._held_search(held, group_id, vector, k, tf, text)
+
+    def _text_searches(self, group_id: str, query_text: str, k: int, tf: TimeFilter, vector: np.ndarray | None
+                       ) -> tuple[Future[Any], Future[Any]]:
+        """The episode and fact BM25 searches, started on the workers (the server scores the
+        hits' cosines with ``vector`` when given)."""
+        pool = self._workers()
+        return (pool.submit(self._episode_text, group_id, query_text, k, tf, vector),
+                pool.submit(self._fact_text, group_id, query_text, k, tf, vector))
 
     def _held_search(self, held: GroupVectors, group_id: str, vector: np.ndarray, k: int, tf: TimeFilter,
                      text: tuple[Future[Any], Future[Any]]) -> SearchHits:
@@ -912,11 +925,7 @@ class Neo4jStore(Store):
         fv = self._workers().submit(self._held_facts, group_id, self._search_held(held.facts, vector, k, tf))
         vec_rows = self._held_episodes(group_id, self._search_held(held.episodes, vector, k, tf))
         text_rows, fact_rows = text[0].result(), text[1].result()
-        hits = SearchHits(fact_vector=fv.result())
-        hits.episode_vector = [(e.id, s) for e, s in vec_rows]
-        hits.episode_text = [(e.id, s) for e, s, _ in text_rows]
-        hits.fact_text = [(f, s) for f, s, _ in fact_rows]
-        hits.episodes = {e.id: e for e, _ in vec_rows} | {e.id: e for e, _, _ in text_rows}
+        hits = _hits(vec_rows, text_rows, fact_rows, fv.result())
         seen = {i for i, _ in hits.episode_vector}
         seen_facts = {f.id for f, _ in hits.fact_vector}
         with self._vectors_lock:
@@ -929,17 +938,11 @@ class Neo4jStore(Store):
     def _server_search(self, group_id: str, query_text: str, vector: np.ndarray | None, k: int, tf: TimeFilter
                        ) -> SearchHits:
         """``search`` as the server answers it, text hits with their cosines."""
-        pool = self._workers()
-        ft = pool.submit(self._fact_text, group_id, query_text, k, tf, vector)
-        et = pool.submit(self._episode_text, group_id, query_text, k, tf, vector)
-        fv = pool.submit(self._fact_vector, group_id, vector, k, tf) if vector is not None else None
+        et, ft = self._text_searches(group_id, query_text, k, tf, vector)
+        fv = self._workers().submit(self._fact_vector, group_id, vector, k, tf) if vector is not None else None
         vec_rows = self._episode_vector(group_id, vector, k, tf) if vector is not None else []
-        hits = SearchHits(fact_vector=fv.result() if fv else [])
         text_rows, fact_rows = et.result(), ft.result()
-        hits.episode_vector = [(e.id, s) for e, s in vec_rows]
-        hits.episode_text = [(e.id, s) for e, s, _ in text_rows]
-        hits.fact_text = [(f, s) for f, s, _ in fact_rows]
-        hits.episodes = {e.id: e for e, _ in vec_rows} | {e.id: e for e, _, _ in text_rows}
+        hits = _hits(vec_rows, text_rows, fact_rows, fv.result() if fv else [])
         seen = {i for i, _ in hits.episode_vector}
         hits.episode_similarity = {e.id: c for e, _, c in text_rows if c is not None and e.id not in seen}
         seen = {f.id for f, _ in hits.fact_vector}
