@@ -21,7 +21,7 @@ from datetime import datetime, timedelta
 from pathlib import Path
 from typing import Any
 
-from .errors import ConfigError, StoreError
+from .errors import EXIT_ARCHIVE, ConfigError, StoreError
 from .models import Episode
 from .progress import NoProgress, Progress
 from .store.base import Store, episode_pages
@@ -31,6 +31,8 @@ PAGE = 500  # episodes per store transaction
 
 class ArchiveError(StoreError):
     """The archive could not be written or read, or a body did not match its hash."""
+
+    exit_code = EXIT_ARCHIVE
 
 
 def group_dir(group_id: str) -> str:

@@ -6,23 +6,48 @@ code; library users can catch the specific subclasses.
 
 from __future__ import annotations
 
+EXIT_CHECK_FAILED = 1
+EXIT_CONFIG = 2
+EXIT_INPUT = 3
+EXIT_STORE = 4
+EXIT_MODEL = 5
+EXIT_NOT_FOUND = 6
+EXIT_EPISODES_FAILED = 7
+EXIT_BUSY = 8
+EXIT_ARCHIVE = 9
+
+# Every exit code the CLI uses, one meaning each (the README's table is this one, tested).
+EXIT_CODES: dict[int, str] = {
+    0: "success",
+    EXIT_CHECK_FAILED: "a check failed (`doctor`, `bench contradictions`, `jobs run-nightly`), or an unexpected "
+                       "kgmem error",
+    EXIT_CONFIG: "configuration: a bad option, setting, store URL or config file (an unknown key is named)",
+    EXIT_INPUT: "bad input: every problem as `path:line: what is wrong; what to do`; nothing was written",
+    EXIT_STORE: "the store: unreachable, or an error from SQLite or Neo4j",
+    EXIT_MODEL: "a model is missing or corrupt: the message names the install command",
+    EXIT_NOT_FOUND: "not found: an entity, fact or episode the command names",
+    EXIT_EPISODES_FAILED: "`ingest` stored everything, but some episodes failed extraction: `--retry-failed`",
+    EXIT_BUSY: "busy: another maintenance run holds the group's jobs lock",
+    EXIT_ARCHIVE: "the archive: a body could not be archived or restored, or failed its sha256 check",
+}
+
 
 class KgMemError(Exception):
     """Base class of all kgmem errors."""
 
-    exit_code = 1
+    exit_code = EXIT_CHECK_FAILED
 
 
 class ConfigError(KgMemError):
     """Settings, store URLs or command options that cannot work."""
 
-    exit_code = 2
+    exit_code = EXIT_CONFIG
 
 
 class InputError(KgMemError):
     """Bad input data. Carries every problem found as ``path:line: message``."""
 
-    exit_code = 3
+    exit_code = EXIT_INPUT
 
     def __init__(self, problems: list[str]):
         self.problems = list(problems)
@@ -34,7 +59,7 @@ class InputError(KgMemError):
 class StoreError(KgMemError):
     """The store could not be reached or refused an operation."""
 
-    exit_code = 4
+    exit_code = EXIT_STORE
 
 
 class SchemaError(StoreError):
@@ -48,7 +73,7 @@ class UnsafeIdentifierError(KgMemError):
 class ModelMissingError(KgMemError):
     """The local embedding model's weights are not installed."""
 
-    exit_code = 5
+    exit_code = EXIT_MODEL
 
 
 class ExtractionError(KgMemError):
@@ -58,7 +83,7 @@ class ExtractionError(KgMemError):
 class NotFoundError(KgMemError):
     """A named entity, fact or episode does not exist in the group."""
 
-    exit_code = 6
+    exit_code = EXIT_NOT_FOUND
 
 
 class FlushTimeout(KgMemError):

@@ -19,7 +19,8 @@ from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from typing import Any
 
-from .errors import KgMemError
+from .claims import claim_owner, dead_owners
+from .errors import EXIT_BUSY, KgMemError
 from .store.base import JobRecord, Store, WriteBatch
 
 HUB_MIN_DEGREE = 50  # facts believed now at which `kgmem jobs hubs` reports an entity
@@ -60,7 +61,7 @@ LOCK_SECONDS = 6 * 3600  # a run that dies leaves the lock to expire after this 
 class JobBusy(KgMemError):
     """Another run holds the group's jobs lock."""
 
-    exit_code = 7
+    exit_code = EXIT_BUSY
 
 
 @dataclass
@@ -87,14 +88,24 @@ class Jobs:
     def __init__(self, store: Store, now: Callable[[], datetime], owner: str | None = None):
         self.store = store
         self.now = now
-        self.owner = owner or f"{socket.gethostname()}:{os.getpid()}:{uuid.uuid4().hex[:8]}"
+        self.owner = owner or claim_owner()
+
+    def _take(self, group: str) -> str:
+        """Take the group's lock; a holder that is a dead process of this machine is taken over at
+        once, as extraction claims are. Returns the holder."""
+        now = self.now()
+        until = now + timedelta(seconds=LOCK_SECONDS)
+        holder = self.store.try_lock(group, LOCK, self.owner, now, until)
+        if holder != self.owner and dead_owners([holder]):
+            holder = self.store.try_lock(group, LOCK, self.owner, now, until, steal_from=[holder])
+        return holder
 
     @contextmanager
     def locked(self, group: str) -> Iterator[None]:
-        now = self.now()
-        if not self.store.try_lock(group, LOCK, self.owner, now, now + timedelta(seconds=LOCK_SECONDS)):
-            raise JobBusy(f"another maintenance run holds group {group!r}'s lock; wait for it to end "
-                          f"(a dead run's lock frees itself after {LOCK_SECONDS // 3600} hours)")
+        holder = self._take(group)
+        if holder != self.owner:
+            raise JobBusy(f"another maintenance run ({holder}) holds group {group!r}'s lock; wait for it to end "
+                          f"(a run of another machine that died frees it after {LOCK_SECONDS // 3600} hours)")
         try:
             yield
         finally:

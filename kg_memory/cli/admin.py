@@ -8,7 +8,7 @@ import sys
 import typer
 
 from ..embed.minilm import MODEL_PIP_NAME, model_dir
-from ..errors import KgMemError, ModelMissingError
+from ..errors import EXIT_CHECK_FAILED, KgMemError, ModelMissingError
 from ..settings import load_settings
 from ..store.base import Store
 from ..store.url import open_store, redact_url
@@ -84,7 +84,7 @@ def doctor(store: str | None = StoreOpt,
         else:
             typer.echo("local LLM: not installed (optional: `kgmem model install --llm`)")
     if not report["ok"]:
-        raise typer.Exit(1)
+        raise typer.Exit(EXIT_CHECK_FAILED)
 
 
 def _episode_health(st: Store, pending_minutes: float, group: str | None) -> dict[str, object]:

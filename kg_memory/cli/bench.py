@@ -8,6 +8,7 @@ from typing import Any
 import typer
 
 from ..bench.contradictions import run_contradictions
+from ..errors import EXIT_CHECK_FAILED
 from ..memory import Memory
 from ..settings import load_settings
 from ..store.url import open_store
@@ -58,7 +59,7 @@ def contradictions(
             typer.echo(f"  FAIL {f['case']}#{f['check']} {f['query']!r} as_of={f['as_of']}: "
                        f"missing={f['missing']} rejected={f['rejected_present']} got={f['got']}")
     if res["passed"] != res["checks"] and not report_only:
-        raise typer.Exit(1)
+        raise typer.Exit(EXIT_CHECK_FAILED)
 
 
 @bench_app.command("scale")

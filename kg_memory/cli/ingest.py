@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import typer
 
+from ..errors import EXIT_EPISODES_FAILED
 from ..pipeline import IngestStats
 from .common import GroupOpt, JsonOpt, StoreOpt, emit_json, handle_errors, open_memory
 from .progress import CliProgress
@@ -55,4 +56,4 @@ def ingest(
     if stats.episodes_failed:
         typer.echo(f"Error: {stats.episodes_failed} episodes failed extraction; they are stored and marked "
                    "failed. Fix the cause and run `kgmem ingest --retry-failed`.", err=True)
-        raise typer.Exit(7)
+        raise typer.Exit(EXIT_EPISODES_FAILED)

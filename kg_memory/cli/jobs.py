@@ -11,6 +11,7 @@ from typing import Any
 
 import typer
 
+from ..errors import EXIT_ARCHIVE, EXIT_CHECK_FAILED
 from ..jobs import HUB_MIN_DEGREE
 from ..memory import Memory, time_option
 from .common import GroupOpt, JsonOpt, StoreOpt, emit_json, handle_errors, open_memory
@@ -152,7 +153,7 @@ def restore(group: str | None = GroupOpt, store: str | None = StoreOpt,
     _show(json_out, report.to_json(), lambda: [f"{verb} {report.episodes} episode bodies ({report.bytes} bytes)",
                                                *(f"  error: {e}" for e in report.errors)])
     if report.errors:
-        raise typer.Exit(4)
+        raise typer.Exit(EXIT_ARCHIVE)
 
 
 # -- shadow re-extraction -------------------------------------------------------------------
@@ -245,7 +246,7 @@ def run_nightly(group: str | None = GroupOpt, store: str | None = StoreOpt,
         + (", ".join(f"{k} {v}" for k, v in r.get("counts", {}).items()) if r["outcome"] == "ok" else r["error"])
         for r in report.runs] or ["no groups"])
     if report.failed:
-        raise typer.Exit(1)
+        raise typer.Exit(EXIT_CHECK_FAILED)
 
 
 @jobs_app.command("status")

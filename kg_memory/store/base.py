@@ -330,9 +330,11 @@ class Store(ABC):
         links, tombstones, job records) in one transaction: a reader sees one or the other."""
 
     @abstractmethod
-    def try_lock(self, group_id: str, name: str, owner: str, now: datetime, until: datetime) -> bool:
-        """Take the group's named lock until ``until`` if it is free, expired by ``now`` or
-        held by ``owner``; atomically. Returns whether ``owner`` holds it."""
+    def try_lock(self, group_id: str, name: str, owner: str, now: datetime, until: datetime,
+                 steal_from: Sequence[str] = ()) -> str:
+        """Take the group's named lock until ``until`` if it is free, expired by ``now``, held by
+        ``owner`` or by one of ``steal_from`` (owners known to be dead); atomically. Returns the
+        holder after the attempt: ``owner`` when it was taken."""
 
     @abstractmethod
     def unlock(self, group_id: str, name: str, owner: str) -> None:

@@ -1,10 +1,11 @@
 """Driver and database faults become ``StoreError`` (exit 4) at the store's edge, so no
-caller ever sees a raw ``neo4j`` or ``sqlite3`` exception. Reads that fail with a
-transient fault (a restarting server, a lock) are retried with backoff; writes are
-not retried here (Neo4j's managed transactions already retry their own transient
-faults, and a half-known commit must not be replayed): they fail as ``StoreError``
-with the cause, and the run is resumable because episodes stay pending until their
-extraction commits."""
+caller ever sees a raw ``neo4j`` or ``sqlite3`` exception. Only the reads named in
+``READS`` are retried on a transient fault (a restarting server, a lock), with backoff.
+Every other method is a write, or may write, and is never replayed here: a commit whose
+outcome is unknown (Neo4j's ``IncompleteCommit``) could have landed, and a replay of a
+swap, a lock or a body rewrite would undo or repeat it. Neo4j's managed transactions retry
+their own transient faults before the commit; a failed write is a ``StoreError`` with the
+cause, and a run is resumable because episodes stay pending until their extraction commits."""
 
 from __future__ import annotations
 
@@ -21,8 +22,15 @@ log = logging.getLogger(__name__)
 
 T = TypeVar("T", bound=type)
 
-WRITES = frozenset({"migrate", "add_episodes", "requeue_failed", "write", "erase", "close", "claim_pending",
-                    "release_claims"})
+# The methods of the Store interface that only read. Anything not named here is never retried,
+# so a new method is a non-retried write until someone adds it here on purpose.
+READS = frozenset({
+    "applied_migrations", "info", "pending_episodes", "claim_owners", "get_episodes", "previous_turns", "neighbours",
+    "find_entities", "mentions", "current_facts", "history", "fact_versions", "list_facts", "related",
+    "facts_for_entities", "ended_facts", "episodes_about", "episode_hashes", "facts_citing", "tombstones",
+    "episode_text_search", "episode_vector_search", "fact_text_search", "fact_vector_search", "search", "counts",
+    "groups", "entity_degrees", "entity_names", "entities", "entity_vectors", "list_episodes", "job_records",
+})
 ATTEMPTS = 4  # a read is tried this many times on a transient fault
 BACKOFF_S = 0.25  # first pause; it doubles
 
@@ -30,8 +38,8 @@ BACKOFF_S = 0.25  # first pause; it doubles
 def guard(kind: str, transient: Callable[[BaseException], bool], describe: Callable[[BaseException], str],
           attempts: int = ATTEMPTS) -> Callable[[T], T]:
     """A class decorator for a store: every method of the ``Store`` interface translates
-    driver faults (anything not a ``KgMemError``) into ``StoreError``, retrying reads up to
-    ``attempts`` times (fewer where the driver already retries on its own)."""
+    driver faults (anything not a ``KgMemError``) into ``StoreError``, retrying the ``READS``
+    up to ``attempts`` times (fewer where the driver already retries on its own)."""
 
     def decorate(cls: T) -> T:
         names = {n for n in dir(Store) if not n.startswith("_") and callable(getattr(Store, n))}
@@ -39,7 +47,7 @@ def guard(kind: str, transient: Callable[[BaseException], bool], describe: Calla
             method = cls.__dict__.get(name)
             if method is None or not callable(method):
                 continue
-            setattr(cls, name, _guarded(method, name, kind, name not in WRITES, transient, describe, attempts))
+            setattr(cls, name, _guarded(method, name, kind, name in READS, transient, describe, attempts))
         return cls
 
     return decorate

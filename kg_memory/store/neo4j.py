@@ -147,8 +147,13 @@ def _hits(vec_rows: list[tuple[Episode, float]], text_rows: list[tuple[Episode, 
 
 
 def _transient(exc: BaseException) -> bool:
+    """A fault worth trying again. ``IncompleteCommit`` is a ``ServiceUnavailable`` whose commit may
+    have landed: it is never transient (faults.READS keeps writes from retries; this keeps a read
+    scope's commit from one)."""
     import neo4j
 
+    if isinstance(exc, neo4j.exceptions.IncompleteCommit):
+        return False
     return isinstance(exc, (neo4j.exceptions.ServiceUnavailable, neo4j.exceptions.SessionExpired,
                             neo4j.exceptions.TransientError, ConnectionError, TimeoutError))
 
@@ -1025,14 +1030,15 @@ class Neo4jStore(Store):
         self._survival = {k: v for k, v in self._survival.items() if k[1] not in (a, b)}
         self._large = {k: v for k, v in self._large.items() if k[0] not in (a, b)}
 
-    def try_lock(self, group_id: str, name: str, owner: str, now: datetime, until: datetime) -> bool:
-        def work(tx: Any) -> bool:
+    def try_lock(self, group_id: str, name: str, owner: str, now: datetime, until: datetime,
+                 steal_from: Sequence[str] = ()) -> str:
+        def work(tx: Any) -> str:
             row = tx.run(query("lock_take"), {"group_id": group_id, "name": name, "owner": owner, "now": now,
-                                              "until": until}).single()
-            return row is not None and row["owner"] == owner
+                                              "until": until, "steal": list(steal_from)}).single()
+            return str(row["owner"])
 
         with self._session() as s:
-            return bool(s.execute_write(work))
+            return str(s.execute_write(work))
 
     def unlock(self, group_id: str, name: str, owner: str) -> None:
         with self._session() as s:

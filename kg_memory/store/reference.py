@@ -495,13 +495,14 @@ class ReferenceStore(Store):
             self.graves = [replace(t, group_id=other(t.group_id)) for t in self.graves]
             self.records = {(other(g), k, i): replace(r, group_id=other(g)) for (g, k, i), r in self.records.items()}
 
-    def try_lock(self, group_id: str, name: str, owner: str, now: datetime, until: datetime) -> bool:
+    def try_lock(self, group_id: str, name: str, owner: str, now: datetime, until: datetime,
+                 steal_from: Sequence[str] = ()) -> str:
         with self._lock:
             held = self.locks.get((group_id, name))
-            if held is None or held[0] == owner or held[1] <= now:
+            if held is None or held[0] == owner or held[1] <= now or held[0] in steal_from:
                 self.locks[(group_id, name)] = (owner, until)
-                return True
-            return False
+                return owner
+            return held[0]
 
     def unlock(self, group_id: str, name: str, owner: str) -> None:
         with self._lock:

@@ -1009,15 +1009,17 @@ class SQLiteStore(Store):
             for g in (a, b):  # every process's index of these groups starts again
                 c.executemany("INSERT INTO changes (group_id, tbl, row) VALUES (?, ?, -1)", [(g, "e"), (g, "f")])
 
-    def try_lock(self, group_id: str, name: str, owner: str, now: datetime, until: datetime) -> bool:
+    def try_lock(self, group_id: str, name: str, owner: str, now: datetime, until: datetime,
+                 steal_from: Sequence[str] = ()) -> str:
         with self._tx() as c:
             c.execute("INSERT INTO job_locks (group_id, name, owner, until) VALUES (?5, ?1, ?2, ?3) "
                       "ON CONFLICT (group_id, name) DO UPDATE SET owner = ?2, until = ?3 "
-                      "WHERE job_locks.owner = ?2 OR job_locks.until <= ?4",
-                      (name, owner, to_iso(until), to_iso(now), group_id))
+                      "WHERE job_locks.owner = ?2 OR job_locks.until <= ?4 "
+                      "OR job_locks.owner IN (SELECT value FROM json_each(?6))",
+                      (name, owner, to_iso(until), to_iso(now), group_id, json.dumps(list(steal_from))))
             row = c.execute("SELECT owner FROM job_locks WHERE group_id = ? AND name = ?",
                             (group_id, name)).fetchone()
-        return row is not None and row[0] == owner
+        return str(row[0])
 
     def unlock(self, group_id: str, name: str, owner: str) -> None:
         with self._tx() as c:

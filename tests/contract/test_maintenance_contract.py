@@ -5,6 +5,7 @@ lock and the run records. Each job's second run is a no-op."""
 from __future__ import annotations
 
 import json
+import os
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
@@ -260,15 +261,19 @@ def test_a_partial_or_stale_shadow_cannot_be_promoted(store, group, make_memory)
 # -- the lock, the schedule ---------------------------------------------------------------------
 def test_the_jobs_lock_refuses_an_overlapping_run_until_it_ends_or_expires(store, group, make_memory):
     t = START
-    assert store.try_lock(group, "jobs", "a", t, t + timedelta(hours=1))
-    assert store.try_lock(group, "jobs", "a", t, t + timedelta(hours=2))  # the holder renews
-    assert not store.try_lock(group, "jobs", "b", t + timedelta(minutes=30), t + timedelta(hours=3))
-    assert store.try_lock(f"{group}-other", "jobs", "b", t, t + timedelta(hours=1))  # locks are per group
-    assert store.try_lock(group, "jobs", "b", t + timedelta(hours=2), t + timedelta(hours=3))  # expired: taken
+    assert store.try_lock(group, "jobs", "a", t, t + timedelta(hours=1)) == "a"
+    assert store.try_lock(group, "jobs", "a", t, t + timedelta(hours=2)) == "a"  # the holder renews
+    assert store.try_lock(group, "jobs", "b", t + timedelta(minutes=30), t + timedelta(hours=3)) == "a"
+    assert store.try_lock(f"{group}-other", "jobs", "b", t, t + timedelta(hours=1)) == "b"  # locks are per group
+    assert store.try_lock(group, "jobs", "b", t + timedelta(hours=2), t + timedelta(hours=3)) == "b"  # expired: taken
     store.unlock(group, "jobs", "a")  # not the holder: nothing happens
-    assert not store.try_lock(group, "jobs", "c", t + timedelta(hours=2), t + timedelta(hours=3))
-    store.unlock(group, "jobs", "b")
-    assert store.try_lock(group, "jobs", "c", t + timedelta(hours=2), t + timedelta(hours=3))
+    assert store.try_lock(group, "jobs", "c", t + timedelta(hours=2), t + timedelta(hours=3)) == "b"
+    assert store.try_lock(group, "jobs", "c", t + timedelta(hours=2), t + timedelta(hours=3),
+                          steal_from=["x", "y"]) == "b"  # only a named owner is taken over
+    assert store.try_lock(group, "jobs", "c", t + timedelta(hours=2), t + timedelta(hours=3),
+                          steal_from=["b"]) == "c"  # a dead holder is taken over before its time
+    store.unlock(group, "jobs", "c")
+    assert store.try_lock(group, "jobs", "c", t + timedelta(hours=2), t + timedelta(hours=3)) == "c"
     store.unlock(group, "jobs", "c")
 
     mem = _memory(make_memory)
@@ -289,4 +294,26 @@ def test_the_jobs_lock_refuses_an_overlapping_run_until_it_ends_or_expires(store
     status = {r.job: r for r in Maintenance(mem).status(group)}
     assert set(status) == {"resolve-entities", "archive", "hubs"} and all(
         r.outcome == "ok" for r in status.values())
-    assert isinstance(JobBusy("x"), KgMemError) and JobBusy.exit_code == 7
+    assert isinstance(JobBusy("x"), KgMemError) and JobBusy.exit_code == 8
+
+
+def test_a_dead_local_runs_lock_is_taken_over_at_once(store, group, make_memory):
+    """A nightly run that crashed leaves its lock; the next run on this machine takes it over at once
+    (the holder's process is gone), while a live holder, or one of another machine, still blocks."""
+    import socket
+    import subprocess
+    import sys
+
+    dead = subprocess.Popen([sys.executable, "-c", "pass"])
+    dead.wait()
+    mem = _memory(make_memory)
+    now = datetime.now(UTC)
+    gone = f"{socket.gethostname()}/{dead.pid}/crashed"
+    assert store.try_lock(group, "jobs", gone, now, now + timedelta(hours=6)) == gone
+    report = Maintenance(mem).nightly([group])
+    assert [r["outcome"] for r in report.runs] == ["ok"] * 3
+    for holder in (f"{socket.gethostname()}/{os.getpid()}/alive", f"elsewhere/{dead.pid}/crashed"):
+        assert store.try_lock(group, "jobs", holder, now, now + timedelta(hours=6)) == holder
+        with pytest.raises(JobBusy, match="holds group"):
+            Maintenance(mem).resolve_entities(group)
+        store.unlock(group, "jobs", holder)

@@ -53,3 +53,86 @@ def test_persistent_faults_and_writes_become_store_errors(monkeypatch: pytest.Mo
     with pytest.raises(StoreError, match="IntegrityError") as info:
         broken.requeue_failed("g")
     assert broken.calls == 1 and info.value.exit_code == 4  # writes are never replayed
+
+
+# -- no write is ever replayed -----------------------------------------------------------------
+def _write_methods() -> list[str]:
+    from kg_memory.store.base import Store
+
+    names = {n for n in dir(Store) if not n.startswith("_") and callable(getattr(Store, n))}
+    return sorted(names - faults.READS - {"read_scope"})
+
+
+def _store_faults() -> list[tuple[str, type, list[BaseException]]]:
+    """Each real store class, with the faults its own classifier calls transient (plus Neo4j's
+    IncompleteCommit, which it must not)."""
+    import neo4j.exceptions as nx
+
+    from kg_memory.store.neo4j import Neo4jStore
+    from kg_memory.store.sqlite import SQLiteStore
+
+    return [("sqlite", SQLiteStore, [sqlite3.OperationalError("database is locked")]),
+            ("neo4j", Neo4jStore, [nx.ServiceUnavailable("gone"), nx.TransientError("deadlock"),
+                                   nx.SessionExpired("expired"), nx.IncompleteCommit("commit lost")])]
+
+
+def test_every_write_is_named_and_every_read_exists():
+    from kg_memory.store.base import Store
+
+    writes = _write_methods()
+    for must in ("swap_groups", "set_bodies", "try_lock", "unlock", "write", "erase", "claim_pending"):
+        assert must in writes
+    assert all(callable(getattr(Store, n, None)) for n in faults.READS)
+
+
+@pytest.mark.parametrize("kind", ["sqlite", "neo4j"])
+def test_a_transient_fault_in_any_write_is_never_replayed(kind: str, monkeypatch: pytest.MonkeyPatch):
+    """A write method that fails with a fault its store calls transient runs once and fails as a
+    StoreError: a lost commit (a swap, a lock, a body rewrite) is never run a second time."""
+    monkeypatch.setattr(faults, "BACKOFF_S", 0.0)
+    _, cls, excs = next(s for s in _store_faults() if s[0] == kind)
+    module = __import__(cls.__module__, fromlist=["_transient", "_describe"])
+    for exc in excs:
+        calls: dict[str, int] = {}
+
+        def failing(name: str, exc: BaseException = exc):
+            def method(self, *args, **kwargs):
+                calls[name] = calls.get(name, 0) + 1
+                raise exc
+            return method
+
+        body = {name: failing(name) for name in _write_methods()}
+        guarded = faults.guard(kind, module._transient, module._describe)(type(f"Faulty{kind}", (cls,), body))
+        store = object.__new__(guarded)
+        for name in _write_methods():
+            with pytest.raises(StoreError):
+                getattr(store, name)()
+        assert calls == {name: 1 for name in _write_methods()}, f"{type(exc).__name__} replayed a write"
+
+
+@pytest.mark.parametrize("kind", ["sqlite", "neo4j"])
+def test_the_same_fault_in_a_read_is_retried(kind: str, monkeypatch: pytest.MonkeyPatch):
+    """The check above could pass with a guard that retries nothing: reads do retry the same faults."""
+    monkeypatch.setattr(faults, "BACKOFF_S", 0.0)
+    _, cls, excs = next(s for s in _store_faults() if s[0] == kind)
+    module = __import__(cls.__module__, fromlist=["_transient", "_describe"])
+    exc = excs[0]
+    calls = []
+
+    def counts(self, group_id=None):
+        calls.append(1)
+        raise exc
+
+    guarded = faults.guard(kind, module._transient, module._describe, attempts=3)(
+        type(f"Flaky{kind}", (cls,), {"counts": counts}))
+    with pytest.raises(StoreError, match="transient"):
+        object.__new__(guarded).counts("g")
+    assert len(calls) == 3
+
+
+def test_an_incomplete_commit_is_not_transient():
+    import neo4j.exceptions as nx
+
+    from kg_memory.store.neo4j import _transient
+
+    assert _transient(nx.ServiceUnavailable("gone")) and not _transient(nx.IncompleteCommit("lost"))
