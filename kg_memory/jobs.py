@@ -9,10 +9,7 @@ takes a limit (``Store.facts_for_entities``), which a hub's facts reach first.""
 
 from __future__ import annotations
 
-import os
-import socket
 import time
-import uuid
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field

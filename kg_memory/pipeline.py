@@ -125,9 +125,7 @@ class Pipeline:
         self.progress = progress or NoProgress()
         owner = claim_owner()
         while True:
-            now = self.now()
-            dead = dead_owners(self.store.claim_owners(group_id))
-            eps = self.store.claim_pending(group_id, batch_size, owner, now, now + self.lease, dead)
+            eps = self._claim(group_id, batch_size, owner)
             if not eps:
                 break
             try:
@@ -135,7 +133,22 @@ class Pipeline:
             except BaseException:
                 self.store.release_claims(group_id, owner, [e.id for e in eps])
                 raise
+            if len(eps) < batch_size:  # the claim took every claimable episode: no second round trip
+                break
         return stats
+
+    def _claim(self, group_id: str | None, batch_size: int, owner: str) -> list[Episode]:
+        """Claim up to ``batch_size`` pending episodes; only when that comes up short are the other
+        claimants read, and those that are dead processes of this machine taken over. An add costs
+        one claim (and one owners read) whatever the size of the group."""
+        now = self.now()
+        eps = self.store.claim_pending(group_id, batch_size, owner, now, now + self.lease)
+        if len(eps) < batch_size:
+            dead = dead_owners(self.store.claim_owners(group_id))
+            if dead:
+                more = self.store.claim_pending(group_id, batch_size - len(eps), owner, now, now + self.lease, dead)
+                eps = sorted({e.id: e for e in [*eps, *more]}.values(), key=lambda e: (e.occurred_at, e.id))
+        return eps
 
     def process(self, episodes: list[Episode]) -> IngestStats:
         """Extract a batch once, then decide and write it; a write that loses a race with

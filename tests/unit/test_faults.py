@@ -95,7 +95,7 @@ def test_a_transient_fault_in_any_write_is_never_replayed(kind: str, monkeypatch
     for exc in excs:
         calls: dict[str, int] = {}
 
-        def failing(name: str, exc: BaseException = exc):
+        def failing(name: str, exc: BaseException = exc, calls: dict[str, int] = calls):
             def method(self, *args, **kwargs):
                 calls[name] = calls.get(name, 0) + 1
                 raise exc

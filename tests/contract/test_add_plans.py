@@ -1,0 +1,103 @@
+"""An add costs O(pending episodes), not O(group): on SQLite every statement a `Memory.add` runs is an
+index search (no table scan), and on Neo4j the database hits of the per-add claim queries stay bounded
+while the group grows tenfold. (Speed itself is measured in `make bench`, not here.)"""
+
+from __future__ import annotations
+
+import re
+from datetime import UTC, datetime, timedelta
+
+import numpy as np
+
+from kg_memory.cypher import query
+from kg_memory.models import Episode
+from kg_memory.store.base import Store, WriteBatch
+
+T0 = datetime(2021, 3, 1, tzinfo=UTC)
+
+
+def _fill(store: Store, group: str, n: int, start: int = 0) -> None:
+    """``n`` extracted (done) episodes in ``group``, written through the store."""
+    eps = [Episode(group_id=group, role="user", content=f"filler turn {i}: lunch at place {i % 31}",
+                   occurred_at=T0 + timedelta(minutes=i), created_at=T0 + timedelta(minutes=i))
+           for i in range(start, start + n)]
+    for s in range(0, n, 1000):
+        chunk = eps[s:s + 1000]
+        store.add_episodes(chunk)
+        vecs = np.random.default_rng(s + start).standard_normal((len(chunk), 384)).astype(np.float32)
+        vecs /= np.linalg.norm(vecs, axis=1, keepdims=True)
+        store.write(WriteBatch(episode_vectors={(e.group_id, e.id): v for e, v in zip(chunk, vecs, strict=True)},
+                               statuses=[(e.group_id, e.id, "done", None) for e in chunk]))
+
+
+# Searches bound by the group alone that still cost O(1) or O(pending): the partial index of pending
+# episodes, and MAX(seq) over the change log's (group_id, seq) index.
+BOUNDED_BY_GROUP = ("episodes_pending_group", "changes_group")
+
+
+def _whole_group(step: str) -> bool:
+    """A plan step that reads a table, or a group of it, whole."""
+    if step.startswith("SCAN") and not step.startswith(("SCAN CONSTANT ROW", "SCAN json_each")):
+        return True
+    whole = re.match(r"SEARCH \w+ USING (?:COVERING )?INDEX (\w+) \(group_id=\?\)$", step)
+    return bool(whole) and whole.group(1) not in BOUNDED_BY_GROUP
+
+
+def test_every_statement_of_an_add_on_sqlite_is_an_index_search(sqlite_store, group, embedder):
+    from kg_memory.memory import Memory
+
+    _fill(sqlite_store, group, 3000)
+    _fill(sqlite_store, f"{group}-neighbour", 1000)
+    mem = Memory(sqlite_store, embedder=embedder)
+    mem.add("I moved to Porto last week.", group=group)  # the group's first facts
+    conn = sqlite_store.conn  # type: ignore[attr-defined]
+    statements: list[str] = []
+    conn.set_trace_callback(statements.append)
+    try:
+        stats = mem.add("Actually I live in Braga now, and my sister Ana works at Acme.", group=group)
+    finally:
+        conn.set_trace_callback(None)
+    assert stats.episodes_failed == 0 and stats.facts_added >= 2, stats
+    planned = [s for s in statements if re.match(r"\s*(SELECT|UPDATE|DELETE|INSERT|WITH)\b", s, re.I)
+               and "_config'" not in s]  # FTS5's own reads of its one-row config table
+    scans = {}
+    for sql in planned:
+        plan = [row[3] for row in conn.execute("EXPLAIN QUERY PLAN " + sql).fetchall()]
+        bad = [p for p in plan if _whole_group(p)]
+        if bad:
+            scans[sql[:120]] = bad
+    assert any("claimed_by = " in s and s.lstrip().upper().startswith("UPDATE") for s in planned)  # the claim ran
+    assert any("SELECT DISTINCT claimed_by" in s for s in planned)
+    assert scans == {}
+
+
+def _db_hits(store: Store, name: str, params: dict) -> int:
+    def hits(plan: dict) -> int:
+        return int(plan.get("dbHits", 0)) + sum(hits(c) for c in plan.get("children", []))
+
+    with store.driver.session() as s:  # type: ignore[attr-defined]
+        summary = s.run("PROFILE " + query(name), params).consume()
+    assert summary.profile is not None
+    return hits(summary.profile)
+
+
+def test_the_per_add_claim_queries_on_neo4j_do_not_grow_with_the_group(neo4j_store_session, group):
+    store = neo4j_store_session
+    now = datetime.now(UTC)
+
+    def claim_hits() -> tuple[int, int]:
+        owner = f"probe/{group}"
+        store.add_episodes([Episode(group_id=group, role="user", content=f"pending turn {now.timestamp()}",
+                                    occurred_at=now, created_at=now)])
+        params = {"group_id": group, "limit": 256, "owner": owner, "now": now, "until": now + timedelta(minutes=5),
+                  "steal": []}
+        return _db_hits(store, "episodes_claim", params), _db_hits(store, "episodes_claim_owners", params)
+
+    _fill(store, group, 300)
+    small = claim_hits()
+    _fill(store, group, 2700, start=300)
+    now += timedelta(seconds=1)
+    large = claim_hits()
+    assert store.counts(group)["episodes"] == 3002
+    for s, big in zip(small, large, strict=True):
+        assert big <= 2 * s + 200, (small, large)  # not the 3,000 rows of the group
