@@ -49,8 +49,10 @@ class InputError(KgMemError):
 
     exit_code = EXIT_INPUT
 
-    def __init__(self, problems: list[str]):
+    def __init__(self, problems: list[str], hint: str = "Fix the input, or pass --on-error skip to ingest the "
+                                                             "good records."):
         self.problems = list(problems)
+        self.hint = hint
         head = self.problems[0] if self.problems else "bad input"
         more = f" (and {len(self.problems) - 1} more)" if len(self.problems) > 1 else ""
         super().__init__(head + more)

@@ -6,7 +6,8 @@ import asyncio
 import json
 import re
 import threading
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
 from datetime import datetime
 from difflib import get_close_matches
 from pathlib import Path
@@ -20,17 +21,43 @@ from .errors import ConfigError, InputError, NotFoundError
 from .extract.base import Extractor
 from .formats import Parsed, iter_chunks
 from .models import Episode, FactVersion, RecallResult, ScoredEpisode, normalize_name
+from .ontology import RECORD_KIND as ONTOLOGY_RECORDS
+from .ontology import (
+    Ontology,
+    OntologyInUse,
+    changes_in_use,
+    load_ontology_file,
+    ontology_from_mapping,
+    ontology_of_records,
+    ontology_record,
+    parse_ontology,
+)
 from .pipeline import IngestStats, Pipeline
 from .progress import NoProgress, Progress
 from .recall import Recaller
 from .resolve import find_live
 from .settings import Settings, default_store_url, load_settings
-from .store.base import Store, TimeFilter
+from .store.base import Store, TimeFilter, WriteBatch
 from .store.url import open_store
 from .temporal import lineage
 from .timeutil import Clock, SystemClock, ensure_utc, parse_datetime
-from .vocab import check_predicate
+from .vocab import Vocabulary, check_predicate
 from .worker import ExtractionWorker
+
+
+@dataclass(frozen=True)
+class OntologyChange:
+    """What ``Memory.set_ontology`` did: the versions before and after, and what it changes."""
+
+    group_id: str
+    before: str
+    after: str
+    changes: list[str]
+    written: bool
+
+    def to_json(self) -> dict[str, Any]:
+        return {"group_id": self.group_id, "before": self.before, "after": self.after, "changes": self.changes,
+                "written": self.written}
 
 
 def make_extractor(name: str, settings: Settings, embedder: Embedder | None = None) -> Extractor:
@@ -65,6 +92,7 @@ class Memory:
         self._recaller: Recaller | None = None
         self._worker: ExtractionWorker | None = None
         self._extracting = threading.RLock()  # one pipeline at a time per Memory (caller or worker)
+        self._scoped: dict[str, Extractor] = {}  # the extractor of each group ontology, by its version
 
     @classmethod
     def open(cls, store_url: str | None = None, *, settings: Settings | None = None,
@@ -98,7 +126,47 @@ class Memory:
     # -- writing -----------------------------------------------------------
     def _pipeline(self) -> Pipeline:
         return Pipeline(self.store, self.extractor, self.embedder, self.clock.now,
-                        related_k=self.settings.related_k, related_min_cosine=self.settings.related_min_cosine)
+                        related_k=self.settings.related_k, related_min_cosine=self.settings.related_min_cosine,
+                        scope=self._scope)
+
+    # -- ontologies --------------------------------------------------------
+    def ontology(self, group: str | None = None) -> Ontology:
+        """The group's current ontology (the built-in default when it has none of its own)."""
+        return ontology_of_records(self.store.job_records(group or self.settings.group, ONTOLOGY_RECORDS))
+
+    def set_ontology(self, source: str | Path | Mapping[str, Any], *, group: str | None = None,
+                     force: bool = False) -> OntologyChange:
+        """Give the group an ontology: a TOML file's path, its text, or the same as a mapping. It is
+        checked first (an ``InputError`` with every problem, nothing written). Removing or retyping a
+        predicate that facts believed now use is refused unless ``force``; the result says what it did.
+        The store keeps every version; extraction uses the newest from the next episode on."""
+        gid = group or self.settings.group
+        if isinstance(source, Mapping):
+            new = ontology_from_mapping(source)
+        elif isinstance(source, Path) or "\n" not in str(source) and Path(str(source)).suffix == ".toml":
+            new = load_ontology_file(source)
+        else:
+            new = parse_ontology(str(source))
+        old = self.ontology(gid)
+        in_use: dict[str, int] = {}
+        for _, _, predicate, n in self.store.entity_degrees(gid):
+            in_use[predicate] = in_use.get(predicate, 0) + n
+        changes = changes_in_use(old, new, in_use)
+        if changes and not force:
+            raise OntologyInUse(changes)
+        if new.version != old.version:
+            self.store.write(WriteBatch(records=[ontology_record(gid, new, self.clock.now())]))
+        return OntologyChange(gid, old.version, new.version, changes, new.version != old.version)
+
+    def _scope(self, group_id: str) -> tuple[Extractor, Vocabulary]:
+        """The extractor and vocabulary the group's ontology asks for (one extractor per ontology version)."""
+        ont = self.ontology(group_id)
+        if ont.is_default:
+            return self.extractor, ont.vocab
+        if ont.version not in self._scoped:
+            remake = getattr(self.extractor, "with_vocabulary", None)
+            self._scoped[ont.version] = remake(ont.vocab) if remake is not None else self.extractor
+        return self._scoped[ont.version], ont.vocab
 
     def ingest_files(self, paths: Sequence[str | Path], fmt: str = "auto", group: str | None = None,
                      on_error: str = "fail", progress: Progress | None = None) -> IngestStats:

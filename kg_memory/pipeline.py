@@ -13,8 +13,9 @@ import random
 import re
 import time
 from collections import defaultdict
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from concurrent.futures import ThreadPoolExecutor
+from contextlib import contextmanager
 from dataclasses import dataclass, field, replace
 from datetime import datetime, timedelta
 from typing import Any
@@ -102,9 +103,12 @@ def windows(eps: list[Episode], size: int) -> list[list[Episode]]:
 class Pipeline:
     def __init__(self, store: Store, extractor: Extractor, embedder: Embedder | None,
                  now: Callable[[], datetime], vocab: Vocabulary | None = None, context_turns: int = 4,
-                 related_k: int = 5, related_min_cosine: float = 0.75, lease_seconds: float = 1800.0):
+                 related_k: int = 5, related_min_cosine: float = 0.75, lease_seconds: float = 1800.0,
+                 scope: Callable[[str], tuple[Extractor, Vocabulary]] | None = None):
+        """``scope``: a group's extractor and vocabulary (its ontology); default, these two for every group."""
         self.store = store
         self.extractor = extractor
+        self.scope = scope
         self.embedder = embedder
         self.now = now
         self.vocab = vocab or load_vocabulary()
@@ -137,6 +141,19 @@ class Pipeline:
                 break
         return stats
 
+    @contextmanager
+    def _ontology_of(self, group_id: str) -> Iterator[None]:
+        """Extract and decide under the group's own ontology (its extractor and vocabulary)."""
+        if self.scope is None:
+            yield
+            return
+        saved = self.extractor, self.vocab
+        self.extractor, self.vocab = self.scope(group_id)
+        try:
+            yield
+        finally:
+            self.extractor, self.vocab = saved
+
     def _claim(self, group_id: str | None, batch_size: int, owner: str) -> list[Episode]:
         """Claim up to ``batch_size`` pending episodes; only when that comes up short are the other
         claimants read, and those that are dead processes of this machine taken over. An add costs
@@ -162,14 +179,16 @@ class Pipeline:
         extracted: dict[str, dict[str, Extraction]] = {}
         failed: list[tuple[str, str, str, str | None]] = []
         for group_id, eps in by_group.items():
-            extracted[group_id] = self._extractions(group_id, sorted(eps, key=lambda e: e.occurred_at), failed,
-                                                    stats)
+            with self._ontology_of(group_id):
+                extracted[group_id] = self._extractions(group_id, sorted(eps, key=lambda e: e.occurred_at), failed,
+                                                        stats)
         self.progress.phase("store facts", len(episodes))
         for attempt in range(1, CONFLICT_ATTEMPTS + 1):
             batch = WriteBatch(episode_vectors=dict(vectors), statuses=list(failed))
             decided = IngestStats()
             for group_id, eps in by_group.items():
-                self._group(group_id, eps, extracted[group_id], batch, decided)
+                with self._ontology_of(group_id):
+                    self._group(group_id, eps, extracted[group_id], batch, decided)
             self._embed_batch(batch)
             try:
                 self.store.write(batch)

@@ -1,13 +1,10 @@
-"""The predicate vocabulary, loaded from ``kg_memory/data/predicates.json``."""
+"""The predicate vocabulary: the form of an ontology (``ontology.py``) the extractors, the pipeline and
+recall read. ``load_vocabulary`` is the built-in default (``kg_memory/data/ontology.toml``)."""
 
 from __future__ import annotations
 
-import json
 import re
 from dataclasses import dataclass
-from functools import lru_cache
-from importlib import resources
-from typing import Any
 
 from .errors import UnsafeIdentifierError
 
@@ -37,6 +34,7 @@ class Predicate:
     value_class: str | None
     keywords: tuple[str, ...]
     description: str = ""
+    examples: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -44,6 +42,8 @@ class Vocabulary:
     predicates: dict[str, Predicate]
     relations: dict[str, str]
     value_classes: dict[str, tuple[str, ...]]
+    version: str = ""  # the ontology's version hash
+    entity_types: tuple[str, ...] = ()
 
     def is_single(self, predicate: str) -> bool:
         p = self.predicates.get(predicate)
@@ -57,23 +57,8 @@ class Vocabulary:
         return idx
 
 
-def _tuple(d: dict[str, Any], key: str) -> tuple[str, ...]:
-    return tuple(d.get(key, ()))
-
-
-@lru_cache(maxsize=1)
 def load_vocabulary() -> Vocabulary:
-    raw = json.loads(resources.files("kg_memory.data").joinpath("predicates.json").read_text("utf-8"))
-    preds = {}
-    for name, spec in raw["predicates"].items():
-        check_predicate(name)
-        preds[name] = Predicate(
-            name=name, single_valued=spec["cardinality"] == "single", object_kind=spec["object"],
-            statement=spec["statement"], first_person=_tuple(spec, "first_person"),
-            third_person=_tuple(spec, "third_person"), past=_tuple(spec, "past"),
-            ending=_tuple(spec, "ending"), ending_any=_tuple(spec, "ending_any"),
-            value_class=spec.get("value_class"), keywords=_tuple(spec, "keywords"),
-            description=spec.get("description", ""),
-        )
-    classes = {k: tuple(sorted(v, key=len, reverse=True)) for k, v in raw["value_classes"].items()}
-    return Vocabulary(preds, dict(raw["relations"]), classes)
+    """The default ontology's vocabulary."""
+    from .ontology import default_ontology
+
+    return default_ontology().vocab

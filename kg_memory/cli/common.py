@@ -33,8 +33,7 @@ def handle_errors(fn: F) -> F:
                 typer.echo(f"Error: {p}", err=True)
             if len(exc.problems) > 50:
                 typer.echo(f"Error: ... and {len(exc.problems) - 50} more problems", err=True)
-            typer.echo("Nothing was written. Fix the input, or pass --on-error skip to ingest the good records.",
-                       err=True)
+            typer.echo(f"Nothing was written. {exc.hint}", err=True)
             raise typer.Exit(exc.exit_code) from None
         except KgMemError as exc:
             typer.echo(f"Error: {exc}", err=True)

@@ -9,7 +9,6 @@ import re
 from collections.abc import Iterable
 from dataclasses import dataclass
 from datetime import datetime
-from functools import lru_cache
 
 from ..embed.base import Embedder
 from ..models import Episode
@@ -18,6 +17,7 @@ from . import dates, parse
 from .base import ExtractContext, ExtractedFact, Extraction
 from .canonical import LEADING as _LEADING
 from .canonical import Canonicalizer, snake
+from .meaning import MeaningReader, ontology_tag
 
 RULES_VERSION = "rules-5"  # rules-4 + the shapes of restated sentences (interests, favourites, habits, aims)
 
@@ -100,10 +100,14 @@ def _compile(p: Predicate) -> _Compiled:
     return _Compiled(p, first(p.first_person), chained, third, first(p.past), first(p.ending), ending_any)
 
 
-@lru_cache(maxsize=1)
-def _compiled_vocab() -> tuple[Vocabulary, tuple[_Compiled, ...]]:
-    vocab = load_vocabulary()
-    return vocab, tuple(_compile(p) for p in vocab.predicates.values())
+_COMPILED: dict[str, tuple[_Compiled, ...]] = {}  # by ontology version: an ontology's patterns compile once
+
+
+def _compiled_vocab(vocab: Vocabulary | None = None) -> tuple[Vocabulary, tuple[_Compiled, ...]]:
+    vocab = vocab or load_vocabulary()
+    if vocab.version not in _COMPILED:
+        _COMPILED[vocab.version] = tuple(_compile(p) for p in vocab.predicates.values())
+    return vocab, _COMPILED[vocab.version]
 
 
 def unique_facts(facts: list[ExtractedFact]) -> list[ExtractedFact]:
@@ -127,12 +131,14 @@ class RulesExtractor:
     version: str | None = RULES_VERSION
 
     def __init__(self, embedder: Embedder | None = None, predicate_similarity: float = 0.62,
-                 use_parser: bool = True) -> None:
-        self.vocab, self.compiled = _compiled_vocab()
+                 use_parser: bool = True, vocab: Vocabulary | None = None) -> None:
+        self.embedder, self.predicate_similarity = embedder, predicate_similarity
+        self.vocab, self.compiled = _compiled_vocab(vocab)
         self.canonical = Canonicalizer(self.vocab, embedder, predicate_similarity)
+        self.meaning = MeaningReader(self.vocab, embedder)
         self._keywords = self.vocab.keyword_index()
         self.parser = use_parser and parse.parser_available()  # spaCy loads on the first sentence it parses
-        self.version = RULES_VERSION + (f"+{parse.parser_version()}" if self.parser else "")
+        self.version = RULES_VERSION + (f"+{parse.parser_version()}" if self.parser else "") + ontology_tag(self.vocab)
         classes = self.vocab.value_classes
         self._activities = frozenset(classes.get("activity", ()))
         rel_words = sorted(self.vocab.relations, key=len, reverse=True)
@@ -167,6 +173,10 @@ class RulesExtractor:
             r"(?P<status>married|engaged|divorced)",
         )
 
+    def with_vocabulary(self, vocab: Vocabulary) -> RulesExtractor:
+        """The same extractor reading another ontology (a group's own)."""
+        return RulesExtractor(self.embedder, self.predicate_similarity, self.parser, vocab)
+
     # -- public -----------------------------------------------------------
     def extract(self, episode: Episode, context: ExtractContext | None = None) -> Extraction:
         out = Extraction()
@@ -176,6 +186,12 @@ class RulesExtractor:
         for raw in _SENTENCE.split(episode.content):
             raw = dates.expand_weekdays(raw)
             sentence = normalize_text(raw.strip())
+            if sentence and self.meaning.enabled:
+                read = self.meaning.read(raw.strip(), me, episode.occurred_at)
+                if read:  # the group's own predicates said it: not also an open fact
+                    out.facts.extend(read)
+                    out.mentions.extend(f.subject for f in read)
+                    continue
             if sentence:
                 before = len(out.facts)
                 self._sentence(sentence, me, episode.occurred_at, out)
