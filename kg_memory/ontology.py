@@ -94,7 +94,8 @@ def parse_ontology(text: str, where: str = "<ontology>") -> Ontology:
         raw = tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
         line = re.search(r"line (\d+)", str(exc))
-        raise InputError([f"{where}:{line.group(1) if line else 1}: {exc}; fix the TOML syntax"], ONTOLOGY_HINT) from None
+        at = line.group(1) if line else 1
+        raise InputError([f"{where}:{at}: {exc}; fix the TOML syntax"], ONTOLOGY_HINT) from None
     return ontology_from_mapping(raw, where, text)
 
 

@@ -234,14 +234,23 @@ def _made(subject: str, verb: str, obj: Any, text: str, shape: str) -> Reading |
 
 
 def _pobj(prep: Any) -> Any | None:
+    """A preposition's object; or the name right after it, which the small parser sometimes hangs
+    elsewhere ("switched to CockroachDB": CockroachDB/advmod of the verb)."""
     if prep.dep_ == "prt":
         return None
-    return next((k for k in prep.children if k.dep_ in ("pobj", "pcomp")), None)
+    found = next((k for k in prep.children if k.dep_ in ("pobj", "pcomp")), None)
+    if found is None and prep.i + 1 < len(prep.doc):
+        after = prep.doc[prep.i + 1]
+        if after.text[:1].isupper() and after.is_alpha and after.dep_ in ("advmod", "npadvmod", "dobj", "attr"):
+            return after
+    return found
 
 
 def _verb(verb: Any) -> str:
+    """The verb as said, with its auxiliaries and particles ("is hosted", "handed over")."""
+    aux = [k.text for k in verb.children if k.dep_ in ("aux", "auxpass") and k.i < verb.i]
     prt = [k.text for k in verb.children if k.dep_ == "prt"]
-    return " ".join([verb.lemma_, *prt]) if verb.lemma_ != "be" else verb.text
+    return " ".join([*aux, verb.text, *prt])
 
 
 def _phrase(tok: Any, types: frozenset[str]) -> str:

@@ -1,0 +1,65 @@
+"""A group's own ontology on both stores: set, versioned, used by extraction for that group only,
+refused when it would retype a predicate in use, and the changed slot's history right in time."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from kg_memory.ontology import OntologyInUse, default_ontology, load_ontology_file
+
+ROOT = Path(__file__).resolve().parents[2]
+PROJECT = ROOT / "examples" / "ontologies" / "project.toml"
+
+TURNS = [
+    ("2026-01-10T10:00:00Z", "The billing service uses Postgres and deploys to Heroku."),
+    ("2026-02-10T10:00:00Z", "The billing service is owned by Priya."),
+    ("2026-05-10T10:00:00Z", "We finished migrating billing off Postgres; it runs on CockroachDB now."),
+    ("2026-06-10T10:00:00Z", "Priya handed the billing service over to Tom."),
+]
+
+
+def _values(mem, group, predicate, **when):
+    return sorted(f.object for f in mem.facts(group=group, predicate=predicate, **when))
+
+
+def test_a_custom_ontology_drives_extraction_and_time(make_memory, group):
+    mem = make_memory()
+    assert mem.ontology(group).is_default
+    change = mem.set_ontology(PROJECT, group=group)
+    assert change.written and change.after == load_ontology_file(PROJECT).version
+    assert mem.set_ontology(PROJECT, group=group).written is False  # the same version: nothing new
+    assert mem.ontology(group).version == change.after and mem.ontology(f"{group}-other").is_default
+    for at, text in TURNS:
+        mem.add(text, group=group, occurred_at=at)
+        mem.add(text, group=f"{group}-other", occurred_at=at)  # the same turns under the default ontology
+    assert _values(mem, group, "uses_database") == ["CockroachDB"]
+    assert _values(mem, group, "uses_database", as_of="2026-04-01") == ["Postgres"]
+    assert _values(mem, group, "owned_by") == ["Tom"] and _values(mem, group, "owned_by", as_of="2026-04-01") == [
+        "Priya"]
+    assert _values(mem, group, "deploys_to") == ["Heroku"]
+    history = [v for v in mem.facts(group=group, predicate="uses_database", all_versions=True)]
+    closed = [v for v in history if v.object == "Postgres" and v.valid_to is not None]
+    assert closed and closed[0].valid_to.date().isoformat() == "2026-05-10"
+    assert all(v.prompt_version and v.prompt_version.endswith(f"+ontology:{change.after}") for v in history)
+    assert mem.facts(group=f"{group}-other", predicate="uses_database") == []  # the default has no such slot
+
+
+def test_retyping_a_predicate_in_use_needs_force(make_memory, group, tmp_path):
+    mem = make_memory()
+    mem.set_ontology(PROJECT, group=group)
+    mem.add("The billing service uses Postgres.", group=group, occurred_at="2026-01-10T10:00:00Z")
+    retyped = tmp_path / "retyped.toml"
+    retyped.write_text(PROJECT.read_text().replace('cardinality = "single"\nobject = "value"\n'
+                                                   'description = "the database',
+                                                   'cardinality = "multi"\nobject = "value"\n'
+                                                   'description = "the database', 1))
+    before = mem.ontology(group).version
+    with pytest.raises(OntologyInUse, match="uses_database: retyped from single/value to multi/value"):
+        mem.set_ontology(retyped, group=group)
+    assert mem.ontology(group).version == before  # nothing written
+    done = mem.set_ontology(retyped, group=group, force=True)
+    assert done.written and mem.ontology(group).version != before and done.changes
+    assert not mem.ontology(group).vocab.is_single("uses_database")
+    assert default_ontology().is_default

@@ -1,0 +1,142 @@
+"""The ontology as data: the TOML loader, its checks (with line numbers), the default ontology, and
+mapping clauses onto a group's own predicates by meaning (the real MiniLM model and parser)."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+from pathlib import Path
+
+import pytest
+
+from kg_memory.errors import InputError
+from kg_memory.extract.meaning import MeaningReader, ontology_tag
+from kg_memory.extract.rules import RulesExtractor
+from kg_memory.models import Episode
+from kg_memory.ontology import (
+    changes_in_use,
+    default_ontology,
+    dump_toml,
+    load_ontology_file,
+    ontology_from_mapping,
+    parse_ontology,
+)
+from kg_memory.vocab import load_vocabulary
+
+ROOT = Path(__file__).resolve().parents[2]
+PROJECT = ROOT / "examples" / "ontologies" / "project.toml"
+T = datetime(2026, 4, 10, 10, tzinfo=UTC)
+
+GOOD = '''extends = "default"
+[predicates.uses_database]
+cardinality = "single"
+object = "value"
+description = "the database a service stores its data in"
+examples = ["The billing service uses Postgres.", "Search keeps its index in Elasticsearch."]
+ends = ["stopped using", "dropped"]
+[entity_types.service]
+description = "a software service the team runs"
+'''
+
+
+def test_the_issue_format_loads_and_extends_the_default():
+    ont = parse_ontology(GOOD)
+    spec = ont.vocab.predicates["uses_database"]
+    assert spec.single_valued and spec.object_kind == "value" and spec.ending == ("stopped using", "dropped")
+    assert spec.examples[0] == "The billing service uses Postgres."
+    assert "lives_in" in ont.vocab.predicates and ont.custom == {"uses_database"}
+    assert ont.vocab.entity_types == ("service",) and not ont.is_default
+    assert ont.version != default_ontology().version and ont.version == parse_ontology(GOOD).version
+
+
+def test_without_extends_only_the_files_predicates():
+    ont = parse_ontology(GOOD.replace('extends = "default"\n', ""))
+    assert set(ont.vocab.predicates) == {"uses_database"}
+
+
+def test_the_default_ontology_is_the_vocabulary_every_group_starts_from():
+    ont = default_ontology()
+    assert ont.is_default and load_vocabulary() is ont.vocab and len(ont.vocab.predicates) == 23
+    lives = ont.vocab.predicates["lives_in"]
+    assert lives.single_valued and "moved to" in lives.first_person and "moved out of" in lives.ending
+    assert ont.vocab.relations["sister"] == "has_sibling" and "vegan" in ont.vocab.value_classes["diet"]
+    assert ontology_tag(ont.vocab) == "" and ontology_tag(parse_ontology(GOOD).vocab).startswith("+ontology:")
+
+
+@pytest.mark.parametrize("edit, line, words", [
+    (('cardinality = "single"', 'cardinality = "one"'), 3, "cardinality 'one': use single or multi"),
+    (('object = "value"', 'object = "thing"'), 4, "object 'thing': use one of entity, value, date, number"),
+    (('[predicates.uses_database]', '[predicates.UsesDB]'), 2, "lower_snake_case"),
+    (('ends = ["stopped using", "dropped"]', 'ends = "dropped"'), 7, "ends must be a list"),
+    (('description = "the database', 'colour = "red"\ndescription = "the database'), 5, "unknown key 'colour'"),
+    (('extends = "default"', 'extends = "mine"'), 1, "the only base is"),
+    (('[entity_types.service]', '[predicates.uses_database]'), 8, "Cannot declare"),  # a duplicate name
+])
+def test_every_problem_names_its_line(edit, line, words, tmp_path):
+    path = tmp_path / "team.toml"
+    path.write_text(GOOD.replace(*edit))
+    with pytest.raises(InputError) as info:
+        load_ontology_file(path)
+    assert info.value.problems[0].startswith(f"{path}:{line}: "), info.value.problems
+    assert words in info.value.problems[0]
+
+
+def test_a_missing_key_and_several_problems_are_all_reported():
+    with pytest.raises(InputError) as info:
+        parse_ontology('[predicates.a]\ncardinality = "single"\n[predicates.b]\nobject = "x"\n', "f.toml")
+    problems = info.value.problems
+    assert any(p.startswith("f.toml:1: a has no object") for p in problems)
+    assert any(p.startswith("f.toml:4: object 'x'") for p in problems) and len(problems) >= 4
+
+
+def test_removing_or_retyping_a_predicate_in_use_is_named():
+    old = parse_ontology(GOOD)
+    retyped = parse_ontology(GOOD.replace('cardinality = "single"', 'cardinality = "multi"'))
+    gone = parse_ontology('extends = "default"\n')
+    assert changes_in_use(old, retyped, {"uses_database": 3})[0].startswith("uses_database: retyped from single")
+    assert changes_in_use(old, gone, {"uses_database": 2})[0].startswith("uses_database: removed, and 2")
+    assert changes_in_use(old, gone, {"lives_in": 2}) == [] and changes_in_use(old, retyped, {}) == []
+
+
+def test_a_mapping_and_its_toml_round_trip():
+    ont = parse_ontology(GOOD)
+    again = parse_ontology(dump_toml(ont.source))
+    assert again.version == ont.version == ontology_from_mapping(ont.source).version
+
+
+# -- by meaning ---------------------------------------------------------------------------------
+@pytest.fixture(scope="module")
+def project(embedder):
+    return RulesExtractor(embedder).with_vocabulary(load_ontology_file(PROJECT).vocab)
+
+
+def _facts(extractor, text):
+    ep = Episode(group_id="g", role="user", content=text, occurred_at=T, created_at=T)
+    return {(f.subject.lower(), f.predicate, f.object, f.ending) for f in extractor.extract(ep).facts}
+
+
+@pytest.mark.parametrize("text, fact", [
+    ("The payments service stores its ledger in MySQL.", ("payments", "uses_database", "MySQL", False)),
+    ("The billing service uses Postgres and deploys to Heroku.", ("billing", "deploys_to", "Heroku", False)),
+    ("Billing moved from Heroku to AWS last week.", ("billing", "deploys_to", "AWS", False)),
+    ("We finished migrating billing off Postgres; it runs on CockroachDB now.",
+     ("billing", "uses_database", "CockroachDB", False)),
+    ("Priya handed the billing service over to Tom.", ("billing", "owned_by", "Tom", False)),
+    ("The search team rewrote search in Rust.", ("search", "written_in", "Rust", False)),
+    ("The auth service switched to Redis for sessions.", ("auth", "uses_database", "Redis", False)),
+    ("Auth no longer uses Redis.", ("auth", "uses_database", "Redis", True)),
+])
+def test_clauses_map_onto_the_groups_predicates_by_meaning(project, text, fact):
+    assert fact in _facts(project, text)
+
+
+def test_a_clause_near_no_predicate_maps_to_none(project, embedder):
+    reader = MeaningReader(project.vocab, embedder)
+    assert reader.read("We had a long lunch with the designers.", "User", T) == []
+    assert project.version.endswith(load_ontology_file(PROJECT).version)
+
+
+def test_the_default_ontology_reads_nothing_by_meaning(embedder):
+    """A group without an ontology of its own keeps the personal-life phrase patterns only."""
+    plain = RulesExtractor(embedder)
+    assert not plain.meaning.enabled and "ontology" not in (plain.version or "")
+    assert ("user", "lives_in", "Porto", False) in _facts(plain, "I moved to Porto last month.")
