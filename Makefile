@@ -38,6 +38,15 @@ demo: install
 	@echo; echo "== The same history as a picture"
 	KGMEM_HOME=$(DEMO) $(BIN)/kgmem timeline User --predicate lives_in --group demo -o $(DEMO)/timeline-user.html
 	@echo "open $(DEMO)/timeline-user.html in a browser"
+	@echo; echo "== A team's project memory, with its own ontology (examples/ontologies/project.toml)"
+	KGMEM_HOME=$(DEMO) $(BIN)/kgmem ontology set examples/ontologies/project.toml --group team
+	KGMEM_HOME=$(DEMO) $(BIN)/kgmem ingest examples/project_memory.jsonl --group team -q
+	@echo; echo "== What database does billing use now?"
+	KGMEM_HOME=$(DEMO) $(BIN)/kgmem facts --group team --entity billing --predicate uses_database
+	@echo; echo "== ...and in April?"
+	KGMEM_HOME=$(DEMO) $(BIN)/kgmem facts --group team --entity billing --predicate uses_database --as-of 2026-04-01
+	@echo; echo "== The history of the changed slot"
+	KGMEM_HOME=$(DEMO) $(BIN)/kgmem history billing --predicate uses_database --group team
 
 test: install
 	bash scripts/run-tests.sh
