@@ -5,7 +5,8 @@ transaction clock set to the episode's ``recorded_at`` (else ``t``). Each check
 recalls at (as_of, known_at) — null meaning now, the clock after the last
 episode — takes the top 5 facts, and passes when every ``expect`` string occurs
 case-insensitively in some fact (subject, predicate, object or statement) and no
-``reject`` string occurs in any."""
+``reject`` string occurs in any. A file (or a case) may name an ``ontology``, a TOML
+file relative to it, that each case's group is given before its episodes."""
 
 from __future__ import annotations
 
@@ -53,7 +54,10 @@ def run_contradictions(path: str | Path, make_memory: Callable[[FixedClock], Mem
         clock = FixedClock(parse_datetime(first.get("recorded_at") or first["t"]))
         mem = make_memory(clock)
         group = f"contra-{run_id}-{case['id']}"
+        ontology = case.get("ontology") or data.get("ontology")
         try:
+            if ontology:
+                mem.set_ontology(Path(path).parent / ontology, group=group)
             for e in case["episodes"]:
                 t = parse_datetime(e["t"])
                 clock.set(parse_datetime(e.get("recorded_at") or e["t"]))

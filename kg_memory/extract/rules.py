@@ -49,7 +49,8 @@ _CONTRACTIONS = [
     (r"\bdoesn't\b", "does not"), (r"\bdidn't\b", "did not"), (r"\bhe's\b", "he is"), (r"\bshe's\b", "she is"),
     (r"\bIm\b", "I am"),
 ]
-_SENTENCE = re.compile(r"(?<=[.!?])\s+|\n+")
+# a sentence ends at . ! ? (not after a title: "Dr. Patel") or a line break
+_SENTENCE = re.compile(r"(?<!\b[DMS][rts]\.)(?<!\bMrs\.)(?<!\bProf\.)(?<=[.!?])\s+|\n+")
 
 
 def normalize_text(text: str) -> str:
