@@ -144,6 +144,14 @@ def _load() -> Any | None:
         return None
 
 
+@lru_cache(maxsize=16)
+def parsed(sentence: str) -> Any:
+    """The parse of a sentence, kept for the few readers of one sentence (phrases, meaning, clauses)."""
+    nlp = load_parser()
+    assert nlp is not None
+    return nlp(sentence)
+
+
 def parser_version() -> str | None:
     meta = _meta()
     return None if meta is None else f"{meta.get('name', 'parser')}-{meta.get('version', '?')}"
@@ -158,7 +166,7 @@ def clauses(sentence: str, speaker: str, relations: dict[str, str],
     if nlp is None or not sentence.strip() or sentence.rstrip().endswith("?"):
         return []
     out: list[Clause] = []
-    for sent in nlp(sentence).sents:
+    for sent in parsed(sentence).sents:
         if sent.text.rstrip().endswith("?"):
             continue
         for verb in _verbs(sent):

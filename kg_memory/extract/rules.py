@@ -187,20 +187,25 @@ class RulesExtractor:
         for raw in _SENTENCE.split(episode.content):
             raw = dates.expand_weekdays(raw)
             sentence = normalize_text(raw.strip())
-            if sentence and self.meaning.enabled:
-                read = self.meaning.read(raw.strip(), me, episode.occurred_at)
-                if read:  # the group's own predicates said it: not also an open fact
-                    out.facts.extend(read)
-                    out.mentions.extend(f.subject for f in read)
-                    continue
             if sentence:
-                before = len(out.facts)
-                self._sentence(sentence, me, episode.occurred_at, out)
-                if self.parser and len(out.facts) == before:
-                    self._parsed(raw.strip(), me, episode.occurred_at, out)
+                self._read(raw.strip(), sentence, me, episode.occurred_at, out)
         out.facts = unique_facts(out.facts)
         out.mentions = list(dict.fromkeys(out.mentions))
         return out
+
+    def _read(self, raw: str, sentence: str, me: str, t: datetime, out: Extraction) -> None:
+        """One sentence: the ontology's phrase patterns first (the surest); else its predicates by
+        meaning; else the parse, whose relations no predicate takes become open facts."""
+        before = len(out.facts)
+        self._sentence(sentence, me, t, out)
+        if len(out.facts) > before:
+            return
+        read = self.meaning.read(raw, me, t) if self.meaning.enabled else []
+        if read:
+            out.facts.extend(read)
+            out.mentions.extend(f.subject for f in read)
+        elif self.parser:
+            self._parsed(raw, me, t, out)
 
     # -- the parse: sentences the phrase patterns did not read ---------------
     def _parsed(self, sentence: str, me: str, t: datetime, out: Extraction) -> None:
