@@ -321,7 +321,10 @@ def _reading(verb: Any, subject: str | None, types: frozenset[str]) -> Reading |
     if dobj is not None:  # "rewrote the parser in Go": the small parser hangs "in Go" on the object
         preps.update({k.lower_: _pobj(k) for k in dobj.children if k.dep_ == "prep" and k.lower_ not in preps
                       and k.lower_ in ("in", "to", "over")})
-    negated = any(k.dep_ == "neg" for k in kids) or any(k.lower_ == "longer" for k in verb.subtree)
+    # "no longer uses", "doesn't use it anymore" end a slot; a plain "didn't get the job" ends nothing
+    negated = any(k.lower_ in ("longer", "anymore") for k in verb.subtree)
+    if any(k.dep_ == "neg" for k in kids) and not negated:
+        return None
     xcomp = next((k for k in kids if k.dep_ == "xcomp" and k.pos_ == "VERB"), None)
     if lemma in HAND_OVER and dobj is not None and preps.get("to") is not None:
         x, b = _phrase(dobj, types), preps["to"]

@@ -135,8 +135,13 @@ def test_a_clause_near_no_predicate_maps_to_none(project, embedder):
     assert project.version.endswith(load_ontology_file(PROJECT).version)
 
 
-def test_the_default_ontology_reads_nothing_by_meaning(embedder):
-    """A group without an ontology of its own keeps the personal-life phrase patterns only."""
+def test_the_default_ontology_reads_only_changes_by_meaning(embedder):
+    """A group without an ontology of its own reads by meaning only the clauses that state a change
+    (chit-chat read whole became facts on LoCoMo); its phrase patterns read the rest, as before."""
     plain = RulesExtractor(embedder)
-    assert not plain.meaning.enabled and "ontology" not in (plain.version or "")
+    assert plain.meaning.changes_only and "ontology" not in (plain.version or "")
     assert ("user", "lives_in", "Porto", False) in _facts(plain, "I moved to Porto last month.")
+    assert ("user", "drives", "Subaru Outback", False) in _facts(plain, "We traded in the Civic for a Subaru Outback.")
+    assert ("user", "drives", "Civic", True) in _facts(plain, "We traded in the Civic for a Subaru Outback.")
+    assert plain.meaning.read("My roommate is really into board games lately.", "User", T) == []
+    assert plain.meaning.read("Do you think I should move to Manchester?", "User", T) == []
