@@ -1,7 +1,9 @@
 """The maintenance jobs over one ``Memory``, each run under the group's lock and recorded
 (``kg_memory/jobs.py``): what ``kgmem jobs ...`` and the schedules in ``jobs/`` call.
 
-``nightly`` runs, in order, entity resolution, archiving and the hub report on each group,
+``nightly`` runs, in order, entity resolution, archiving, the hub report and, for a group whose
+ontology or extractor changed since its facts were made, a shadow re-extraction (reported, never
+promoted: that stays a person's decision) on each group,
 and keeps going after a failure so that one bad group or job does not stop the others;
 it reports every outcome and fails at the end if any job failed."""
 
@@ -15,13 +17,16 @@ from .archive import Archive, ArchiveReport, default_archive_url
 from .errors import KgMemError
 from .jobs import HUB_MIN_DEGREE, Hub, Jobs, RunRecord, hubs
 from .merges import Resolver, ResolveReport
+from .ontology import ontology_record
 from .progress import Progress
 from .shadow import SUFFIX, Shadow, ShadowReport, shadow_of
+from .store.base import TimeFilter, WriteBatch
 
 if TYPE_CHECKING:
     from .memory import Memory
 
-NIGHTLY = ("resolve-entities", "archive", "hubs")
+STALE_SAMPLE = 10_000  # current facts read to see which extractor versions made them (a group's first 10k)
+NIGHTLY = ("resolve-entities", "archive", "hubs", "reextract")
 
 
 @dataclass
@@ -85,20 +90,35 @@ class Maintenance:
                              lambda: self.archive_store().restore(group, episode_ids, dry_run, progress),
                              lambda r: r.counts(), record=not dry_run)
 
-    def shadow(self, extractor: str | None = None) -> Shadow:
-        """A shadow builder with this extractor (made here: the local LLM starts its server)."""
+    def _scoped_extractor(self, extractor: str | None, group: str) -> tuple[Any, Any]:
+        """The extractor (made here: the local LLM starts its server) under the group's ontology."""
         from .memory import make_extractor
-        from .pipeline import Pipeline
 
         name = extractor or self.settings.extractor
-        chosen = make_extractor(name, self.settings, self.memory.embedder)
+        chosen = make_extractor(name, self.settings, self.memory.embedder) if name != self.settings.extractor \
+            else self.memory.extractor
+        ont = self.memory.ontology(group)
+        remake = getattr(chosen, "with_vocabulary", None)
+        return (chosen if ont.is_default or remake is None else remake(ont.vocab)), ont
 
-        def extract(group: str) -> object:
+    def shadow(self, extractor: str | None = None, group: str | None = None) -> Shadow:
+        """A shadow builder with this extractor, under the live group's ontology (the shadow group is
+        given the same ontology record, so a promotion keeps it)."""
+        from .pipeline import Pipeline
+
+        live = group or self.settings.group
+        chosen, ont = self._scoped_extractor(extractor, live)
+
+        def extract(shadow: str) -> object:
+            if not ont.is_default:
+                self.store.write(WriteBatch(records=[ontology_record(shadow, ont, self._now())]))
             pipe = Pipeline(self.store, chosen, self.memory.embedder, self._now,
-                            related_k=self.settings.related_k, related_min_cosine=self.settings.related_min_cosine)
-            return pipe.run(group, self.settings.batch_size)
+                            related_k=self.settings.related_k, related_min_cosine=self.settings.related_min_cosine,
+                            vocab=ont.vocab)
+            return pipe.run(shadow, self.settings.batch_size)
 
-        return Shadow(self.store, extract, f"{chosen.name}:{chosen.version}", self.archive_store())
+        return Shadow(self.store, extract, f"{chosen.name}:{chosen.version}", self.archive_store(), ont.vocab,
+                      self._now)
 
     def _swapper(self) -> Shadow:
         """A shadow for promote, rollback and a dry run, which extract nothing (so no extractor starts)."""
@@ -115,8 +135,19 @@ class Maintenance:
             return ShadowReport(group, shadow_of(group), "dry-run", extractor or self.settings.extractor,
                                 episodes=count)
         return self.jobs.run("reextract", group,
-                             lambda: self.shadow(extractor).build(group, self._now(), since, until, rebuild, progress),
+                             lambda: self.shadow(extractor, group).build(group, self._now(), since, until, rebuild,
+                                                                         progress),
                              lambda r: r.counts())
+
+    def stale_versions(self, group: str, extractor: str | None = None) -> list[str]:
+        """The extractor versions (ontology included) of facts believed now that the group's extractor
+        would not write today: empty when its facts are as the current ontology and extractor make them."""
+        scoped, _ = self._scoped_extractor(extractor, group)
+        now = self._now()
+        made = {f.prompt_version for f in self.store.list_facts(group, TimeFilter(as_of=now, known_at=now),
+                                                                  limit=STALE_SAMPLE)
+                if f.extractor == scoped.name and f.prompt_version}
+        return sorted(made - {scoped.version})
 
     def promote(self, group: str) -> ShadowReport:
         return self.jobs.run("promote", group, lambda: self._swapper().promote(group, self._now()),
@@ -153,9 +184,21 @@ class Maintenance:
             return self.resolve_entities(group, dry_run, progress).counts()
         if job == "archive":
             return self.archive(group, dry_run=dry_run, progress=progress).counts()
+        if job == "reextract":
+            return self.jobs.run("reextract", group, lambda: self._reextract_if_stale(group, dry_run, progress),
+                                 lambda counts: counts, record=not dry_run)
         found = self.jobs.run("hubs", group, lambda: self.hubs(group), lambda hs: {"hubs": len(hs)},
                               record=not dry_run)
         return {"hubs": len(found)}
+
+    def _reextract_if_stale(self, group: str, dry_run: bool, progress: Progress | None) -> dict[str, Any]:
+        """The nightly re-extraction: a shadow built and compared when the group's facts were made by
+        another ontology or extractor version; the diff is reported, the shadow waits for a person."""
+        stale = self.stale_versions(group)
+        if not stale or dry_run:
+            return {"stale": len(stale), **({"would_reextract": True} if stale else {})}
+        report = self.shadow(None, group).build(group, self._now(), progress=progress)
+        return {"stale": len(stale), **report.counts()}
 
     def status(self, group: str) -> list[RunRecord]:
         return self.jobs.status(group)

@@ -109,7 +109,11 @@ class ShadowReport:
 
 class Shadow:
     def __init__(self, store: Store, extract: Callable[[str], object], extractor_name: str,
-                 archive: Archive | None = None, vocab: Vocabulary | None = None):
+                 archive: Archive | None = None, vocab: Vocabulary | None = None,
+                 clock: Callable[[], datetime] | None = None):
+        """``clock``: the time to compare at once the shadow is built (its facts are believed from
+        when they were extracted, after the build began)."""
+        self.clock = clock
         self.store = store
         self.extract = extract  # runs the chosen extractor over a group's pending episodes
         self.extractor_name = extractor_name
@@ -146,7 +150,7 @@ class Shadow:
             self.extract(shadow)
             body = {**params, "status": "built", "built_at": now.isoformat(), "partial": bool(since or until)}
             self.store.write(WriteBatch(records=[JobRecord(group, "shadow", shadow, now, body)]))
-        self._compare(group, shadow, report, now)
+        self._compare(group, shadow, report, max(now, self.clock()) if self.clock else now)
         report.seconds = time.perf_counter() - started
         return report
 

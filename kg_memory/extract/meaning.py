@@ -421,8 +421,8 @@ def _text(tok: Any) -> str:
 def _clause_text(verb: Any, drop_negation: bool = False) -> str:
     """The clause's own words as said: the verb's subtree without the other clauses coordinated
     with it, and with its subject when that hangs on another verb ("... and deploys to Heroku")."""
-    others = {t.i for k in verb.children if k.dep_ in ("conj", "ccomp", "parataxis") and _is_verb(k)
-              for t in k.subtree}
+    others = {t.i for k in verb.subtree if k is not verb and k.dep_ in ("conj", "ccomp", "parataxis")
+              and _is_verb(k) for t in k.subtree}
     skip = {"neg", "cc"} | ({"advmod"} if drop_negation else set())
     words = [t for t in verb.subtree if t.i not in others and t.dep_ not in skip and not t.is_punct]
     if not any(t.dep_ in ("nsubj", "nsubjpass") for t in words):

@@ -19,7 +19,7 @@ from .canonical import LEADING as _LEADING
 from .canonical import Canonicalizer, snake
 from .meaning import MeaningReader, ontology_tag
 
-RULES_VERSION = "rules-5"  # rules-4 + the shapes of restated sentences (interests, favourites, habits, aims)
+RULES_VERSION = "rules-6"  # rules-5 + an ontology's predicates read by meaning (extract/meaning.py)
 
 _ADVERBS = (r"just|also|recently|finally|now|still|currently|actually|really|already|officially|"
             r"eventually|happily|fully|then|even|both")

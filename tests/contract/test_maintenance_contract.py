@@ -283,16 +283,17 @@ def test_the_jobs_lock_refuses_an_overlapping_run_until_it_ends_or_expires(store
         with pytest.raises(JobBusy):
             Maintenance(mem).resolve_entities(group)
         report = Maintenance(mem).nightly([group])
-        assert [r["outcome"] for r in report.runs] == ["failed"] * 3
+        assert [r["outcome"] for r in report.runs] == ["failed"] * 4
     report = Maintenance(mem).nightly([group])
     assert [(r["job"], r["outcome"]) for r in report.runs] == [
-        ("resolve-entities", "ok"), ("archive", "ok"), ("hubs", "ok")]
+        ("resolve-entities", "ok"), ("archive", "ok"), ("hubs", "ok"), ("reextract", "ok")]
+    assert report.runs[3]["counts"] == {"stale": 0}  # its facts are as today's extractor makes them
     again = Maintenance(mem).nightly([group])  # a second run finds nothing new
     assert [r["counts"] for r in again.runs][:2] == [
         {"entities": report.runs[0]["counts"]["entities"], "candidates": 0, "merged": 0, "queued": 0},
         {"episodes": 0, "bytes": 0, "errors": 0}]
     status = {r.job: r for r in Maintenance(mem).status(group)}
-    assert set(status) == {"resolve-entities", "archive", "hubs"} and all(
+    assert set(status) == {"resolve-entities", "archive", "hubs", "reextract"} and all(
         r.outcome == "ok" for r in status.values())
     assert isinstance(JobBusy("x"), KgMemError) and JobBusy.exit_code == 8
 
@@ -311,7 +312,7 @@ def test_a_dead_local_runs_lock_is_taken_over_at_once(store, group, make_memory)
     gone = f"{socket.gethostname()}/{dead.pid}/crashed"
     assert store.try_lock(group, "jobs", gone, now, now + timedelta(hours=6)) == gone
     report = Maintenance(mem).nightly([group])
-    assert [r["outcome"] for r in report.runs] == ["ok"] * 3
+    assert [r["outcome"] for r in report.runs] == ["ok"] * 4
     for holder in (f"{socket.gethostname()}/{os.getpid()}/alive", f"elsewhere/{dead.pid}/crashed"):
         assert store.try_lock(group, "jobs", holder, now, now + timedelta(hours=6)) == holder
         with pytest.raises(JobBusy, match="holds group"):

@@ -63,3 +63,33 @@ def test_retyping_a_predicate_in_use_needs_force(make_memory, group, tmp_path):
     assert done.written and mem.ontology(group).version != before and done.changes
     assert not mem.ontology(group).vocab.is_single("uses_database")
     assert default_ontology().is_default
+
+
+def test_a_new_ontology_is_replayed_in_a_shadow_by_the_nightly_run(make_memory, group):
+    """Facts made under the default; the group then gets its own ontology: the nightly run sees the
+    facts were made by another version, builds the shadow under the new ontology and reports the diff;
+    the live group is unchanged until a person promotes, and the promoted group keeps the ontology."""
+    from kg_memory.maintenance import Maintenance
+    from kg_memory.shadow import shadow_of
+
+    mem = make_memory()
+    for at, text in TURNS[:3]:
+        mem.add(text, group=group, occurred_at=at)
+    assert _values(mem, group, "uses_database") == []
+    jobs = Maintenance(mem)
+    assert jobs.stale_versions(group) == []
+    mem.set_ontology(PROJECT, group=group)
+    assert jobs.stale_versions(group)  # made by the default's extractor version
+    report = jobs.nightly([group])
+    run = next(r for r in report.runs if r["job"] == "reextract")
+    counts = run["counts"]
+    assert run["outcome"] == "ok" and counts["stale"] >= 1 and counts["facts_shadow"] > counts["facts_live"], run
+    assert counts["added"] >= 2  # billing's database and deployment, by the new ontology
+    assert _values(mem, group, "uses_database") == []  # not promoted
+    assert _values(mem, shadow_of(group), "uses_database") == ["CockroachDB"]
+    assert mem.ontology(shadow_of(group)).version == mem.ontology(group).version
+    jobs.promote(group)
+    assert _values(mem, group, "uses_database") == ["CockroachDB"]
+    assert not mem.ontology(group).is_default and jobs.stale_versions(group) == []
+    again = next(r for r in jobs.nightly([group]).runs if r["job"] == "reextract")
+    assert again["counts"] == {"stale": 0}
