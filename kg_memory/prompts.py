@@ -63,6 +63,35 @@ def restated_window(keys: tuple[str, ...]) -> type[RestatedWindow]:
     return create_model("RestatedWindow", __base__=RestatedWindow, **fields)
 
 
+class WindowFacts(BaseModel):
+    """What facts_window.j2 asks the model for: per turn, keyed "<n> <speaker>" in turn order, at most
+    three facts, each with a predicate of the group's ontology (or "other"). The fields depend on the
+    window and the ontology, so :func:`window_facts` makes the model; this base is the registry's entry."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    def facts(self) -> list[list[Any]]:
+        """The facts of each turn, in turn order."""
+        return [list(getattr(self, name)) for name in type(self).model_fields]
+
+
+Phrase = Annotated[str, StringConstraints(strip_whitespace=True, min_length=1, max_length=80)]
+
+
+@lru_cache(maxsize=256)
+def window_facts(keys: tuple[str, ...], predicates: tuple[str, ...]) -> type[WindowFacts]:
+    """The response model of one window under one ontology: a required key per turn, in order, each a
+    list of facts whose predicate is one of ``predicates`` or "other" (a grammar-constrained model can
+    write nothing else)."""
+    names = Literal[(*predicates, "other")]  # type: ignore[valid-type]
+    fact = create_model("WindowFact", __config__=ConfigDict(extra="forbid"), subject=(Phrase, ...),
+                        predicate=(names, ...), object=(Phrase, ...), relation=(str, Field(default="", max_length=40)),
+                        began=(str | None, None), ended=(bool, False))
+    fields: dict[str, Any] = {f"t{i}": (list[fact], Field(alias=key, max_length=3))  # type: ignore[valid-type]
+                              for i, key in enumerate(keys, 1)}
+    return create_model("WindowFacts", __base__=WindowFacts, **fields)
+
+
 class JudgeResponse(BaseModel):
     """What judge.j2 asks the model for."""
 
@@ -73,7 +102,8 @@ class JudgeResponse(BaseModel):
 
 
 RESPONSE_MODELS: dict[str, type[BaseModel]] = {
-    "extract": ExtractionResponse, "restate_window": RestatedWindow, "judge": JudgeResponse,
+    "extract": ExtractionResponse, "restate_window": RestatedWindow, "facts_window": WindowFacts,
+    "judge": JudgeResponse,
 }
 
 

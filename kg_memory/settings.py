@@ -7,7 +7,7 @@ import os
 import tomllib
 from collections.abc import Mapping
 from pathlib import Path
-from typing import Any
+from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, SecretStr, ValidationError, field_serializer
 
@@ -79,6 +79,9 @@ class Settings(BaseModel):
     # Turns per extraction call. 8 keeps calls per episode at 0.125 and a window's prompt near 1.5k tokens,
     # which the local model reads in about 5 s on 2 cores (docs/benchmarks.md, "Local LLM").
     llm_window: int = Field(default=8, ge=1, le=64)
+    # How a window is read: the model writes facts under the group's ontology (facts_window), or restates
+    # each turn for the offline extractor to read (restate_window, the reader before ontologies).
+    llm_window_prompt: Literal["facts_window", "restate_window"] = "facts_window"
     llm_model_path: str | None = None  # the local LLM's GGUF (default: <data dir>/models/, where install puts it)
     llm_threads: int = Field(default=2, ge=1, le=256)  # threads of the local LLM server (this machine: 2 cores)
     llm_ctx: int = Field(default=8192, ge=1024)  # context of the local LLM server: a window plus the static prompt

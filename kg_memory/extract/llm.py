@@ -21,17 +21,28 @@ import re
 from collections.abc import Sequence
 from datetime import datetime
 from pathlib import Path
+from typing import Any, Literal
 
 from ..embed.base import Embedder
 from ..idents import tuple_key
 from ..llm import LLMClient, ResponseCache, Usage
 from ..models import Episode, FactVersion
-from ..prompts import ExtractionResponse, JudgeResponse, RestatedWindow, load_prompt, restated_window
+from ..prompts import (
+    ExtractionResponse,
+    JudgeResponse,
+    RestatedWindow,
+    WindowFacts,
+    load_prompt,
+    restated_window,
+    window_facts,
+)
 from ..settings import Settings, data_dir
 from ..timeutil import parse_datetime
 from ..vocab import Vocabulary, load_vocabulary
+from . import dates
 from .base import ExtractContext, ExtractedFact, Extraction
 from .canonical import Canonicalizer
+from .meaning import ontology_tag
 
 
 class LLMExtractor:
@@ -39,18 +50,28 @@ class LLMExtractor:
     wants_context = True
 
     def __init__(self, client: LLMClient, vocab: Vocabulary | None = None, concurrency: int = 4,
-                 window: int = 1, embedder: Embedder | None = None, predicate_similarity: float = 0.62):
+                 window: int = 1, embedder: Embedder | None = None, predicate_similarity: float = 0.62,
+                 window_prompt: str = "facts_window"):
+        """``window_prompt``: how a window is read: ``facts_window`` (the model writes facts under the
+        group's ontology) or ``restate_window`` (it restates turns, which the offline extractor reads)."""
         self.client = client
         self.vocab = vocab or load_vocabulary()
         self.window = max(1, window)
-        self.prompt = load_prompt("restate_window" if self.window > 1 else "extract")
+        self.prompt = load_prompt(window_prompt if self.window > 1 else "extract")
         self.judge_prompt = load_prompt("judge")
-        self.version: str | None = self.prompt.version
+        self.version: str | None = self.prompt.version + ontology_tag(self.vocab)
         self.concurrency = concurrency
+        self.embedder, self.predicate_similarity = embedder, predicate_similarity
+        self.canonical = Canonicalizer(self.vocab, embedder, predicate_similarity)
         from .rules import RulesExtractor
 
         # the deterministic floor under a small model's slips: the offline extractor itself (parse included)
-        self.rules = RulesExtractor(embedder, predicate_similarity)
+        self.rules = RulesExtractor(embedder, predicate_similarity, vocab=self.vocab)
+
+    def with_vocabulary(self, vocab: Vocabulary) -> LLMExtractor:
+        """The same client and settings under another ontology (a group's own)."""
+        return LLMExtractor(self.client, vocab, self.concurrency, self.window, self.embedder,
+                            self.predicate_similarity, self.prompt.name if self.window > 1 else "facts_window")
 
     @classmethod
     def from_settings(cls, s: Settings, embedder: Embedder | None = None) -> LLMExtractor:
@@ -76,7 +97,7 @@ class LLMExtractor:
                            concurrency=concurrency, max_retries=s.llm_max_retries,
                            retry_base=s.llm_retry_base, cache=cache)
         return cls(client, concurrency=concurrency, window=s.llm_window, embedder=embedder,
-                   predicate_similarity=s.predicate_similarity)
+                   predicate_similarity=s.predicate_similarity, window_prompt=s.llm_window_prompt)
 
     def _predicates(self) -> list[dict[str, str]]:
         return [{"name": p.name, "cardinality": "single" if p.single_valued else "multi",
@@ -121,6 +142,8 @@ class LLMExtractor:
         sentence, and a sentence's fact is kept only when its owner and its object are in the turn.
         Returns an Extraction per episode; the call's usage is charged to the first. It reads no earlier
         turns: the model restates each turn from its own words, and they would only lengthen the prompt."""
+        if self.prompt.name == "facts_window":
+            return self._window_facts(episodes)
         said, usage = self._restate(episodes)
         out = {e.id: Extraction() for e in episodes}
         first = out[episodes[0].id]
@@ -138,6 +161,73 @@ class LLMExtractor:
                     if fact.object_kind == "entity" and not fact.ending:
                         x.mentions.append(fact.object)
         return out
+
+    def _window_facts(self, episodes: Sequence[Episode]) -> dict[str, Extraction]:
+        """One call: the model writes each turn's facts under the ontology. Under them lies the floor, the
+        offline extractor's facts of each turn; a model fact is kept when its subject is said in its turn
+        (and is not the other participant), its object is said there too, its predicate takes that object,
+        and the floor has not already read it."""
+        turns = [{"n": i + 1, "who": _who(e), "text": e.content} for i, e in enumerate(episodes)]
+        model = window_facts(tuple(f"{t['n']} {t['who']}" for t in turns), tuple(self.vocab.predicates))
+        prompt = self.prompt.answering(model)
+        key = tuple_key(self.vocab.version, *[f"{e.content_sha256}|{e.occurred_at.isoformat()}|{_who(e)}"
+                                               for e in episodes])
+        parsed, usage = self.client.structured(prompt, prompt.render(turns=turns, predicates=self._described()),
+                                               key, tuple(e.content_sha256 for e in episodes))
+        assert isinstance(parsed, WindowFacts)
+        out = {e.id: Extraction() for e in episodes}
+        first = out[episodes[0].id]
+        first.llm_calls, first.prompt_tokens, first.completion_tokens = (usage.calls, usage.prompt_tokens,
+                                                                         usage.completion_tokens)
+        participants = {_who(e) for e in episodes}
+        for e, written in zip(episodes, parsed.facts(), strict=True):
+            x = out[e.id]
+            x.facts.extend(f for f in self.rules.extract(e).facts if not to_partner(f, participants, self.vocab))
+            for w in written:
+                fact = self._accepted(w, e, participants)
+                if fact is not None and not _covered(fact, x.facts, self.vocab) \
+                        and not to_partner(fact, participants, self.vocab):
+                    x.facts.append(fact)
+                    x.mentions.append(fact.subject)
+                    if fact.object_kind == "entity" and not fact.ending:
+                        x.mentions.append(fact.object)
+        return out
+
+    def _described(self) -> list[dict[str, str]]:
+        """The ontology's predicates for the prompt: name, cardinality, description, one example."""
+        return [{"name": p.name, "cardinality": "single" if p.single_valued else "multi",
+                 "description": p.description, "example": p.examples[0] if p.examples else ""}
+                for p in self.vocab.predicates.values()]
+
+    def _accepted(self, w: Any, e: Episode, participants: set[str]) -> ExtractedFact | None:
+        """A model-written fact as the pipeline takes it, or None when the turn does not bear it out."""
+        speaker = _who(e)
+        subject = speaker if w.subject.lower() in ("i", "me", "user") else w.subject.strip()
+        said = e.content.lower()
+        others = {p.lower() for p in participants} - {speaker.lower()}
+        owned = subject == speaker or subject.lower().startswith(f"{speaker.lower()}'s ") or (
+            subject.lower() not in others and subject.lower() in said)
+        if not owned or not Canonicalizer.grounded(w.object, e.content):
+            return None
+        if w.predicate == "other":
+            match = self.canonical.predicate(w.relation or "", w.object)
+            if match.how == "misfit" or not w.relation.strip():
+                return None
+            predicate = match.name
+        elif self.canonical.fits(w.predicate, w.object):
+            predicate = w.predicate
+        else:
+            return None
+        spec = self.vocab.predicates.get(predicate)
+        kind: Literal["entity", "value"] = "entity" if (
+            spec.object_kind == "entity" if spec else w.object[:1].isupper()) else "value"
+        obj = w.object if kind == "entity" or any(c.isupper() for c in w.object) else w.object.lower()
+        span = dates.resolve(w.began, e.occurred_at) if w.began else None
+        statement = (spec.statement.replace("{s}", subject).replace("{o}", obj).replace("{r}", "") if spec
+                     else f"{subject} {w.relation.strip()} {obj}")
+        return ExtractedFact(subject=subject, predicate=predicate, object=obj, statement=statement,
+                             valid_from=span.start if span else e.occurred_at, dated=span is not None,
+                             object_kind=kind, ending=bool(w.ended), confidence=0.8)
 
     def _restate(self, episodes: Sequence[Episode]) -> tuple[list[list[str]], Usage]:
         """The model's sentences for each turn of the window, in turn order."""

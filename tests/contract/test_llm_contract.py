@@ -82,7 +82,7 @@ def test_windowed_extraction_reads_the_models_sentences_on_every_store(make_memo
     turn), nobody when no turn does. Speech acts and turns that only ask give nothing, and an invalid
     answer fails the window."""
     c = LLMClient(base_url=replay.url, api_key="sk-test", model="replay-1", retry_base=0.01, sleep=lambda _: None)
-    ex = LLMExtractor(c, concurrency=1, window=8, embedder=embedder)
+    ex = LLMExtractor(c, concurrency=1, window=8, embedder=embedder, window_prompt="restate_window")
     answer = {
         "1 Ana": ["Ana moved to Porto last month.", "Ana works at Google."],  # Google is never said: dropped
         "2 Ben": ["Ben praised the pottery class.",                          # a speech act: dropped
@@ -123,6 +123,53 @@ def test_windowed_extraction_reads_the_models_sentences_on_every_store(make_memo
     assert bad.episodes_failed == 1 and not [v for v in m.history("Ana", group=group) if v.predicate == "plays"]
 
 
+def test_a_window_of_facts_written_under_the_groups_ontology(make_memory, replay, group, embedder):
+    """The model writes each turn's facts directly, its predicates constrained to the group's ontology
+    (or "other") by the response format's schema. A fact is kept when its subject and object are said
+    in its turn and its predicate takes the object; the offline extractor's facts lie under them; the
+    ontology's descriptions and examples are in the prompt's static part, before the turns."""
+    from pathlib import Path
+
+    project = Path(__file__).resolve().parents[2] / "examples" / "ontologies" / "project.toml"
+    c = LLMClient(base_url=replay.url, api_key="sk-test", model="replay-1", retry_base=0.01, sleep=lambda _: None)
+    m = make_memory()
+    m.extractor = LLMExtractor(c, concurrency=1, window=8, embedder=embedder)
+    m.set_ontology(project, group=group)
+    answer = {
+        "1 Mara": [{"subject": "reporting", "predicate": "uses_database", "object": "Snowflake"},
+                   {"subject": "reporting", "predicate": "owned_by", "object": "Zoe"}],  # Zoe is never said
+        "2 Mara": [{"subject": "reporting", "predicate": "uses_database", "object": "BigQuery", "began": "last week"},
+                   {"subject": "Mara", "predicate": "other", "relation": "", "object": "BigQuery"},  # no relation
+                   {"subject": "Mara", "predicate": "other", "relation": "adopted", "object": "a cat named Miso"}],
+        "3 Mara": [{"subject": "the gateway", "predicate": "uses_database", "object": "Memcached", "ended": True}],
+    }
+    replay.script.append({"content": json.dumps(answer)})
+    turns = [("2025-01-10T10:00:00Z", "Our reporting numbers come out of Snowflake."),
+             ("2025-06-10T10:00:00Z", "Reporting reads from BigQuery since last week; I adopted a cat named Miso."),
+             ("2025-07-01T10:00:00Z", "The gateway stopped caching in Memcached.")]
+    eps = [Episode(group_id=group, content=t, speaker="Mara", occurred_at=at, created_at=at, session_id="s1")
+           for at, t in turns]
+    stats = m.add_episodes(eps)
+    assert stats.llm_calls == 1 and stats.episodes_failed == 0
+    request = replay.requests[-1]
+    text = request["messages"][0]["content"]
+    assert text.index("uses_database (single): the database a service stores its data in") < text.index("[1] Mara")
+    assert 'For example: "The billing service uses Postgres."' in text
+    schema = request["response_format"]["json_schema"]["schema"]
+    assert list(schema["properties"]) == ["1 Mara", "2 Mara", "3 Mara"]
+    assert schema["$defs"]["WindowFact"]["properties"]["predicate"]["enum"][-1] == "other"
+    assert "uses_database" in schema["$defs"]["WindowFact"]["properties"]["predicate"]["enum"]
+    now = {(f.subject, f.predicate, f.object) for f in m.facts(group=group)}
+    assert ("reporting", "uses_database", "BigQuery") in now and ("reporting", "owned_by", "Zoe") not in now
+    assert ("Mara", "adopt", "cat named Miso") in now or ("Mara", "has_pet", "Miso") in now
+    before = {f.object for f in m.facts(group=group, predicate="uses_database", as_of="2025-03-01")}
+    assert before == {"Snowflake"}
+    bigquery = next(f for f in m.facts(group=group, predicate="uses_database") if f.object == "BigQuery")
+    assert bigquery.valid_from.date().isoformat() == "2025-06-03"  # "since last week", said on June 10
+    assert bigquery.prompt_version.startswith("facts_window-") and "+ontology:" in bigquery.prompt_version
+    assert not [f for f in m.facts(group=group) if f.object == "Memcached"]  # ended the day it was said
+
+
 def test_erasure_removes_the_cached_model_answers_of_erased_turns(make_memory, replay, group, embedder):
     """The response cache remembers which turns each answer came from; forget removes those answers."""
     from kg_memory.llm import ResponseCache
@@ -133,7 +180,7 @@ def test_erasure_removes_the_cached_model_answers_of_erased_turns(make_memory, r
     c = LLMClient(base_url=replay.url, api_key="sk-test", model="replay-1", retry_base=0.01, sleep=lambda _: None,
                   cache=cache)
     m = make_memory()
-    m.extractor = LLMExtractor(c, concurrency=1, window=8, embedder=embedder)
+    m.extractor = LLMExtractor(c, concurrency=1, window=8, embedder=embedder, window_prompt="restate_window")
     replay.script.append({"content": json.dumps({"1 Ana": ["Ana's sister is Vortigernia."],
                                                  "2 Ana": ["Ana plays the cello."]})})
     replay.script.append({"content": json.dumps({"1 Ana": ["Ana lives in Porto."]})})
