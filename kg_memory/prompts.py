@@ -7,12 +7,13 @@ import json
 from dataclasses import dataclass, replace
 from functools import cache, lru_cache
 from importlib import resources
+from pathlib import Path
 from typing import Annotated, Any, Literal
 
-from jinja2 import Environment, StrictUndefined, Template
+from jinja2 import Environment, StrictUndefined, Template, TemplateSyntaxError
 from pydantic import BaseModel, ConfigDict, Field, StringConstraints, create_model
 
-from .errors import KgMemError
+from .errors import ConfigError, KgMemError
 
 
 class ExtractedEntityModel(BaseModel):
@@ -127,10 +128,37 @@ class Prompt:
 
 
 @cache
-def load_prompt(name: str) -> Prompt:
+def load_prompt(name: str, directory: str | None = None) -> Prompt:
+    """A prompt by name: ``<directory>/<name>.j2`` when a prompts directory (the ``prompts_dir``
+    setting) has one, else the packaged template. Its version hashes the text actually used."""
     if name not in RESPONSE_MODELS:
         raise KgMemError(f"no prompt named {name!r}")
-    text = resources.files("kg_memory.prompt_files").joinpath(f"{name}.j2").read_text("utf-8")
-    env = Environment(undefined=StrictUndefined, autoescape=False, keep_trailing_newline=True)
+    own = Path(directory) / f"{name}.j2" if directory else None
+    if own is not None and own.is_file():
+        text = own.read_text("utf-8")
+    else:
+        text = resources.files("kg_memory.prompt_files").joinpath(f"{name}.j2").read_text("utf-8")
     version = f"{name}-{hashlib.sha256(text.encode('utf-8')).hexdigest()[:12]}"
-    return Prompt(name, env.from_string(text), version, RESPONSE_MODELS[name])
+    return Prompt(name, _ENV.from_string(text), version, RESPONSE_MODELS[name])
+
+
+_ENV = Environment(undefined=StrictUndefined, autoescape=False, keep_trailing_newline=True)
+
+
+def check_prompts_dir(directory: str) -> list[str]:
+    """The prompts a directory overrides; a ``ConfigError`` for a missing directory, a template whose
+    name is no prompt of kgmem's, or one that does not parse (checked when the extractor starts)."""
+    path = Path(directory)
+    if not path.is_dir():
+        raise ConfigError(f"prompts_dir {directory!r} is not a directory; create it or unset prompts_dir")
+    names = []
+    for file in sorted(path.glob("*.j2")):
+        if file.stem not in RESPONSE_MODELS:
+            raise ConfigError(f"{file}: no prompt is named {file.stem!r}; name it one of "
+                              f"{', '.join(sorted(RESPONSE_MODELS))}")
+        try:
+            _ENV.parse(file.read_text("utf-8"))
+        except TemplateSyntaxError as exc:
+            raise ConfigError(f"{file}:{exc.lineno}: {exc.message}; fix the template") from None
+        names.append(file.stem)
+    return names

@@ -82,6 +82,9 @@ class Settings(BaseModel):
     # How a window is read: the model writes facts under the group's ontology (facts_window), or restates
     # each turn for the offline extractor to read (restate_window, the reader before ontologies).
     llm_window_prompt: Literal["facts_window", "restate_window"] = "facts_window"
+    # A directory of your own prompt templates (facts_window.j2, extract.j2, judge.j2, ...): each overrides the
+    # packaged one of its name (custom extraction instructions); checked when the LLM extractor starts.
+    prompts_dir: str | None = None
     llm_model_path: str | None = None  # the local LLM's GGUF (default: <data dir>/models/, where install puts it)
     llm_threads: int = Field(default=2, ge=1, le=256)  # threads of the local LLM server (this machine: 2 cores)
     llm_ctx: int = Field(default=8192, ge=1024)  # context of the local LLM server: a window plus the static prompt
@@ -165,6 +168,7 @@ _ENV_MAP = {
     "KGMEM_LLM_MAX_RETRIES": "llm_max_retries",
     "KGMEM_LLM_RETRY_BASE": "llm_retry_base",
     "KGMEM_LLM_WINDOW": "llm_window",
+    "KGMEM_PROMPTS_DIR": "prompts_dir",
     "KGMEM_LLM_THREADS": "llm_threads",
     "KGMEM_LLM_MODEL_PATH": "llm_model_path",
     "KGMEM_STORE_PASSWORD_FILE": "store_password_file",

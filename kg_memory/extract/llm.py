@@ -32,6 +32,7 @@ from ..prompts import (
     JudgeResponse,
     RestatedWindow,
     WindowFacts,
+    check_prompts_dir,
     load_prompt,
     restated_window,
     window_facts,
@@ -51,14 +52,15 @@ class LLMExtractor:
 
     def __init__(self, client: LLMClient, vocab: Vocabulary | None = None, concurrency: int = 4,
                  window: int = 1, embedder: Embedder | None = None, predicate_similarity: float = 0.62,
-                 window_prompt: str = "facts_window"):
+                 window_prompt: str = "facts_window", prompts_dir: str | None = None):
         """``window_prompt``: how a window is read: ``facts_window`` (the model writes facts under the
         group's ontology) or ``restate_window`` (it restates turns, which the offline extractor reads)."""
         self.client = client
         self.vocab = vocab or load_vocabulary()
         self.window = max(1, window)
-        self.prompt = load_prompt(window_prompt if self.window > 1 else "extract")
-        self.judge_prompt = load_prompt("judge")
+        self.prompts_dir = prompts_dir
+        self.prompt = load_prompt(window_prompt if self.window > 1 else "extract", prompts_dir)
+        self.judge_prompt = load_prompt("judge", prompts_dir)
         self.version: str | None = self.prompt.version + ontology_tag(self.vocab)
         self.concurrency = concurrency
         self.embedder, self.predicate_similarity = embedder, predicate_similarity
@@ -71,7 +73,8 @@ class LLMExtractor:
     def with_vocabulary(self, vocab: Vocabulary) -> LLMExtractor:
         """The same client and settings under another ontology (a group's own)."""
         return LLMExtractor(self.client, vocab, self.concurrency, self.window, self.embedder,
-                            self.predicate_similarity, self.prompt.name if self.window > 1 else "facts_window")
+                            self.predicate_similarity, self.prompt.name if self.window > 1 else "facts_window",
+                            self.prompts_dir)
 
     @classmethod
     def from_settings(cls, s: Settings, embedder: Embedder | None = None) -> LLMExtractor:
@@ -96,8 +99,11 @@ class LLMExtractor:
         client = LLMClient(base_url=base_url, api_key=key, model=model, timeout=timeout,
                            concurrency=concurrency, max_retries=s.llm_max_retries,
                            retry_base=s.llm_retry_base, cache=cache)
+        if s.prompts_dir:
+            check_prompts_dir(s.prompts_dir)
         return cls(client, concurrency=concurrency, window=s.llm_window, embedder=embedder,
-                   predicate_similarity=s.predicate_similarity, window_prompt=s.llm_window_prompt)
+                   predicate_similarity=s.predicate_similarity, window_prompt=s.llm_window_prompt,
+                   prompts_dir=s.prompts_dir)
 
     def _predicates(self) -> list[dict[str, str]]:
         return [{"name": p.name, "cardinality": "single" if p.single_valued else "multi",

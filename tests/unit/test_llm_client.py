@@ -171,3 +171,29 @@ def test_openai_compatible_embedder(server):
     assert np.array_equal(v[0], v[2]) and not np.array_equal(v[0], v[1])
     with pytest.raises(ConfigError):
         OpenAIEmbedder(model="m", base_url=None, api_key=None, dimensions=None)
+
+
+def test_a_prompts_dir_overrides_a_template_by_name_and_is_checked(tmp_path):
+    """Custom instructions: a template of the same name replaces the packaged one (its own version hash);
+    a file named after no prompt, or one that does not parse, is one clear error at start-up."""
+    from kg_memory.errors import ConfigError
+    from kg_memory.prompts import check_prompts_dir, load_prompt
+
+    own = tmp_path / "prompts"
+    own.mkdir()
+    (own / "facts_window.j2").write_text("Only facts about the billing team.\n{% for t in turns %}{{ t.text }}\n"
+                                         "{% endfor %}{% for p in predicates %}{{ p.name }}{% endfor %}")
+    assert check_prompts_dir(str(own)) == ["facts_window"]
+    mine, packaged = load_prompt("facts_window", str(own)), load_prompt("facts_window")
+    assert mine.version != packaged.version and mine.version.startswith("facts_window-")
+    assert mine.render(turns=[{"text": "hi"}], predicates=[]).startswith("Only facts about the billing team.")
+    assert load_prompt("judge", str(own)).version == load_prompt("judge").version  # not overridden
+    (own / "extrct.j2").write_text("typo")
+    with pytest.raises(ConfigError, match="no prompt is named 'extrct'"):
+        check_prompts_dir(str(own))
+    (own / "extrct.j2").unlink()
+    (own / "judge.j2").write_text("{% if %}")
+    with pytest.raises(ConfigError, match=r"judge.j2:1: .*fix the template"):
+        check_prompts_dir(str(own))
+    with pytest.raises(ConfigError, match="not a directory"):
+        check_prompts_dir(str(tmp_path / "none"))
