@@ -1,0 +1,62 @@
+"""The benches that report a user-facing latency time the public calls an agent makes: inside every
+``time.perf_counter()`` window of ``bench agent-loop`` and ``bench background`` the only calls are
+``Memory`` methods (add, recall, flush, add_episodes), and neither imports the internals (the pipeline,
+the recaller) or preloads a store's index behind the public path's back."""
+
+from __future__ import annotations
+
+import ast
+from pathlib import Path
+
+import pytest
+
+BENCH = Path(__file__).resolve().parents[2] / "kg_memory" / "bench"
+PUBLIC = {"add", "recall", "flush", "add_episodes"}
+USER_FACING = ["agent_loop.py", "background.py"]
+
+
+def _is_clock(node: ast.AST) -> bool:
+    return any(isinstance(n, ast.Call) and getattr(n.func, "attr", "") == "perf_counter" for n in ast.walk(node))
+
+
+def timed_calls(tree: ast.AST) -> list[str]:
+    """The names of the calls made between a ``t0 = perf_counter()`` and the next clock reading, in
+    each function."""
+    found: list[str] = []
+    for fn in (n for n in ast.walk(tree) if isinstance(n, ast.FunctionDef | ast.AsyncFunctionDef)):
+        timing = False
+        for stmt in _flat(fn.body):
+            if _is_clock(stmt):  # a start (t0 = perf_counter()) or an end (perf_counter() - t0)
+                timing = isinstance(stmt, ast.Assign) and isinstance(stmt.value, ast.Call) \
+                    and getattr(stmt.value.func, "attr", "") == "perf_counter"
+            elif timing:
+                found += [getattr(c.func, "attr", getattr(c.func, "id", "?")) for c in ast.walk(stmt)
+                          if isinstance(c, ast.Call)]
+    return found
+
+
+def _flat(body: list[ast.stmt]) -> list[ast.stmt]:
+    out: list[ast.stmt] = []
+    for stmt in body:
+        if isinstance(stmt, ast.For | ast.While | ast.With | ast.AsyncWith | ast.If | ast.Try):
+            out += _flat(stmt.body)  # a loop's body is timed by the clock calls inside it
+        else:
+            out.append(stmt)
+    return out
+
+
+@pytest.mark.parametrize("name", USER_FACING)
+def test_user_facing_benches_time_only_public_calls(name):
+    tree = ast.parse((BENCH / name).read_text())
+    calls = timed_calls(tree)
+    assert calls and set(calls) <= PUBLIC, f"{name} times {sorted(set(calls) - PUBLIC)}"
+    imported = {a.name for n in ast.walk(tree) if isinstance(n, ast.ImportFrom) for a in n.names}
+    assert not imported & {"Pipeline", "Recaller"}
+    assert not any(getattr(n, "attr", "") == "preload" for n in ast.walk(tree))
+
+
+def test_the_check_fails_on_a_timed_internal():
+    """The check above can fail: an internal call in a timed window is caught."""
+    tree = ast.parse("import time\ndef f(pipe, ep):\n    t0 = time.perf_counter()\n    pipe.process([ep])\n"
+                     "    return time.perf_counter() - t0\n")
+    assert timed_calls(tree) == ["process"]
