@@ -83,7 +83,10 @@ class Memory:
     """
 
     def __init__(self, store: Store, *, settings: Settings | None = None, embedder: Embedder | None = None,
-                 extractor: Extractor | None = None, clock: Clock | None = None, use_embedder: bool = True):
+                 extractor: Extractor | None = None, clock: Clock | None = None, use_embedder: bool = True,
+                 owns_store: bool = True):
+        """``owns_store=False``: :meth:`close` leaves the store open (its owner closes it)."""
+        self.owns_store = owns_store
         self.settings = settings or Settings()
         self.store = store
         self.embedder = embedder if (embedder is not None or not use_embedder) else make_embedder(self.settings)
@@ -115,7 +118,8 @@ class Memory:
             self._worker.close()
         if self._recaller is not None:
             self._recaller.close()
-        self.store.close()
+        if self.owns_store:
+            self.store.close()
 
     def __enter__(self) -> Memory:
         return self

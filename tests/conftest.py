@@ -114,14 +114,9 @@ def group() -> str:
     return f"t-{uuid.uuid4().hex[:12]}"
 
 
-class _KeepStore(Memory):
-    def close(self) -> None:  # the fixture owns the store
-        pass
-
-
 @pytest.fixture
 def make_memory(store: Store, embedder: CachedEmbedder):
     def make(clock: Clock | None = None, **settings: object) -> Memory:
-        return _KeepStore(store, settings=Settings(**settings), embedder=embedder, clock=clock)
+        return Memory(store, settings=Settings(**settings), embedder=embedder, clock=clock, owns_store=False)
 
     return make

@@ -38,13 +38,9 @@ def contradictions(
     tmp = tempfile.TemporaryDirectory(prefix="kgmem-contradictions-")
     st = open_store(store or f"sqlite:///{Path(tmp.name) / 'contradictions.db'}", dim=emb.dim if emb else 384)
 
-    class _Shared(Memory):
-        def close(self) -> None:  # the store outlives each case
-            pass
-
     try:
-        res = run_contradictions(path, lambda clock: _Shared(st, settings=settings, embedder=emb, clock=clock,
-                                                             use_embedder=emb is not None))
+        res = run_contradictions(path, lambda clock: Memory(st, settings=settings, embedder=emb, clock=clock,
+                                                            use_embedder=emb is not None, owns_store=False))
     finally:
         st.close()
         tmp.cleanup()

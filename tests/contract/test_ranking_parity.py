@@ -23,14 +23,12 @@ QUERIES = [
 ]
 
 
-class _Keep(Memory):
-    def close(self) -> None:
-        pass
 
 
 def test_sqlite_and_neo4j_rank_alike(sqlite_store, neo4j_store_session, embedder):
     group = f"parity-{uuid.uuid4().hex[:8]}"
-    mems = [_Keep(s, settings=Settings(), embedder=embedder) for s in (sqlite_store, neo4j_store_session)]
+    mems = [Memory(s, settings=Settings(), embedder=embedder, owns_store=False)
+            for s in (sqlite_store, neo4j_store_session)]
     for m in mems:
         m.ingest_files([SAMPLE], group=group)
     for query, as_of in QUERIES:

@@ -41,14 +41,12 @@ def test_the_local_server_answers_on_loopback(extractor: LLMExtractor):
     assert url.startswith("http://127.0.0.1:")
 
 
-class _Keep(Memory):
-    def close(self) -> None:  # the fixture owns the store
-        pass
 
 
 def test_dev_contradictions_with_the_local_llm(sqlite_store, embedder, extractor: LLMExtractor):
     def make(clock):
-        return _Keep(sqlite_store, settings=Settings(), embedder=embedder, extractor=extractor, clock=clock)
+        return Memory(sqlite_store, settings=Settings(), embedder=embedder, extractor=extractor, clock=clock,
+                      owns_store=False)
 
     res = run_contradictions(CONTRADICTIONS, make)
     assert res["passed"] / res["checks"] >= 0.95, res["failures"]
@@ -67,3 +65,14 @@ def test_own_extraction_set(extractor: LLMExtractor):
             found += ok
             missing += not ok
     assert found / (found + missing) >= 0.7, (found, missing)
+
+
+def test_the_local_llm_writes_facts_under_a_custom_ontology(sqlite_store, embedder, extractor: LLMExtractor):
+    """The real model, its answer constrained by the ontology's schema, on the project team's update cases
+    (examples/ontologies/project.toml): what is true now, and as of an earlier date."""
+    def make(clock):
+        return Memory(sqlite_store, settings=Settings(), embedder=embedder, extractor=extractor, clock=clock,
+                      owns_store=False)
+
+    res = run_contradictions(FIXTURES / "updates-project.json", make)
+    assert res["passed"] / res["checks"] >= 0.75, res["failures"]
