@@ -92,7 +92,7 @@ class Maintenance:
 
     def _scoped_extractor(self, extractor: str | None, group: str) -> tuple[Any, Any]:
         """The extractor (made here: the local LLM starts its server) under the group's ontology."""
-        from .memory import make_extractor
+        from .extract.factory import make_extractor
 
         name = extractor or self.settings.extractor
         chosen = make_extractor(name, self.settings, self.memory.embedder) if name != self.settings.extractor \

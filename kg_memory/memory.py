@@ -19,6 +19,7 @@ from .embed.base import Embedder, make_embedder
 from .erasure import ErasePlan, Kind, Tombstone, new_tombstone, plan_erasure
 from .errors import ConfigError, InputError, NotFoundError
 from .extract.base import Extractor
+from .extract.factory import make_extractor
 from .formats import Parsed, iter_chunks
 from .models import Episode, FactVersion, RecallResult, ScoredEpisode, normalize_name
 from .ontology import RECORD_KIND as ONTOLOGY_RECORDS
@@ -58,20 +59,6 @@ class OntologyChange:
     def to_json(self) -> dict[str, Any]:
         return {"group_id": self.group_id, "before": self.before, "after": self.after, "changes": self.changes,
                 "written": self.written}
-
-
-def make_extractor(name: str, settings: Settings, embedder: Embedder | None = None) -> Extractor:
-    if name == "rules":
-        from .extract.rules import RulesExtractor
-
-        return RulesExtractor(embedder, settings.predicate_similarity)
-    if name == "llm":
-        try:
-            from .extract.llm import LLMExtractor
-        except ImportError:  # pragma: no cover
-            raise ConfigError("the llm extractor is not available in this build") from None
-        return LLMExtractor.from_settings(settings, embedder)
-    raise ConfigError(f"unknown extractor {name!r}: use rules or llm")
 
 
 class Memory:
