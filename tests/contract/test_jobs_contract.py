@@ -27,6 +27,10 @@ def test_hubs_count_facts_believed_now(store, group, make_memory):
     per_predicate = Counter(f.predicate for f in now if "User" in (f.subject, f.object))
     assert list(user.predicates.values()) == sorted(per_predicate.values(), reverse=True)[:3]
     assert hubs(store, f"{group}-none", 1) == [] and hubs(store, group, 10_000) == []
-    mem.retire(next(f.id for f in mem.facts(group=group) if f.predicate == "has_pet"), group=group)
+    pet = next(f for f in mem.facts(group=group) if f.predicate == "has_pet")
+    mem.retire(pet.id, group=group)
     mem.clock.advance(timedelta(seconds=1))  # type: ignore[attr-defined]
-    assert hubs(store, group, 2)[0].degree == user.degree  # a retirement writes its closing version
+    assert pet.fact_id not in {f.fact_id for f in mem.facts(group=group)}  # the retirement happened
+    closing = [v for v in mem.facts(group=group, all_versions=True) if v.fact_id == pet.fact_id and v.expired_at is None]
+    assert len(closing) == 1 and closing[0].valid_to is not None
+    assert hubs(store, group, 2)[0].degree == user.degree  # its closing version is believed now: same degree

@@ -13,6 +13,7 @@ from hypothesis import strategies as st
 from typer.testing import CliRunner
 
 from kg_memory.cli import app
+from kg_memory.errors import EXIT_CODES
 
 from ..conftest import SAMPLE
 
@@ -51,5 +52,7 @@ def test_cli_arguments_never_crash(fuzz_home: Path, args, tmp_path: Path, monkey
                                 input="")
     if result.exception is not None and not isinstance(result.exception, SystemExit):
         raise AssertionError(f"kgmem {command + rest} raised {result.exception!r}") from result.exception
-    assert result.exit_code in (0, 1, 2, 3, 4, 5, 6, 7), (command + rest, result.exit_code, result.output)
+    assert result.exit_code in EXIT_CODES, (command + rest, result.exit_code, result.output)
     assert "Traceback" not in result.output
+    if result.exit_code != 0:  # a failure says why: an `Error:` line, or the usage of a bad command line
+        assert "Error:" in result.output or "Usage:" in result.output, (command + rest, result.output)
