@@ -31,6 +31,7 @@ def test_hubs_count_facts_believed_now(store, group, make_memory):
     mem.retire(pet.id, group=group)
     mem.clock.advance(timedelta(seconds=1))  # type: ignore[attr-defined]
     assert pet.fact_id not in {f.fact_id for f in mem.facts(group=group)}  # the retirement happened
-    closing = [v for v in mem.facts(group=group, all_versions=True) if v.fact_id == pet.fact_id and v.expired_at is None]
+    closing = [v for v in mem.facts(group=group, all_versions=True)
+               if v.fact_id == pet.fact_id and v.expired_at is None]
     assert len(closing) == 1 and closing[0].valid_to is not None
     assert hubs(store, group, 2)[0].degree == user.degree  # its closing version is believed now: same degree
