@@ -39,7 +39,9 @@ MASK_WEIGHT = 0.5  # the masked clause's share of the blend (the dev half ranked
 
 HAND_OVER = frozenset({"hand", "transfer", "pass", "reassign", "give"})
 REWRITE = frozenset({"rewrite", "write", "port", "reimplement", "rebuild", "build"})
-CHANGE = frozenset({"switch", "move", "migrate", "change", "upgrade", "swap", "transition"})
+CHANGE = frozenset({"switch", "move", "migrate", "change", "upgrade", "downgrade", "swap", "transition",
+                    # an amount that changed: "bumped my lisinopril to 20 mg", "raised it to 75 mcg"
+                    "bump", "raise", "increase", "lower", "reduce", "double", "halve", "adjust"})
 REPLACE = frozenset({"trade", "swap", "exchange", "replace", "substitute"})
 STOP = frozenset({"stop", "quit", "drop", "abandon", "retire", "remove", "deprecate"})
 _PRONOUNS = frozenset({"it", "they", "this", "that", "he", "she", "them"})
@@ -226,7 +228,7 @@ def readings(doc: Any, speaker: str, types: frozenset[str] = frozenset(),
     topic: str | None = None
     for verb in (t for t in doc if _is_verb(t)):
         subject, topic = _subject_of(verb, speaker, topic, types, slot_words)
-        reading = _inverse_copula(verb, speaker, types, slot_words) or _reading(verb, subject, types)
+        reading = _inverse_copula(verb, speaker, types, slot_words) or _reading(verb, subject, types, speaker)
         if reading is not None:
             out.append(reading)
             if reading.subject != speaker:
@@ -313,7 +315,7 @@ def _owner(noun: Any, speaker: str, types: frozenset[str]) -> str | None:
     return None
 
 
-def _reading(verb: Any, subject: str | None, types: frozenset[str]) -> Reading | None:
+def _reading(verb: Any, subject: str | None, types: frozenset[str], speaker: str = "User") -> Reading | None:
     lemma = verb.lemma_.lower()
     kids = list(verb.children)
     dobj = next((k for k in kids if k.dep_ in ("dobj", "attr")), None)
@@ -349,7 +351,9 @@ def _reading(verb: Any, subject: str | None, types: frozenset[str]) -> Reading |
         return None if obj is None else _made(subject, lemma, obj, _clause_text(verb, drop_negation=True), "end")
     if preps.get("to") is not None and (lemma in CHANGE or preps.get("from") is not None):
         b, a = preps["to"], preps.get("from")
-        made = _made(subject, lemma, b, _clause_text(verb), "change")
+        mine = dobj is not None and any(k.dep_ == "poss" and k.lower_ in ("my", "our") for k in dobj.children)
+        # "My doctor bumped my lisinopril to 20 mg": what changed is the speaker's, whoever changed it
+        made = _made(speaker if mine else subject, lemma, b, _clause_text(verb), "change")
         return made if made is None or a is None else replace(made, old=_text(a))
     named = next((o for p, o in preps.items() if o is not None and _is_name(o) and p not in _NOT_VALUE), None)
     if dobj is not None and (_is_name(dobj) or named is None):
@@ -413,8 +417,10 @@ def _phrase(tok: Any, types: frozenset[str]) -> str:
 
 
 def _text(tok: Any) -> str:
+    """A value as said: its head with its compounds and modifiers, and the number or name right after
+    it ("Zone 2", "Dr. Patel"), without determiners."""
     words = [t for t in tok.subtree if t.dep_ in ("compound", "amod", "flat", "nummod") or t == tok]
-    words = [t for t in words if t.i <= tok.i and t.lower_ not in _DETS]
+    words = [t for t in words if (t.i <= tok.i or t.head is tok and t.i == tok.i + 1) and t.lower_ not in _DETS]
     return parse.TIME_TAIL.sub("", " ".join(t.text for t in words)).strip()
 
 
