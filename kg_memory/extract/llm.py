@@ -215,6 +215,9 @@ class LLMExtractor:
             subject.lower() not in others and subject.lower() in said)
         if not owned or not Canonicalizer.grounded(w.object, e.content):
             return None
+        sentence = _sentence_with(e.content, w.object)
+        if w.predicate != "other" and not self.rules.meaning.plausible(sentence, subject, w.object, w.predicate):
+            return None  # said in a question or a wish, or a predicate the sentence does not mean
         if w.predicate == "other":
             match = self.canonical.predicate(w.relation or "", w.object)
             if match.how == "misfit" or not w.relation.strip():
@@ -282,6 +285,12 @@ class LLMExtractor:
         parsed, usage = self.client.structured(self.judge_prompt, text, key)
         assert isinstance(parsed, JudgeResponse)
         return parsed, usage
+
+
+def _sentence_with(text: str, value: str) -> str:
+    """The sentence of a turn that says ``value`` (the whole turn when none does alone)."""
+    low = value.lower()
+    return next((s for s in re.split(r"(?<=[.!?])\s+", text) if low in s.lower()), text)
 
 
 def to_partner(f: ExtractedFact, participants: set[str], vocab: Vocabulary) -> bool:

@@ -35,6 +35,8 @@ MEANING_THRESHOLD = 0.32  # the blended cosine (below) of a clause to a predicat
 MEANING_MARGIN = 0.02  # and this much nearer than any other predicate's, or it is ambiguous
 SHAPE_THRESHOLD = 0.28  # a change shape (hand over, rewrite in, from-to) already says a value changed
 CUE_BONUS = 0.08  # a clause that names a word only one predicate's description uses ("school", "car")
+VERIFY_FLOOR = 0.25  # a model's fact whose predicate is this far from its sentence is dropped (chat scores <= 0.25)
+VERIFY_GAP = 0.12  # or this far below the sentence's nearest predicate (the dev phrasings' absurd labels: 0.2+)
 MASK_WEIGHT = 0.5  # the masked clause's share of the blend (the dev half ranked 9/12 blended, 6/12 as said)
 
 HAND_OVER = frozenset({"hand", "transfer", "pass", "reassign", "give"})
@@ -129,16 +131,7 @@ class MeaningReader:
         nearer than the next. Nearness blends two cosines: the clause as said against each
         predicate's examples, description and ``ends`` (the topic), and the clause with its subject
         and value masked against the examples masked alike (the relation's wording alone)."""
-        assert self.embedder is not None
-        ex = self._exemplars()
-        said, masked = self.embedder.embed([r.text, mask(r.text, r.subject, r.object)])
-        raw = _best_per_owner(ex.raw @ np.asarray(said, dtype=np.float32), ex.raw_owners)
-        shape = _best_per_owner(ex.masked @ np.asarray(masked, dtype=np.float32), ex.masked_owners)
-        said_words = {w.lower() for w in re.findall(r"[A-Za-z]+", r.text)}
-        said_words |= {w[:-1] for w in said_words if w.endswith("s")}
-        scores = {p: (MASK_WEIGHT * shape[p] + (1 - MASK_WEIGHT) * s if p in shape else s)
-                  + (CUE_BONUS if self.cues.get(p, frozenset()) & said_words else 0.0)
-                  for p, s in raw.items() if self._takes(p, r.object)}
+        scores = self._scores(r)
         ranked = sorted(scores.items(), key=lambda kv: -kv[1])
         if not ranked:
             return None
@@ -148,6 +141,33 @@ class MeaningReader:
         if score < floor or score - runner < self.margin:
             return None
         return self.vocab.predicates[top], score
+
+    def _scores(self, r: Reading) -> dict[str, float]:
+        """Each predicate's blended nearness to the reading (those whose value class the value fits)."""
+        assert self.embedder is not None
+        ex = self._exemplars()
+        said, masked = self.embedder.embed([r.text, mask(r.text, r.subject, r.object)])
+        raw = _best_per_owner(ex.raw @ np.asarray(said, dtype=np.float32), ex.raw_owners)
+        shape = _best_per_owner(ex.masked @ np.asarray(masked, dtype=np.float32), ex.masked_owners)
+        said_words = {w.lower() for w in re.findall(r"[A-Za-z]+", r.text)}
+        said_words |= {w[:-1] for w in said_words if w.endswith("s")}
+        return {p: (MASK_WEIGHT * shape[p] + (1 - MASK_WEIGHT) * s if p in shape else s)
+                + (CUE_BONUS if self.cues.get(p, frozenset()) & said_words else 0.0)
+                for p, s in raw.items() if self._takes(p, r.object)}
+
+    def plausible(self, sentence: str, subject: str, value: str, predicate: str) -> bool:
+        """Does a fact someone else proposed (a model) state what the sentence says? Not when the
+        sentence is a question or a wish, nor when the predicate is far from it in meaning: below
+        ``VERIFY_FLOOR`` of the blend, or more than ``VERIFY_GAP`` below the nearest predicate
+        ("I switched to a Samsung Galaxy": uses_phone 0.65, has_pet far below)."""
+        if sentence.rstrip().endswith("?") or _HYPOTHETICAL.search(sentence):
+            return False
+        spec = self.vocab.predicates.get(predicate)
+        if spec is None or not spec.examples or self.embedder is None:
+            return True  # an open predicate, or one with nothing to compare against
+        scores = self._scores(Reading(subject, "", value, sentence, "plain", True))
+        score = scores.get(predicate, 0.0)
+        return score >= VERIFY_FLOOR and score >= max(scores.values(), default=0.0) - VERIFY_GAP
 
     def _worth(self, r: Reading) -> bool:
         return not self.changes_only or r.shape != "plain"

@@ -145,3 +145,14 @@ def test_the_default_ontology_reads_only_changes_by_meaning(embedder):
     assert ("user", "drives", "Civic", True) in _facts(plain, "We traded in the Civic for a Subaru Outback.")
     assert plain.meaning.read("My roommate is really into board games lately.", "User", T) == []
     assert plain.meaning.read("Do you think I should move to Manchester?", "User", T) == []
+
+
+def test_a_proposed_fact_must_be_plausible(embedder):
+    """A fact a model proposes is checked against its sentence: not from a question or a wish, and not
+    under a predicate the sentence does not mean."""
+    reader = MeaningReader(default_ontology().vocab, embedder)
+    assert reader.plausible("I switched to a Samsung Galaxy S21.", "User", "Samsung Galaxy S21", "uses_phone")
+    assert not reader.plausible("I switched to a Samsung Galaxy S21.", "User", "Samsung Galaxy S21", "has_pet")
+    assert not reader.plausible("Do you think I should move to Manchester?", "User", "Manchester", "lives_in")
+    assert not reader.plausible("Someday I'd love to live in Edinburgh.", "User", "Edinburgh", "lives_in")
+    assert reader.plausible("I love hiking.", "User", "hiking", "not_in_the_ontology")  # an open one: not judged
