@@ -559,6 +559,13 @@ class AsyncMemory:
     async def groups(self) -> list[tuple[str, dict[str, int]]]:
         return await asyncio.to_thread(self._m.groups)
 
+    async def ontology(self, group: str | None = None) -> Ontology:
+        return await asyncio.to_thread(self._m.ontology, group)
+
+    async def set_ontology(self, source: str | Path | Mapping[str, Any], **kwargs: Any) -> OntologyChange:
+        async with self._lock:
+            return await asyncio.to_thread(self._m.set_ontology, source, **kwargs)
+
     async def facts(self, **kwargs: Any) -> list[FactVersion]:
         return await asyncio.to_thread(self._m.facts, **kwargs)
 

@@ -155,17 +155,13 @@ class Pipeline:
             self.extractor, self.vocab = saved
 
     def _claim(self, group_id: str | None, batch_size: int, owner: str) -> list[Episode]:
-        """Claim up to ``batch_size`` pending episodes; only when that comes up short are the other
-        claimants read, and those that are dead processes of this machine taken over. An add costs
-        one claim (and one owners read) whatever the size of the group."""
+        """Claim up to ``batch_size`` pending episodes, the earliest first, with those of claimants that
+        are dead processes of this machine (read first, so a crashed run's earlier episodes are decided
+        before later ones: the order they were said decides what supersedes what). An add costs one
+        owners read and one claim, whatever the size of the group."""
         now = self.now()
-        eps = self.store.claim_pending(group_id, batch_size, owner, now, now + self.lease)
-        if len(eps) < batch_size:
-            dead = dead_owners(self.store.claim_owners(group_id))
-            if dead:
-                more = self.store.claim_pending(group_id, batch_size - len(eps), owner, now, now + self.lease, dead)
-                eps = sorted({e.id: e for e in [*eps, *more]}.values(), key=lambda e: (e.occurred_at, e.id))
-        return eps
+        dead = dead_owners(self.store.claim_owners(group_id))
+        return self.store.claim_pending(group_id, batch_size, owner, now, now + self.lease, dead)
 
     def process(self, episodes: list[Episode]) -> IngestStats:
         """Extract a batch once, then decide and write it; a write that loses a race with

@@ -8,11 +8,11 @@ stores the turn, claims it, extracts it with the offline extractor, parser inclu
 and indexes it) and ``Memory.recall`` (query embedding included, from a cache of the
 questions' vectors). It reports recall latency in the steady state, right after a
 write to the same group and right after a write to another group, the first recall of
-the group (nothing held yet), and the latency of an add. The turn's embedding is
-computed beforehand, and the time spent embedding a new fact's statement during the
-add is subtracted (reported beside it too), so the add figure is the memory's own
-cost. The history is filled through ``Memory.add_episodes`` (without the parser, for
-time), and no internal is timed.
+the group (nothing held yet), and the latency of an add. The time an add spends in the
+embedding model (the turn's text as it indexes it, a new fact's statement) is
+subtracted and reported beside it, so the add figure is the memory's own cost. The
+history is filled through ``Memory.add_episodes`` (without the parser, for time), and
+no internal is timed.
 
 Timed tests are not part of the test suite; this is where speed is measured."""
 
@@ -65,8 +65,8 @@ def _fill(mem: Memory, episodes: list[Episode], group: str) -> None:
 
 
 def _add(mem: Memory, turn: Episode, group: str, pre: PrecomputedEmbedder) -> tuple[float, float]:
-    """One agent write: ``Memory.add``. Returns (seconds without embedding, seconds with it): the
-    turn's vector is computed beforehand, but a new fact's statement is embedded during the add."""
+    """One agent write: ``Memory.add``. Returns (seconds without the time spent in the embedding
+    model, seconds with it)."""
     embedding = pre.inner_seconds
     t0 = time.perf_counter()
     mem.add(turn.content, group=group, role=turn.role, speaker=turn.speaker, session_id=turn.session_id)

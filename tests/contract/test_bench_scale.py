@@ -33,22 +33,22 @@ def test_scale_run_measures_both_stores_on_the_same_data(embedder, tmp_path: Pat
 
 
 def test_agent_loop_add_leaves_out_the_new_facts_embedding(embedder, store, group):
-    """The add figure is the memory's own cost: the turn's vector is precomputed, and
-    the time the add spends embedding a new fact's statement is taken out (and kept
-    in the figure beside it)."""
+    """The add figure is the memory's own cost, through ``Memory.add``: the time the add spends in
+    the embedding model (a new fact's statement, and the turn's text as the add indexes it when it
+    was not embedded beforehand) is taken out, and kept in the figure beside it."""
     from kg_memory.bench.agent_loop import _add
     from kg_memory.bench.scale import PrecomputedEmbedder
     from kg_memory.extract.rules import RulesExtractor
+    from kg_memory.memory import Memory
     from kg_memory.models import Episode
-    from kg_memory.pipeline import Pipeline
     from kg_memory.timeutil import utcnow
 
     now = utcnow()
     turn = Episode(group_id=group, role="user", speaker="user", content="I live in Lisbon.", occurred_at=now,
                    created_at=now)
-    pre = PrecomputedEmbedder(embedder, {turn.index_text(): embedder.embed([turn.index_text()])[0]})
-    pipe = Pipeline(store, RulesExtractor(use_parser=False), pre, utcnow)
-    own, total = _add(store, pipe, turn, group, pre)
+    pre = PrecomputedEmbedder(embedder, {})
+    mem = Memory(store, embedder=pre, extractor=RulesExtractor(use_parser=False), owns_store=False)
+    own, total = _add(mem, turn, group, pre)
     assert pre.inner_seconds > 0  # the fact's statement was not known beforehand: the model embedded it
     assert 0 < own < total and abs((total - own) - pre.inner_seconds) < 1e-9
     assert [f.object for f in store.list_facts(group, None)] == ["Lisbon"]  # the add did write the fact

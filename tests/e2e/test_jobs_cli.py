@@ -45,7 +45,8 @@ def test_the_jobs_from_the_command_line(tmp_path: Path):
 
     nightly = json.loads(kgmem("jobs", "run-nightly", "--all-groups", "--json", home=home).stdout)
     assert {(r["group_id"], r["job"], r["outcome"]) for r in nightly["runs"]} == {
-        ("g", "resolve-entities", "ok"), ("g", "archive", "ok"), ("g", "hubs", "ok")}  # not the shadow group
+        ("g", "resolve-entities", "ok"), ("g", "archive", "ok"), ("g", "hubs", "ok"),
+        ("g", "reextract", "ok")}  # not the shadow group
     status = _run(home, "status")
     assert {j["job"] for j in status["jobs"]} >= {"resolve-entities", "archive", "restore", "reextract", "hubs"}
     people = kgmem("jobs", "status", "--group", "g", home=home).stdout
