@@ -59,6 +59,11 @@ KGMEM_HOME="$home" "$BIN/kgmem" bench contradictions tests/fixtures/contradictio
   > .bench/contradictions-neo4j.json
 KGMEM_HOME="$home" "$BIN/kgmem" bench contradictions tests/fixtures/contradictions-phrasings.json --report-only --json \
   > .bench/contradictions-phrasings.json
+# The four domains' update cases, each under its own ontology (examples/ontologies/).
+for set in project sales health personal; do
+  KGMEM_HOME="$home" "$BIN/kgmem" bench contradictions "tests/fixtures/updates-$set.json" --report-only --json \
+    > ".bench/updates-$set.json"
+done
 if ls ../shared/data/locomo-dev/*.json >/dev/null 2>&1; then
   KGMEM_HOME="$home" "$BIN/kgmem" bench locomo ../shared/data/locomo-dev/*.json --json > .bench/locomo.json
 else
@@ -72,13 +77,18 @@ if "$BIN/python" -c "from kg_memory import localllm; localllm.verify()" 2>/dev/n
     --store "sqlite:///$home/llm-contra.db" --json > .bench/contradictions-llm.json
   KGMEM_HOME="$llm_home" "$BIN/kgmem" bench contradictions tests/fixtures/contradictions-phrasings.json \
     --report-only --extractor llm --store "sqlite:///$home/llm-phr.db" --json > .bench/contradictions-phrasings-llm.json
+  for set in project sales health personal; do
+    KGMEM_HOME="$llm_home" "$BIN/kgmem" bench contradictions "tests/fixtures/updates-$set.json" --report-only \
+      --extractor llm --store "sqlite:///$home/llm-$set.db" --json > ".bench/updates-$set-llm.json"
+  done
   if [ -f ../shared/data/locomo-dev/26.json ]; then
     KGMEM_HOME="$llm_home" "$BIN/kgmem" bench locomo ../shared/data/locomo-dev/26.json --extractor llm --json \
       > .bench/locomo-llm.json
   fi
 else
   echo "bench: the local LLM is not installed (kgmem model install --llm); its figures are left out" >&2
-  rm -f .bench/contradictions-llm.json .bench/contradictions-phrasings-llm.json .bench/locomo-llm.json
+  rm -f .bench/contradictions-llm.json .bench/contradictions-phrasings-llm.json .bench/locomo-llm.json \
+    .bench/updates-*-llm.json
 fi
 "$BIN/python" -m kg_memory.bench.report .bench docs/benchmarks.md
 echo "wrote docs/benchmarks.md"

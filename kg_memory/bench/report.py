@@ -245,7 +245,10 @@ def _fact_layer(bench_dir: Path) -> list[str]:
                        f"{x['completion_tokens_per_episode']} | {x['seconds_per_episode']} |")
     sets = {"dev cases, rules": "contradictions-sqlite.json", "new phrasings, rules": "contradictions-phrasings.json",
             "dev cases, local LLM": "contradictions-llm.json",
-            "new phrasings, local LLM": "contradictions-phrasings-llm.json"}
+            "new phrasings, local LLM": "contradictions-phrasings-llm.json",
+            **{f"{d} updates (own ontology), {x}": f"updates-{d}{suffix}.json"
+               for x, suffix in (("rules", ""), ("local LLM", "-llm"))
+               for d in ("project", "sales", "health", "personal")}}
     rows = [(k, _load(bench_dir / v)) for k, v in sets.items()]
     if any(c for _, c in rows):
         out += [*([""] if out else []), "| case set, extractor | checks | passed |", "| --- | ---: | ---: |"]
