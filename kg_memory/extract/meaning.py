@@ -417,13 +417,6 @@ def _pobj(prep: Any) -> Any | None:
     return found
 
 
-def _verb(verb: Any) -> str:
-    """The verb as said, with its auxiliaries and particles ("is hosted", "handed over")."""
-    aux = [k.text for k in verb.children if k.dep_ in ("aux", "auxpass") and k.i < verb.i]
-    prt = [k.text for k in verb.children if k.dep_ == "prt"]
-    return " ".join([*aux, verb.text, *prt])
-
-
 def _phrase(tok: Any, types: frozenset[str]) -> str:
     """A noun phrase without its determiners, and without a closing word that only names its
     entity type ("the billing service" is "billing" when the ontology has the type service)."""
