@@ -1,11 +1,14 @@
 """`kgmem bench scale`: ingest throughput and recall latency at 10k and 100k
 episodes on each store, measured in one run on the same synthetic data.
 
-* store-only ingest: episodes committed in batches (no embedding, no extraction);
-* indexing: embeddings written and the rules extractor run through the pipeline,
-  with episode vectors computed beforehand (so this is store + extraction work);
-* end-to-end: a fresh store, real MiniLM embeddings and the rules extractor;
-* recall p50/p95/p99, now and as-of, excluding the query embedding.
+* store-only ingest: episodes committed in batches (no embedding, no extraction; an
+  internal figure: ``Store.add_episodes``);
+* indexing: ``Memory.process_pending`` with the rules extractor (no parser), episode
+  vectors computed beforehand (so this is store + extraction work);
+* end-to-end: ``Memory.add_episodes`` on a fresh store, real MiniLM embeddings and the
+  rules extractor;
+* recall p50/p95/p99 through ``Memory.recall``, now and as-of, the query's vector looked
+  up (computed beforehand).
 Timed tests are not part of the test suite; this is where speed is measured."""
 
 from __future__ import annotations
@@ -26,9 +29,8 @@ import numpy as np
 
 from ..embed.base import Embedder
 from ..extract.rules import RulesExtractor
-from ..pipeline import Pipeline
-from ..recall import Recaller
-from ..settings import RecallWeights
+from ..memory import Memory
+from ..settings import Settings
 from ..store.base import Store
 from ..store.url import open_store
 from ..timeutil import utcnow
@@ -137,13 +139,13 @@ def run_scale(sizes: Sequence[int], stores: Sequence[str], embedder: Embedder, s
             vecs = embed_cached(embedder, texts, cache_dir)
             pre = PrecomputedEmbedder(embedder, dict(zip(texts, vecs, strict=True)))
             qs = [rng.choice(QUESTIONS).format(name=rng.choice(NAMES), city=rng.choice(CITIES)) for _ in range(queries)]
-            qvecs = {q: embedder.embed([q])[0] for q in set(qs)}
-            prepared.append((n, episodes, pre, qs, qvecs))
+            pre.known.update({q: embedder.embed([q])[0] for q in set(qs)})  # a recall's vector: a lookup
+            prepared.append((n, episodes, pre, qs))
         # One store at a time, every size: a store is never timed while the other one is
         # still settling (Neo4j merges index segments in the background after a bulk load).
         for url in stores:
             name = "sqlite" if url == "sqlite" else "neo4j"
-            for n, episodes, pre, qs, qvecs in prepared:
+            for n, episodes, pre, qs in prepared:
                 t_first, t_last = episodes[0].occurred_at, episodes[-1].occurred_at
                 log(f"[{n}] {name}: store-only ingest")
                 st, size = _open(url, tmp, embedder.dim)
@@ -154,30 +156,30 @@ def run_scale(sizes: Sequence[int], stores: Sequence[str], embedder: Embedder, s
                     st.add_episodes(eps[i : i + 1000])
                 store_only = time.perf_counter() - t0
                 log(f"[{n}] {name}: indexing + rules extraction")
-                pipe = Pipeline(st, RulesExtractor(use_parser=False), pre, utcnow)
+                mem = Memory(st, settings=Settings(batch_size=1000), embedder=pre,
+                             extractor=RulesExtractor(use_parser=False), owns_store=False)
                 t0 = time.perf_counter()
-                stats = pipe.run(gid, batch_size=1000)
+                stats = mem.process_pending(gid)
                 index_time = time.perf_counter() - t0
                 log(f"[{n}] {name}: recall x{queries} now and as-of")
-                rec = Recaller(st, pre, RecallWeights())
                 now, known_at = utcnow(), utcnow()
                 span = (t_last - t_first).total_seconds()
                 # Warm up as a server that has been answering for a while would be: query plans
                 # compiled, the JVM's hot paths compiled (Neo4j), caches filled. Same for both stores.
                 warm = random.Random(seed + 1)
                 for q in qs[:warmup]:
-                    rec.recall(q, gid, now, known_at, 10, query_vector=qvecs[q])
+                    mem.recall(q, group=gid, as_of=now, known_at=known_at, k=10)
                     as_of = t_first + timedelta(seconds=warm.random() * span)
-                    rec.recall(q, gid, as_of, known_at, 10, query_vector=qvecs[q])
+                    mem.recall(q, group=gid, as_of=as_of, known_at=known_at, k=10)
                 lat_now, lat_asof = [], []
                 dates = random.Random(seed * 7919 + n)  # the same as-of dates on every store
                 for q in qs:
                     t0 = time.perf_counter()
-                    rec.recall(q, gid, now, known_at, 10, query_vector=qvecs[q])
+                    mem.recall(q, group=gid, as_of=now, known_at=known_at, k=10)
                     lat_now.append(time.perf_counter() - t0)
                     as_of = t_first + timedelta(seconds=dates.random() * span)
                     t0 = time.perf_counter()
-                    rec.recall(q, gid, as_of, known_at, 10, query_vector=qvecs[q])
+                    mem.recall(q, group=gid, as_of=as_of, known_at=known_at, k=10)
                     lat_asof.append(time.perf_counter() - t0)
                 counts = st.counts(gid)
                 row = {
@@ -190,6 +192,7 @@ def run_scale(sizes: Sequence[int], stores: Sequence[str], embedder: Embedder, s
                 }
                 results["stores"].setdefault(name, []).append(row)
                 log(f"[{n}] {name}: {row}")
+                mem.close()
                 st.close()
         # End to end: real embeddings of every text, rules extractor, fresh store.
         e2e = list(generate(e2e_episodes, seed=seed + 1))
@@ -202,10 +205,12 @@ def run_scale(sizes: Sequence[int], stores: Sequence[str], embedder: Embedder, s
             from ..embed.base import CachedEmbedder
 
             fresh = CachedEmbedder(getattr(embedder, "inner", embedder))  # no warm cache
+            mem = Memory(st, settings=Settings(batch_size=256), embedder=fresh,
+                         extractor=RulesExtractor(use_parser=False), owns_store=False)
             t0 = time.perf_counter()
-            st.add_episodes(eps)
-            Pipeline(st, RulesExtractor(use_parser=False), fresh, utcnow).run(gid, batch_size=256)
+            mem.add_episodes(eps)
             dt = time.perf_counter() - t0
+            mem.close()
             results["e2e"][name] = {"episodes": e2e_episodes, "eps_per_s": round(e2e_episodes / dt, 1)}
             st.close()
     results["peak_rss_mb"] = _rss_mb()

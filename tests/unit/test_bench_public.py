@@ -55,6 +55,15 @@ def test_user_facing_benches_time_only_public_calls(name):
     assert not any(getattr(n, "attr", "") == "preload" for n in ast.walk(tree))
 
 
+def test_the_scale_bench_recalls_through_memory():
+    """``bench scale`` times its recalls and its indexing through ``Memory`` (its store-only ingest is an
+    internal figure, labelled so): it imports neither the pipeline nor the recaller."""
+    tree = ast.parse((BENCH / "scale.py").read_text())
+    imported = {a.name for n in ast.walk(tree) if isinstance(n, ast.ImportFrom) for a in n.names}
+    assert "Memory" in imported and not imported & {"Pipeline", "Recaller"}
+    assert "recall" in timed_calls(tree) and "process_pending" in timed_calls(tree)
+
+
 def test_the_check_fails_on_a_timed_internal():
     """The check above can fail: an internal call in a timed window is caught."""
     tree = ast.parse("import time\ndef f(pipe, ep):\n    t0 = time.perf_counter()\n    pipe.process([ep])\n"
