@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import threading
+import time
 from datetime import UTC, datetime
 
 import pytest
@@ -91,8 +92,13 @@ def test_back_pressure_blocks_instead_of_dropping(store, group, embedder):
     third = threading.Thread(target=mem.add, args=("I have a cat named Tom.",),
                              kwargs={"group": group, "occurred_at": "2025-01-03", "wait": False})
     third.start()
-    third.join(0.5)
-    assert third.is_alive()  # blocked: two episodes already wait
+    for _ in range(600):  # the third turn is committed first (durable), then it waits for room
+        if store.counts(group)["episodes"] == 3:
+            break
+        time.sleep(0.05)
+    assert store.counts(group)["episodes"] == 3
+    third.join(2)  # without back-pressure it would be submitted within microseconds of its commit
+    assert third.is_alive() and mem.worker().state.waiting == 2  # blocked: two episodes already wait
     ext.gate.set()
     third.join(30)
     mem.flush(timeout=60)
