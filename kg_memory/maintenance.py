@@ -23,7 +23,9 @@ from .shadow import SUFFIX, Shadow, ShadowReport, shadow_of
 from .store.base import TimeFilter, WriteBatch
 
 if TYPE_CHECKING:
+    from .extract.base import Extractor
     from .memory import Memory
+    from .ontology import Ontology
 
 STALE_SAMPLE = 10_000  # current facts read to see which extractor versions made them (a group's first 10k)
 NIGHTLY = ("resolve-entities", "archive", "hubs", "reextract")
@@ -90,16 +92,15 @@ class Maintenance:
                              lambda: self.archive_store().restore(group, episode_ids, dry_run, progress),
                              lambda r: r.counts(), record=not dry_run)
 
-    def _scoped_extractor(self, extractor: str | None, group: str) -> tuple[Any, Any]:
+    def _scoped_extractor(self, extractor: str | None, group: str) -> tuple[Extractor, Ontology]:
         """The extractor (made here: the local LLM starts its server) under the group's ontology."""
-        from .extract.factory import make_extractor
+        from .extract.factory import for_vocabulary, make_extractor
 
         name = extractor or self.settings.extractor
         chosen = make_extractor(name, self.settings, self.memory.embedder) if name != self.settings.extractor \
             else self.memory.extractor
         ont = self.memory.ontology(group)
-        remake = getattr(chosen, "with_vocabulary", None)
-        return (chosen if ont.is_default or remake is None else remake(ont.vocab)), ont
+        return for_vocabulary(chosen, ont.vocab, ont.is_default), ont
 
     def shadow(self, extractor: str | None = None, group: str | None = None) -> Shadow:
         """A shadow builder with this extractor, under the live group's ontology (the shadow group is

@@ -19,7 +19,7 @@ from .embed.base import Embedder, make_embedder
 from .erasure import ErasePlan, Kind, Tombstone, new_tombstone, plan_erasure
 from .errors import ConfigError, InputError, NotFoundError
 from .extract.base import Extractor
-from .extract.factory import make_extractor
+from .extract.factory import for_vocabulary, make_extractor
 from .formats import Parsed, iter_chunks
 from .models import Episode, FactVersion, RecallResult, ScoredEpisode, normalize_name
 from .ontology import RECORD_KIND as ONTOLOGY_RECORDS
@@ -155,8 +155,7 @@ class Memory:
         if ont.is_default:
             return self.extractor, ont.vocab
         if ont.version not in self._scoped:
-            remake = getattr(self.extractor, "with_vocabulary", None)
-            self._scoped[ont.version] = remake(ont.vocab) if remake is not None else self.extractor
+            self._scoped[ont.version] = for_vocabulary(self.extractor, ont.vocab, default=False)
         return self._scoped[ont.version], ont.vocab
 
     def ingest_files(self, paths: Sequence[str | Path], fmt: str = "auto", group: str | None = None,

@@ -13,9 +13,9 @@ a group's own file::
     description = "a software service the team runs"
 
 ``parse_ontology`` checks a file and reports every problem as ``file:line: what is wrong; what to
-do`` (an ``InputError``); ``Ontology.vocabulary()`` is what the extractors, the pipeline and recall
-read. A group's ontology is kept in the store as a versioned record (``store_ontology``); a group
-without one uses the default."""
+do`` (an ``InputError``); ``Ontology.vocab`` is what the extractors and the pipeline read. A group's
+ontology is kept in the store as a versioned job record (``ontology_record``); a group without one
+uses the default."""
 
 from __future__ import annotations
 
@@ -71,9 +71,6 @@ class Ontology:
     @property
     def is_default(self) -> bool:
         return self.version == default_ontology().version
-
-    def vocabulary(self) -> Vocabulary:
-        return self.vocab
 
     def to_json(self) -> dict[str, Any]:
         return {"version": self.version, "extends": self.source.get("extends"),
@@ -254,8 +251,7 @@ def ontology_of_records(records: list[Any]) -> Ontology:
 
 @lru_cache(maxsize=64)
 def _resolve_cached(source: str) -> Ontology:
-    raw = json.loads(source)
-    return _resolve(raw, default_ontology() if raw.get("extends") == DEFAULT else None)
+    return ontology_from_mapping(json.loads(source), "the stored ontology")
 
 
 def changes_in_use(old: Ontology, new: Ontology, in_use: Mapping[str, int]) -> list[str]:

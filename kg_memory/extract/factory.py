@@ -5,6 +5,7 @@ from __future__ import annotations
 from ..embed.base import Embedder
 from ..errors import ConfigError
 from ..settings import Settings
+from ..vocab import Vocabulary
 from .base import Extractor
 
 
@@ -20,3 +21,10 @@ def make_extractor(name: str, settings: Settings, embedder: Embedder | None = No
             raise ConfigError("the llm extractor is not available in this build") from None
         return LLMExtractor.from_settings(settings, embedder)
     raise ConfigError(f"unknown extractor {name!r}: use rules or llm")
+
+
+def for_vocabulary(extractor: Extractor, vocab: Vocabulary, default: bool) -> Extractor:
+    """The extractor reading a group's ontology: itself under the default, else its copy for that
+    vocabulary (an extractor that cannot read another vocabulary is used as it is)."""
+    remake = getattr(extractor, "with_vocabulary", None)
+    return extractor if default or remake is None else remake(vocab)

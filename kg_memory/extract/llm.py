@@ -289,8 +289,10 @@ class LLMExtractor:
 
 def _sentence_with(text: str, value: str) -> str:
     """The sentence of a turn that says ``value`` (the whole turn when none does alone)."""
+    from .rules import SENTENCE
+
     low = value.lower()
-    return next((s for s in re.split(r"(?<=[.!?])\s+", text) if low in s.lower()), text)
+    return next((s for s in SENTENCE.split(text) if low in s.lower()), text)
 
 
 def to_partner(f: ExtractedFact, participants: set[str], vocab: Vocabulary) -> bool:

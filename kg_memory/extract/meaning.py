@@ -102,8 +102,7 @@ class MeaningReader:
 
     def read(self, sentence: str, speaker: str, t: datetime) -> list[ExtractedFact]:
         """The facts a sentence states about the ontology's own predicates."""
-        nlp = parse.load_parser()
-        if nlp is None or not self.enabled:
+        if not self.enabled:
             return []
         span = dates.resolve(sentence, t)
         start = span.start if span is not None else t
@@ -186,13 +185,12 @@ class MeaningReader:
         cache = _EXEMPLARS.setdefault(self.embedder, {})
         if self.vocab.version not in cache:
             raw, raw_owners, masked, masked_owners = [], [], [], []
-            nlp = parse.load_parser()
             for p in self.active:
                 for text in (p.description, *p.examples, *(f"{e} it" for e in p.ending)):
                     raw.append(text)
                     raw_owners.append(p.name)
                 for example in p.examples:
-                    found = _example_reading(nlp, example, self.types)
+                    found = _example_reading(example, self.types)
                     if found is not None:
                         masked.append(mask(example, found.subject, found.object))
                         masked_owners.append(p.name)
@@ -217,9 +215,9 @@ def _best_per_owner(sims: np.ndarray, owners: list[str]) -> dict[str, float]:
     return best
 
 
-def _example_reading(nlp: Any, example: str, types: frozenset[str]) -> Reading | None:
+def _example_reading(example: str, types: frozenset[str]) -> Reading | None:
     """The subject and value of one of a predicate's own examples, to mask them."""
-    doc = nlp(example)
+    doc = parse.parsed(example)
     for r in [*readings(doc, "User", types), *surface_readings(doc, "User", types)]:
         if r.object.lower() in example.lower() and r.subject.lower() in example.lower():
             return r

@@ -50,7 +50,7 @@ _CONTRACTIONS = [
     (r"\bIm\b", "I am"),
 ]
 # a sentence ends at . ! ? (not after a title: "Dr. Patel") or a line break
-_SENTENCE = re.compile(r"(?<!\b[DMS][rts]\.)(?<!\bMrs\.)(?<!\bProf\.)(?<=[.!?])\s+|\n+")
+SENTENCE = re.compile(r"(?<!\b[DMS][rts]\.)(?<!\bMrs\.)(?<!\bProf\.)(?<=[.!?])\s+|\n+")
 
 
 def normalize_text(text: str) -> str:
@@ -184,7 +184,7 @@ class RulesExtractor:
         if episode.role not in ("user",) and not (episode.speaker and episode.role != "assistant"):
             return out
         me = episode.speaker or "User"
-        for raw in _SENTENCE.split(episode.content):
+        for raw in SENTENCE.split(episode.content):
             raw = dates.expand_weekdays(raw)
             sentence = normalize_text(raw.strip())
             if sentence:
