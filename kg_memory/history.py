@@ -73,3 +73,10 @@ def by_fact(versions: list[FactVersion]) -> list[tuple[str, list[FactVersion]]]:
         groups.setdefault(v.fact_id, []).append(v)
     ordered = [(fid, sorted(vs, key=version_order)) for fid, vs in groups.items()]
     return sorted(ordered, key=lambda item: (item[1][0].subject, item[1][0].predicate, version_order(item[1][0])))
+
+
+def version_json(v: FactVersion, why: Closing) -> dict[str, object]:
+    """A version as JSON with why its belief closed (``kgmem history --json`` and the HTTP history route)."""
+    d = v.model_dump(mode="json")
+    d["closing"] = {"kind": why.kind, "text": why.text, "by": why.by}
+    return d

@@ -57,6 +57,26 @@ class RecallWeights(BaseModel):
     candidates: int = 100  # episodes taken from each retriever before blending (at least 3 x k)
 
 
+class ServeSettings(BaseModel):
+    """``kgmem serve http``: limits per key and per request."""
+
+    model_config = ConfigDict(extra="forbid")
+    # a key's average requests a second, and the burst it may spend at once (token bucket): an agent makes
+    # a recall and an add per turn, so 20/s with bursts of 40 never slows one, and stops a runaway loop
+    rate_per_second: float = Field(default=20.0, gt=0)
+    burst: int = Field(default=40, ge=1)
+    # the largest request body: 1 MiB holds a batch of long turns (one episode is at most max_content_bytes)
+    max_body_bytes: int = Field(default=1024 * 1024, ge=1024)
+    # episodes in one POST: a larger batch is one long transaction and one long wait
+    max_batch: int = Field(default=500, ge=1)
+    # on shutdown, how long to wait for episodes accepted with 202 to be extracted (they stay pending after it,
+    # and the next start extracts them)
+    drain_seconds: float = Field(default=60.0, ge=0)
+    # at start, extract every group's episodes still pending (what a crash after a 202 left); off for a server
+    # that must not touch groups other processes are still filling
+    drain_on_start: bool = True
+
+
 class Settings(BaseModel):
     model_config = ConfigDict(extra="forbid")  # a typo in config.toml is an error, not a silent default
 
@@ -120,6 +140,7 @@ class Settings(BaseModel):
     batch_size: int = 256
     recall_k: int = 10
     weights: RecallWeights = Field(default_factory=RecallWeights)
+    serve: ServeSettings = Field(default_factory=ServeSettings)
 
     # Secrets never leave through str(), repr() or a dump: URLs are redacted (kg_memory/redact.py) and the
     # API key is a SecretStr. The code reads the fields themselves, which keep the real values.

@@ -51,6 +51,10 @@ fi
 # What a chat loop pays per turn: add waiting for extraction, or add(wait=False) and flush.
 KGMEM_HOME="$home" "$BIN/kgmem" bench background --turns 300 --store sqlite --store "$url" --json \
   > .bench/background.json
+# The HTTP service under load: 20 clients for 60 s over 50 groups, through `kgmem serve http`.
+KGMEM_HOME="$home" "$BIN/kgmem" bench serve --clients 20 --seconds 60 --groups 50 --json > .bench/serve-sqlite.json
+KGMEM_HOME="$home" "$BIN/kgmem" bench serve --clients 20 --seconds 60 --groups 50 --store "$url" --json \
+  > .bench/serve-neo4j.json
 # Entity resolution: precision by band on the labelled pairs, and the job on a 20k-entity group.
 KGMEM_HOME="$home" "$BIN/kgmem" bench resolve --entities 20000 --store sqlite --store "$url" --json > .bench/resolve.json
 KGMEM_HOME="$home" "$BIN/kgmem" bench contradictions tests/fixtures/contradictions-dev.json --json \

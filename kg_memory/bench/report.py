@@ -130,7 +130,8 @@ def render(bench_dir: Path, extra: str = "") -> str:
             out.append(f"| {name} | " + " | ".join(
                 f"{m['by_category'][c].get('recall@10', 0):.1f} ({m['by_category'][c]['questions']})" for c in cats)
                 + " |")
-    for section in (_agent_loop(bench_dir), _background(bench_dir), _resolution(bench_dir), _fact_layer(bench_dir)):
+    for section in (_agent_loop(bench_dir), _background(bench_dir), _serve(bench_dir), _resolution(bench_dir),
+                    _fact_layer(bench_dir)):
         out += ["", *section] if section else []
     if any(contra.values()):
         out += ["", "## Planted contradictions", "",
@@ -186,6 +187,28 @@ def _background(bench_dir: Path) -> list[str]:
                    f" / {r['add_no_wait']['p95_ms']} | {r['flush_s']} s | {r['turns_per_s_waiting']} | "
                    f"{r['turns_per_s_background']} | {r['recall_after_flush']['p50_ms']} / "
                    f"{r['recall_after_flush']['p95_ms']} |")
+    return out
+
+
+def _serve(bench_dir: Path) -> list[str]:
+    runs = {k: _load(bench_dir / f"serve-{k}.json") for k in ("sqlite", "neo4j")}
+    if not any(runs.values()):
+        return []
+    first = next(r for r in runs.values() if r)
+    out = ["## The HTTP service", "",
+           f"`kgmem bench serve`: `kgmem serve http` on loopback, {first['clients']} client threads for "
+           f"{first['seconds']:.0f} s over {first['groups']} groups (one key each). Each request is a recall (60%), "
+           "an add that waits for extraction (20%) or one answered 202 (20%), timed by the client. Milliseconds "
+           "p50 / p95 / p99.", "",
+           "| store | requests/s | recall | add, waiting (201) | add (202) | 5xx | cross-group reads | server RSS |",
+           "| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: |"]
+    for name, r in runs.items():
+        if not r:
+            continue
+        cells = [f"{r['routes'][op]['p50_ms']} / {r['routes'][op]['p95_ms']} / {r['routes'][op]['p99_ms']}"
+                 for op in ("recall", "add_wait", "add_no_wait")]
+        tail = f"{r['server_errors_5xx']} | {r['cross_group_reads']} | {r['server_rss_mb']['after_load']} MB"
+        out.append(f"| {name} | {r['requests_per_s']} | " + " | ".join(cells) + f" | {tail} |")
     return out
 
 

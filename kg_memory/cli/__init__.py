@@ -12,6 +12,7 @@ from .facts import change, correct, facts, retire
 from .forget import forget
 from .ingest import ingest
 from .jobs import jobs_app
+from .keys import keys_app
 from .ontology import ontology_app
 from .recall import history, recall, timeline
 from .serve import serve_app
@@ -65,6 +66,7 @@ app.add_typer(serve_app, name="serve")
 app.add_typer(jobs_app, name="jobs")
 app.add_typer(model_app, name="model")
 app.add_typer(ontology_app, name="ontology")
+app.add_typer(keys_app, name="keys")
 
 
 def main() -> None:

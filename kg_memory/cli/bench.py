@@ -146,6 +146,30 @@ def background(
                    f"flush {r['flush_s']} s; {r['turns_per_s_background']} turns/s in the background")
 
 
+@bench_app.command("serve")
+@handle_errors
+def serve(
+    clients: int = typer.Option(20, "--clients", min=1, max=500, help="Concurrent clients."),
+    seconds: float = typer.Option(60.0, "--seconds", min=1.0, help="How long the load runs."),
+    groups: int = typer.Option(50, "--groups", min=1, help="Groups the clients spread over (one key each)."),
+    store: str | None = typer.Option(None, "--store", help="A neo4j:// URL (default: a temp SQLite file)."),
+    json_out: bool = JsonOpt,
+) -> None:
+    """`kgmem serve http` under load on loopback: recalls and adds (waiting and not) over many groups,
+    timed as a client sees them; 5xx answers and cross-group reads counted."""
+    from ..bench.serve import run_serve
+
+    r = run_serve(store, clients=clients, seconds=seconds, groups=groups, log=_log)
+    if json_out:
+        emit_json(r)
+        return
+    routes = "; ".join(f"{op} p50/p95/p99 {v['p50_ms']}/{v['p95_ms']}/{v['p99_ms']} ms (n={v['n']})"
+                       for op, v in r["routes"].items())
+    typer.echo(f"{r['store']}: {r['requests_per_s']} requests/s from {r['clients']} clients over {r['seconds']} s; "
+               f"{routes}; 5xx {r['server_errors_5xx']}; cross-group reads {r['cross_group_reads']}; "
+               f"server RSS {r['server_rss_mb']['after_load']} MB")
+
+
 @bench_app.command("resolve")
 @handle_errors
 def resolve(

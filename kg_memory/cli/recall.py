@@ -5,7 +5,7 @@ from __future__ import annotations
 import typer
 
 from ..errors import NotFoundError
-from ..history import Closing, by_fact, closing, day, instant, short_id
+from ..history import by_fact, closing, day, instant, short_id, version_json
 from ..models import FactVersion
 from .common import GroupOpt, JsonOpt, StoreOpt, emit_json, handle_errors, open_memory
 
@@ -64,12 +64,6 @@ def _versions(store: str | None, group: str | None, entity: str, predicate: str 
         return mem.history(entity, group=group, predicate=predicate)
     finally:
         mem.close()
-
-
-def version_json(v: FactVersion, why: Closing) -> dict[str, object]:
-    d = v.model_dump(mode="json")
-    d["closing"] = {"kind": why.kind, "text": why.text, "by": why.by}
-    return d
 
 
 @handle_errors

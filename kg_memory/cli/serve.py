@@ -1,4 +1,4 @@
-"""`kgmem serve mcp`: the memory tools as an MCP server."""
+"""`kgmem serve http` (the REST API, MCP at /mcp and the /ui page, behind keys) and `kgmem serve mcp`."""
 
 from __future__ import annotations
 
@@ -31,6 +31,10 @@ def mcp(
 
     if transport not in ("stdio", "http"):
         raise ConfigError(f"--transport {transport!r}: use stdio or http")
+    if transport == "http" and _has_keys(store, host):
+        typer.echo("the store has API keys: serving MCP at /mcp behind them (with the REST API)", err=True)
+        _serve_http(store, host, port, extractor)
+        return
     mem = open_memory(store, group, extractor)
     try:
         tools = MemoryTools(mem, group or mem.settings.group, pinned=not any_group, wait=wait)
@@ -43,3 +47,50 @@ def mcp(
             server.run("streamable-http", host=host, port=port)
     finally:
         mem.close()
+
+
+def _has_keys(store: str | None, host: str) -> bool:
+    """Whether the store has an active key; refuses a non-loopback ``host`` when it has none."""
+    from ..service.app import is_loopback
+    from .keys import key_ring
+
+    with key_ring(store) as ring:
+        active = ring.active()
+    if not active and not is_loopback(host):
+        raise ConfigError(f"--host {host}: the store has no API keys, so anyone who can reach that address could "
+                          "read every group; make one with `kgmem keys create --group G`, or bind 127.0.0.1")
+    return active
+
+
+def _serve_http(store: str | None, host: str, port: int, extractor: str | None) -> None:
+    import logging
+
+    import uvicorn
+
+    from ..service.app import build_app
+    from ..service.keys import KeyRing
+
+    mem = open_memory(store, None, extractor)
+    try:
+        app = build_app(mem, KeyRing(mem.store), host=host)
+        logging.getLogger("kgmem.access").setLevel(logging.INFO)
+        typer.echo(f"kgmem on http://{host}:{port} (REST /v1, MCP /mcp, page /ui, docs /docs; Ctrl-C stops it "
+                   "after extracting what was accepted)", err=True)
+        uvicorn.run(app, host=host, port=port, access_log=False, log_level="warning", server_header=False)
+    finally:
+        mem.close()
+
+
+@serve_app.command("http")
+@handle_errors
+def http(
+    store: str | None = StoreOpt,
+    host: str = typer.Option("127.0.0.1", "--host", help="The address to bind (anything but loopback needs a key "
+                                                         "in the store)."),
+    port: int = typer.Option(8765, "--port", min=1, max=65535, help="The port."),
+    extractor: str | None = typer.Option(None, "--extractor", help="rules | llm (default: rules)"),
+) -> None:
+    """Serve the REST API (/v1/groups/{group}/...), MCP at /mcp and a read-only page at /ui, every group route
+    behind `Authorization: Bearer <key>` (`kgmem keys create`). SIGTERM or Ctrl-C drains extraction first."""
+    _has_keys(store, host)
+    _serve_http(store, host, port, extractor)

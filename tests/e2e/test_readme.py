@@ -19,7 +19,7 @@ README = (ROOT / "README.md").read_text()
 
 
 def _commands(cmd: click.Command, path: list[str]) -> list[tuple[str, click.Command]]:
-    if isinstance(cmd, click.Group):
+    if hasattr(cmd, "commands"):  # a group (typer's own Group class is not click's)
         return [c for name, sub in cmd.commands.items() for c in _commands(sub, [*path, name])]
     return [(" ".join(path), cmd)]
 

@@ -40,6 +40,7 @@ def _flat(body: list[ast.stmt]) -> list[ast.stmt]:
     for stmt in body:
         if isinstance(stmt, ast.For | ast.While | ast.With | ast.AsyncWith | ast.If | ast.Try):
             out += _flat(stmt.body)  # a loop's body is timed by the clock calls inside it
+            out += _flat(getattr(stmt, "orelse", []))  # and an if's other branch
         else:
             out.append(stmt)
     return out
@@ -69,3 +70,13 @@ def test_the_check_fails_on_a_timed_internal():
     tree = ast.parse("import time\ndef f(pipe, ep):\n    t0 = time.perf_counter()\n    pipe.process([ep])\n"
                      "    return time.perf_counter() - t0\n")
     assert timed_calls(tree) == ["process"]
+
+
+def test_the_serve_bench_times_http_calls_only():
+    """``bench serve`` times requests to the running server (HTTP GET and POST), nothing in process."""
+    tree = ast.parse((BENCH / "serve.py").read_text())
+    one = next(n for n in ast.walk(tree) if isinstance(n, ast.FunctionDef) and n.name == "one")
+    timed = set(timed_calls(one))
+    assert {"get", "post"} <= timed <= {"get", "post", "str", "lower", "choice", "_turn"}, timed
+    imported = {a.name for n in ast.walk(tree) if isinstance(n, ast.ImportFrom) for a in n.names}
+    assert "Memory" not in imported and not imported & {"Pipeline", "Recaller"}
