@@ -6,6 +6,8 @@ code; library users can catch the specific subclasses.
 
 from __future__ import annotations
 
+import re
+
 EXIT_CHECK_FAILED = 1
 EXIT_CONFIG = 2
 EXIT_INPUT = 3
@@ -39,9 +41,21 @@ class KgMemError(Exception):
 
 
 class ConfigError(KgMemError):
-    """Settings, store URLs or command options that cannot work."""
+    """Settings, store URLs or arguments that cannot work. ``params``: the Python argument names the
+    message names, as written in it (``as_of``); a surface shows them its own way (the CLI as ``--as-of``)."""
 
     exit_code = EXIT_CONFIG
+
+    def __init__(self, message: str, *, params: tuple[str, ...] = ()):
+        super().__init__(message)
+        self.params = params
+
+    def as_flags(self) -> str:
+        """The message with each named argument as its command-line option."""
+        text = str(self)
+        for p in self.params:
+            text = re.sub(rf"(?<![\w-]){re.escape(p)}\b", "--" + p.replace("_", "-"), text)
+        return text
 
 
 class InputError(KgMemError):

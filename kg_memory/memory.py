@@ -165,7 +165,7 @@ class Memory:
         With ``on_error='fail'`` any bad record stops the run before anything is
         written. With ``'skip'`` bad records are reported in ``errors``."""
         if on_error not in ("fail", "skip"):
-            raise ConfigError("--on-error must be fail or skip")
+            raise ConfigError("on_error must be fail or skip", params=("on_error",))
         now = self.clock.now()
         limit = self.settings.max_content_bytes
         report = progress or NoProgress()
@@ -295,7 +295,7 @@ class Memory:
         if self._recaller is None:  # built once: it indexes the vocabulary's keywords
             self._recaller = Recaller(self.store, self.embedder, self.settings.weights)
         if half_life is not None and half_life < 0:
-            raise ConfigError(f"--half-life: must be 0 or more days, got {half_life}")
+            raise ConfigError(f"half_life: must be 0 or more days, got {half_life}", params=("half_life",))
         return self._recaller.recall(query, gid, a, kn, _k(k) if k is not None else self.settings.recall_k,
                                      half_life=half_life)
 
@@ -342,7 +342,8 @@ class Memory:
         entity_id = self._entity_id(gid, entity) if entity is not None else None
         if all_versions:
             if as_of is not None or known_at is not None:
-                raise ConfigError("--all-versions lists every version; it takes no --as-of or --known-at")
+                raise ConfigError("all_versions lists every version; it takes no as_of or known_at",
+                                  params=("all_versions", "as_of", "known_at"))
             return self.store.list_facts(gid, None, entity_id, predicate, limit)
         return self.store.list_facts(gid, self._time_filter(as_of, known_at), entity_id, predicate, limit)
 
@@ -520,7 +521,7 @@ def time_option(name: str, value: datetime | str) -> datetime:
     try:
         return ensure_utc(parse_datetime(value))
     except (ValueError, TypeError, OverflowError) as exc:
-        raise ConfigError(f"--{name.replace('_', '-')}: {exc}") from None
+        raise ConfigError(f"{name}: {exc}", params=(name,)) from None
 
 
 class AsyncMemory:

@@ -68,6 +68,12 @@ for set in project sales health personal; do
   KGMEM_HOME="$home" "$BIN/kgmem" bench contradictions "tests/fixtures/updates-$set.json" --report-only --json \
     > ".bench/updates-$set.json"
 done
+# Fact precision: a seeded sample of the facts believed now, labelled by docs/labelling.md
+# (tests/fixtures/precision-labels.jsonl); facts with no label yet go to .bench/precision-todo-*.jsonl.
+precision_files=(tests/fixtures/precision-chat.jsonl examples/project_memory.jsonl)
+if ls ../shared/data/locomo-dev/*.json >/dev/null 2>&1; then precision_files+=(../shared/data/locomo-dev/*.json); fi
+KGMEM_HOME="$home" "$BIN/kgmem" bench precision "${precision_files[@]}" --todo .bench/precision-todo-rules.jsonl \
+  --json > .bench/precision-rules.json
 if ls ../shared/data/locomo-dev/*.json >/dev/null 2>&1; then
   KGMEM_HOME="$home" "$BIN/kgmem" bench locomo ../shared/data/locomo-dev/*.json --json > .bench/locomo.json
 else
@@ -89,10 +95,14 @@ if "$BIN/python" -c "from kg_memory import localllm; localllm.verify()" 2>/dev/n
     KGMEM_HOME="$llm_home" "$BIN/kgmem" bench locomo ../shared/data/locomo-dev/26.json --extractor llm --json \
       > .bench/locomo-llm.json
   fi
+  llm_precision=(tests/fixtures/precision-chat.jsonl examples/project_memory.jsonl)
+  if [ -f ../shared/data/locomo-dev/26.json ]; then llm_precision+=(../shared/data/locomo-dev/26.json); fi
+  KGMEM_HOME="$llm_home" "$BIN/kgmem" bench precision "${llm_precision[@]}" --extractor llm \
+    --todo .bench/precision-todo-llm.jsonl --json > .bench/precision-llm.json
 else
   echo "bench: the local LLM is not installed (kgmem model install --llm); its figures are left out" >&2
   rm -f .bench/contradictions-llm.json .bench/contradictions-phrasings-llm.json .bench/locomo-llm.json \
-    .bench/updates-*-llm.json
+    .bench/updates-*-llm.json .bench/precision-llm.json
 fi
 "$BIN/python" -m kg_memory.bench.report .bench docs/benchmarks.md
 echo "wrote docs/benchmarks.md"

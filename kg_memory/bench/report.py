@@ -131,7 +131,7 @@ def render(bench_dir: Path, extra: str = "") -> str:
                 f"{m['by_category'][c].get('recall@10', 0):.1f} ({m['by_category'][c]['questions']})" for c in cats)
                 + " |")
     for section in (_agent_loop(bench_dir), _background(bench_dir), _serve(bench_dir), _resolution(bench_dir),
-                    _fact_layer(bench_dir)):
+                    _fact_layer(bench_dir), _precision(bench_dir)):
         out += ["", *section] if section else []
     if any(contra.values()):
         out += ["", "## Planted contradictions", "",
@@ -209,6 +209,27 @@ def _serve(bench_dir: Path) -> list[str]:
                  for op in ("recall", "add_wait", "add_no_wait")]
         tail = f"{r['server_errors_5xx']} | {r['cross_group_reads']} | {r['server_rss_mb']['after_load']} MB"
         out.append(f"| {name} | {r['requests_per_s']} | " + " | ".join(cells) + f" | {tail} |")
+    return out
+
+
+def _precision(bench_dir: Path) -> list[str]:
+    runs = {k: _load(bench_dir / f"precision-{k}.json") for k in ("rules", "llm")}
+    if not any(runs.values()):
+        return []
+    out = ["## Fact precision", "",
+           "`kgmem bench precision`: a seeded sample of at most 40 facts believed now per conversation, labelled by "
+           "docs/labelling.md (labels in tests/fixtures/precision-labels.jsonl, reused while a fact is unchanged). "
+           "Percentages of the labelled facts; unlabelled ones wait in .bench/precision-todo-*.jsonl.", "",
+           "| extractor | conversation | facts now | sampled | useful | weak | junk | unlabelled |",
+           "| --- | --- | ---: | ---: | ---: | ---: | ---: | ---: |"]
+    for name, r in runs.items():
+        if not r:
+            continue
+        for source, c in {**r["sources"], "all": r["all"]}.items():
+            now = c.get("facts_now", "")
+            sampled = c.get("sampled", "")
+            out.append(f"| {name} | {source} | {now} | {sampled} | {c['useful']} ({c['useful_pct']}%) | "
+                       f"{c['weak']} ({c['weak_pct']}%) | {c['junk']} ({c['junk_pct']}%) | {c['unlabelled']} |")
     return out
 
 

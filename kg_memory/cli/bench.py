@@ -170,6 +170,40 @@ def serve(
                f"server RSS {r['server_rss_mb']['after_load']} MB")
 
 
+@bench_app.command("precision")
+@handle_errors
+def precision(
+    files: list[Path] = typer.Argument(..., help="Conversations (any format `kgmem ingest` reads)."),
+    extractor: str = typer.Option("rules", "--extractor", help="rules | llm"),
+    sample: int = typer.Option(40, "--sample", min=1, help="Current facts drawn per conversation (seeded)."),
+    labels: Path = typer.Option(Path("tests/fixtures/precision-labels.jsonl"), "--labels",
+                                help="The labels file (JSON lines: source, statement, label, note)."),
+    todo: Path = typer.Option(Path(".bench/precision-todo.jsonl"), "--todo",
+                              help="Where the drawn facts that have no label yet are written."),
+    json_out: bool = JsonOpt,
+) -> None:
+    """Useful / weak / junk among a seeded sample of the facts believed now (docs/labelling.md); a label
+    is reused while its fact's statement is unchanged, and unlabelled facts go to --todo."""
+    from ..bench.precision import run_precision
+    from ..errors import InputError
+
+    missing = [str(f) for f in files if not f.exists()]
+    if missing:
+        raise InputError([f"{m}: no such file" for m in missing], hint="Name conversations that exist.")
+    try:
+        r = run_precision(files, extractor, labels, todo, n=sample, log=_log)
+    except ValueError as exc:
+        raise InputError([str(exc)], hint="Fix the labels file.") from None
+    if json_out:
+        emit_json(r)
+        return
+    for source, c in {**r["sources"], "all": r["all"]}.items():
+        typer.echo(f"{source}: useful {c['useful']} ({c['useful_pct']}%), weak {c['weak']} ({c['weak_pct']}%), "
+                   f"junk {c['junk']} ({c['junk_pct']}%); unlabelled {c['unlabelled']}")
+    if r["todo"]:
+        typer.echo(f"label the facts in {r['todo']} and add them to {labels}", err=True)
+
+
 @bench_app.command("resolve")
 @handle_errors
 def resolve(

@@ -9,7 +9,7 @@ from typing import Any, TypeVar
 
 import typer
 
-from ..errors import InputError, KgMemError
+from ..errors import ConfigError, InputError, KgMemError
 from ..memory import Memory
 from ..settings import load_settings
 
@@ -34,6 +34,9 @@ def handle_errors(fn: F) -> F:
             if len(exc.problems) > 50:
                 typer.echo(f"Error: ... and {len(exc.problems) - 50} more problems", err=True)
             typer.echo(f"Nothing was written. {exc.hint}", err=True)
+            raise typer.Exit(exc.exit_code) from None
+        except ConfigError as exc:  # the library names its arguments; the CLI shows them as options
+            typer.echo(f"Error: {exc.as_flags()}", err=True)
             raise typer.Exit(exc.exit_code) from None
         except KgMemError as exc:
             typer.echo(f"Error: {exc}", err=True)

@@ -40,7 +40,7 @@ from ..prompts import (
 from ..settings import Settings, data_dir
 from ..timeutil import parse_datetime
 from ..vocab import Vocabulary, load_vocabulary
-from . import dates
+from . import dates, parse, worth
 from .base import ExtractContext, ExtractedFact, Extraction
 from .canonical import Canonicalizer
 from .meaning import ontology_tag
@@ -205,6 +205,21 @@ class LLMExtractor:
                  "description": p.description, "example": p.examples[0] if p.examples else ""}
                 for p in self.vocab.predicates.values()]
 
+    def _worth_keeping(self, subject: str, predicate: str, w: Any, sentence: str, e: Episode,
+                       participants: set[str]) -> bool:
+        """The offline extractor's rules of what is worth keeping (extract/worth.py), on the model's fact: all
+        of them for an open relation, those that hold of any fact for a predicate of the ontology."""
+        relation = (w.relation or "").strip() or predicate.replace("_", " ")
+        doc = parse.parsed(relation) if parse.load_parser() is not None else None
+        lemma = " ".join(t.lemma_.lower() for t in doc) if doc is not None else relation.lower()
+        past = doc is not None and len(doc) > 0 and doc[0].tag_ in ("VBD", "VBN")
+        clause = parse.Clause(subject, lemma, relation, w.object.strip(), f"{subject} {relation} {w.object}", past)
+        span = dates.resolve(w.began, e.occurred_at) if w.began else None
+        said = worth.Said(clause, sentence, worth.dated(sentence, span) or span is not None,
+                          frozenset(participants | {_who(e)}), frozenset(self.vocab.relations))
+        rules = worth.ANY_FACT if predicate in self.vocab.predicates else worth.RULES
+        return worth.refused(said, rules) is None
+
     def _accepted(self, w: Any, e: Episode, participants: set[str]) -> ExtractedFact | None:
         """A model-written fact as the pipeline takes it, or None when the turn does not bear it out."""
         speaker = _who(e)
@@ -228,6 +243,8 @@ class LLMExtractor:
         else:
             return None
         spec = self.vocab.predicates.get(predicate)
+        if worth.is_question(sentence) or not self._worth_keeping(subject, predicate, w, sentence, e, participants):
+            return None
         kind: Literal["entity", "value"] = "entity" if (
             spec.object_kind == "entity" if spec else w.object[:1].isupper()) else "value"
         obj = w.object if kind == "entity" or any(c.isupper() for c in w.object) else w.object.lower()

@@ -5,6 +5,7 @@ text. No network, no model; the same text always gives the same facts."""
 
 from __future__ import annotations
 
+import logging
 import re
 from collections.abc import Iterable
 from dataclasses import dataclass
@@ -13,13 +14,16 @@ from datetime import datetime
 from ..embed.base import Embedder
 from ..models import Episode
 from ..vocab import Predicate, Vocabulary, load_vocabulary
-from . import dates, parse
+from . import dates, parse, worth
 from .base import ExtractContext, ExtractedFact, Extraction
 from .canonical import LEADING as _LEADING
 from .canonical import Canonicalizer, snake
 from .meaning import MeaningReader, ontology_tag
 
-RULES_VERSION = "rules-6"  # rules-5 + an ontology's predicates read by meaning (extract/meaning.py)
+log = logging.getLogger(__name__)
+
+RULES_VERSION = "rules-7"  # rules-6 + what is worth keeping (extract/worth.py): no facts from questions, no
+# chat moves, passing acts, placeholders, empty objects or general knowledge as open facts
 
 _ADVERBS = (r"just|also|recently|finally|now|still|currently|actually|really|already|officially|"
             r"eventually|happily|fully|then|even|both")
@@ -31,6 +35,14 @@ _STOP = re.compile(
     re.I,
 )
 _NAME = r"[A-Z][\w'’-]*(?:\s+(?:[A-Z][\w'’-]*|of|de|da|van|von))*"
+_PRONOUNS = {"i", "me", "we", "us", "you", "he", "him", "she", "her", "they", "them", "it", "this", "that", "these",
+             "those", "there", "here", "what", "who", "which", "someone", "something", "everyone", "everything"}
+def _named_subject(subject: str) -> bool:
+    """A subject that names someone: not a pronoun ("it lives in me") and not a possessive cut short ("love's")."""
+    s = subject.strip()
+    return bool(s) and s.lower() not in _PRONOUNS and not s.endswith(("'s", "’s")) and "  " not in subject
+
+
 _NOT_SUBJECTS = {
     "i", "we", "you", "he", "she", "they", "it", "this", "that", "the", "my", "our", "your", "his", "her",
     "their", "there", "here", "what", "when", "where", "who", "why", "how", "yes", "no", "hey", "hi",
@@ -184,16 +196,18 @@ class RulesExtractor:
         if episode.role not in ("user",) and not (episode.speaker and episode.role != "assistant"):
             return out
         me = episode.speaker or "User"
+        speakers = frozenset({me, *(e.speaker for e in (context.previous if context else ()) if e.speaker)})
         for raw in SENTENCE.split(episode.content):
             raw = dates.expand_weekdays(raw)
             sentence = normalize_text(raw.strip())
-            if sentence:
-                self._read(raw.strip(), sentence, me, episode.occurred_at, out)
-        out.facts = unique_facts(out.facts)
+            if sentence and not worth.is_question(raw):  # a question states nothing
+                self._read(raw.strip(), sentence, me, episode.occurred_at, out, speakers)
+        out.facts = [f for f in unique_facts(out.facts) if _named_subject(f.subject)]
         out.mentions = list(dict.fromkeys(out.mentions))
         return out
 
-    def _read(self, raw: str, sentence: str, me: str, t: datetime, out: Extraction) -> None:
+    def _read(self, raw: str, sentence: str, me: str, t: datetime, out: Extraction,
+              speakers: frozenset[str] = frozenset()) -> None:
         """One sentence: the ontology's phrase patterns first (the surest); else its predicates by
         meaning; else the parse, whose relations no predicate takes become open facts."""
         before = len(out.facts)
@@ -205,17 +219,28 @@ class RulesExtractor:
             out.facts.extend(read)
             out.mentions.extend(f.subject for f in read)
         elif self.parser:
-            self._parsed(raw, me, t, out)
+            self._parsed(raw, me, t, out, speakers | {me})
 
     # -- the parse: sentences the phrase patterns did not read ---------------
-    def _parsed(self, sentence: str, me: str, t: datetime, out: Extraction) -> None:
+    def _parsed(self, sentence: str, me: str, t: datetime, out: Extraction, speakers: frozenset[str]) -> None:
         span = dates.resolve(sentence, t)
         for c in parse.clauses(sentence, me, self.vocab.relations, self._activities):
             spec = self._predicate_of(c)
             if spec is not None and self.canonical.fits(spec.name, c.object):
-                self._vocabulary_fact(c, spec, t, span, out)
-            elif self._may_stay_open(c):
+                if self._worth_keeping(c, sentence, span, speakers, worth.ANY_FACT):
+                    self._vocabulary_fact(c, spec, t, span, out)
+            elif self._may_stay_open(c) and self._worth_keeping(c, sentence, span, speakers):
                 self._open_fact(c, t, span, out)
+
+    def _worth_keeping(self, c: parse.Clause, sentence: str, span: dates.DateSpan | None,
+                       speakers: frozenset[str], rules: tuple[worth.Rule, ...] = worth.RULES) -> bool:
+        """A fact read off the parse passes the rules of what is worth keeping (extract/worth.py): every
+        rule for an open fact; for a predicate of the ontology, those that hold of any fact."""
+        said = worth.Said(c, sentence, worth.dated(sentence, span), speakers, frozenset(self.vocab.relations))
+        why = worth.refused(said, rules)
+        if why is not None:
+            log.debug("open fact refused: %s", why)
+        return why is None
 
     def _vocabulary_fact(self, c: parse.Clause, spec: Predicate, t: datetime, span: dates.DateSpan | None,
                          out: Extraction) -> None:
@@ -276,7 +301,7 @@ class RulesExtractor:
             name = m.group("name")
             if name and name.split()[0].lower() in _NOT_SUBJECTS:
                 name = None
-            if not name:
+            if not name:  # "my brother": a weak fact (docs/labelling.md), kept because people ask who has one
                 name = f"{me}'s {rel}"
                 aliases[m.group(0)] = name
                 statement = f"{me} has a {rel}"

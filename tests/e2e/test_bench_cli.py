@@ -135,3 +135,22 @@ def test_bench_contradictions_exits_1_on_a_failed_check_unless_report_only(tmp_p
     report = kgmem("bench", "contradictions", str(cases), "--report-only", "--json", home=tmp_path / "h")
     res = json.loads(report.stdout)
     assert (res["passed"], res["checks"]) == (1, 2) and res["failures"][0]["missing"] == ["Lisbon"]
+
+
+def test_bench_precision_reuses_labels_and_lists_the_rest(tmp_path: Path):
+    chat = Path(__file__).resolve().parents[1] / "fixtures" / "precision-chat.jsonl"
+    labels = tmp_path / "labels.jsonl"
+    labels.write_text(json.dumps({"source": "precision-chat.jsonl", "statement": "Tobias works at Kestrel Labs",
+                                  "label": "useful", "note": ""}) + "\n"
+                      + json.dumps({"source": "precision-chat.jsonl", "statement": "Maren bought a used Volvo",
+                                    "label": "junk", "note": "a test label"}) + "\n")
+    todo = tmp_path / "todo.jsonl"
+    r = kgmem("bench", "precision", str(chat), "--labels", str(labels), "--todo", str(todo), "--json", home=tmp_path)
+    out = json.loads(r.stdout)["sources"]["precision-chat.jsonl"]
+    assert (out["useful"], out["junk"], out["weak"]) == (1, 1, 0) and out["useful_pct"] == 50.0
+    left = [json.loads(line)["statement"] for line in todo.read_text().splitlines()]
+    assert len(left) == out["unlabelled"] == out["sampled"] - 2 and "Tobias works at Kestrel Labs" not in left
+    labels.write_text('{"source": "x", "statement": "y", "label": "great"}\n')
+    bad = kgmem("bench", "precision", str(chat), "--labels", str(labels), "--todo", str(todo), home=tmp_path,
+                check=False)
+    assert bad.returncode == 3 and "label 'great'" in bad.stderr and "Traceback" not in bad.stderr
