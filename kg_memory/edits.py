@@ -123,7 +123,7 @@ class Editor:
     def statement(self, subject: str, predicate: str, obj: str) -> str:
         spec = self.vocab.predicates.get(predicate)
         if spec is not None:
-            return spec.statement.format(s=subject, o=obj, r="").strip()
+            return spec.render(subject, obj)
         return f"{subject} {predicate.replace('_', ' ')} {obj}"
 
     # -- writing ---------------------------------------------------------------

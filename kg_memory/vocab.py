@@ -36,6 +36,12 @@ class Predicate:
     description: str = ""
     examples: tuple[str, ...] = ()
 
+    def render(self, subject: str, obj: str, tie: str = "") -> str:
+        """The fact as a sentence. ``tie`` is the kinship or role noun of "{s}'s {r} is {o}" ("brother");
+        without one, the predicate's own ("has_sibling": "sibling"), never an empty gap."""
+        noun = tie or self.name.removeprefix("has_").replace("_", " ")
+        return self.statement.replace("{s}", subject).replace("{o}", obj).replace("{r}", noun)
+
 
 @dataclass(frozen=True)
 class Vocabulary:

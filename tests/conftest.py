@@ -29,7 +29,8 @@ FIXTURES = ROOT / "tests" / "fixtures"
 CONTRADICTIONS = FIXTURES / "contradictions-dev.json"
 PHRASINGS = FIXTURES / "contradictions-phrasings.json"
 SAMPLE = ROOT / "examples" / "sample_conversation.jsonl"
-STORES = ["sqlite", "neo4j"]
+# `make test-fast` sets KGMEM_TEST_STORES=memory: the contract suite on the reference store alone, no Neo4j
+STORES = os.environ.get("KGMEM_TEST_STORES", "sqlite,neo4j").split(",")
 
 
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
@@ -102,6 +103,10 @@ def sqlite_store(tmp_path: Path) -> Iterator[Store]:
 def store(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[Store]:
     if request.param == "sqlite":
         st = open_store(f"sqlite:///{tmp_path / 'kg.db'}", dim=384)
+        yield st
+        st.close()
+    elif request.param == "memory":
+        st = open_store("memory://", dim=384)
         yield st
         st.close()
     else:

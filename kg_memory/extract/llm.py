@@ -205,6 +205,11 @@ class LLMExtractor:
                  "description": p.description, "example": p.examples[0] if p.examples else ""}
                 for p in self.vocab.predicates.values()]
 
+    def _tie(self, predicate: str, w: Any) -> str:
+        """The model's kinship or role noun ("brother") when the ontology knows it as this predicate's."""
+        said = (w.relation or "").strip().lower()
+        return said if self.vocab.relations.get(said) == predicate else ""
+
     def _worth_keeping(self, subject: str, predicate: str, w: Any, sentence: str, e: Episode,
                        participants: set[str]) -> bool:
         """The offline extractor's rules of what is worth keeping (extract/worth.py), on the model's fact: all
@@ -249,7 +254,7 @@ class LLMExtractor:
             spec.object_kind == "entity" if spec else w.object[:1].isupper()) else "value"
         obj = w.object if kind == "entity" or any(c.isupper() for c in w.object) else w.object.lower()
         span = dates.resolve(w.began, e.occurred_at) if w.began else None
-        statement = (spec.statement.replace("{s}", subject).replace("{o}", obj).replace("{r}", "") if spec
+        statement = (spec.render(subject, obj, self._tie(predicate, w)) if spec
                      else f"{subject} {w.relation.strip()} {obj}")
         return ExtractedFact(subject=subject, predicate=predicate, object=obj, statement=statement,
                              valid_from=span.start if span else e.occurred_at, dated=span is not None,
@@ -277,19 +282,19 @@ class LLMExtractor:
             for sentence in dict.fromkeys(full_names(s, participants) for s in sentences):
                 if speech_act(sentence):
                     continue  # "Ben asked Ana about ...", "Ana thanked Ben": a speech act, not a fact
-                for f in self._read(episodes[n], sentence):
+                for f in self._read(episodes[n], sentence, episodes):
                     home = _home(f, episodes, n, participants)
                     if home == n:
                         found[episodes[n].id].append(f)
                     elif home is not None:
                         found[episodes[home].id].extend(
-                            g for g in self._read(episodes[home], sentence)
+                            g for g in self._read(episodes[home], sentence, episodes)
                             if (g.predicate, g.object, g.subject) == (f.predicate, f.object, f.subject))
         return found
 
-    def _read(self, e: Episode, sentence: str) -> list[ExtractedFact]:
-        """The offline extractor's facts of a sentence said as turn ``e`` was."""
-        return self.rules.extract(e.model_copy(update={"content": sentence})).facts
+    def _read(self, e: Episode, sentence: str, window: Sequence[Episode]) -> list[ExtractedFact]:
+        """The offline extractor's facts of a sentence said as turn ``e`` was, among the window's speakers."""
+        return self.rules.extract(e.model_copy(update={"content": sentence}), ExtractContext(tuple(window))).facts
 
     def judge(self, subject: str, statement: str, predicate: str, obj: str, existing: list[FactVersion],
               said_at: datetime) -> tuple[JudgeResponse, Usage]:

@@ -118,7 +118,7 @@ class MeaningReader:
         for r, (spec, _) in matched:
             for value, ending in ((r.object, r.shape == "end"), *(((r.old, True),) if r.old else ())):
                 obj = value if (spec.object_kind == "entity" or r.object_proper) else value.lower()
-                statement = spec.statement.replace("{s}", r.subject).replace("{o}", obj).replace("{r}", "")
+                statement = spec.render(r.subject, obj)
                 out.append(ExtractedFact(subject=r.subject, predicate=spec.name, object=obj, statement=statement,
                                          valid_from=start, dated=span is not None,
                                          object_kind="entity" if spec.object_kind == "entity" else "value",

@@ -306,7 +306,7 @@ class RulesExtractor:
                 aliases[m.group(0)] = name
                 statement = f"{me} has a {rel}"
             else:
-                statement = self.vocab.predicates[pred].statement.format(s=me, r=rel, o=name)
+                statement = self.vocab.predicates[pred].render(me, name, rel)
             self._emit(out, me, pred, name, statement, t, None, "entity")
         for m in self._married_rx.finditer(s):
             start = span.start if span else t
@@ -418,7 +418,7 @@ class RulesExtractor:
         return phrase, rest
 
     def _statement(self, pred: str, s: str, o: str, r: str = "") -> str:
-        return self.vocab.predicates[pred].statement.format(s=s, o=o, r=r)
+        return self.vocab.predicates[pred].render(s, o, r)
 
     def _fact(self, out: Extraction, p: Predicate, subj: str, obj: tuple[str, str], t: datetime,
               span: dates.DateSpan | None, past: bool) -> None:

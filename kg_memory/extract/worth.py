@@ -114,9 +114,9 @@ def general_knowledge(s: Said) -> str | None:
 
 
 RULES: tuple[Rule, ...] = (chat_move, passing_act, placeholder, empty_object, general_knowledge)
-# The rules that hold of a fact whatever its predicate (an ontology's predicates are durable by design, so a
-# passing act does not apply to them).
-ANY_FACT: tuple[Rule, ...] = (chat_move, placeholder, empty_object, general_knowledge)
+# The rules that hold of a fact whatever its predicate. An ontology's predicates are durable by design, so a
+# passing act does not apply to them, and their subjects may be anything the group keeps (a service, a deal).
+ANY_FACT: tuple[Rule, ...] = (chat_move, placeholder, empty_object)
 _NOW_WORDS = re.compile(r"\b(?:today|tonight|now|right now|this (?:morning|afternoon|evening))\b", re.I)
 
 

@@ -141,7 +141,24 @@ def test_accepted_work_survives_stop_and_crash(tmp_path: Path):
         err = server.stop(signal.SIGTERM)  # at once: the worker has most of the batch still to extract
     assert "Traceback" not in err and token.split("_", 2)[2] not in err
     assert _pending(url, "g") == 0  # the shutdown drained every accepted episode
-    # a crash (what kill -9 leaves): episodes committed and never extracted; the next start extracts them
+    # a crash: kill -9 right after a 202; the next start extracts what was accepted
+    server = Server(home)
+    try:
+        status, body = server.call("POST", "/v1/groups/g/episodes?wait=false", token,
+                                   [dict(t, content=f"{t['content']} (note {k})") for k in range(3) for t in turns])
+        assert status == 202 and body["stats"]["episodes_added"] == 180
+    finally:
+        server.stop(signal.SIGKILL)
+    left = _pending(url, "g")  # most of the batch (extraction takes seconds; the kill was at once)
+    server = Server(home)
+    try:
+        deadline = time.monotonic() + 90
+        while _pending(url, "g") and time.monotonic() < deadline:
+            time.sleep(0.3)
+        assert _pending(url, "g") == 0, f"{left} were pending after the kill"
+    finally:
+        server.stop()
+    # and what a crash may leave without any server: episodes committed, never extracted
     st = open_store(url)
     now = utcnow()
     st.add_episodes([Episode(group_id="g", role="user", content="I moved to Porto.", occurred_at=now, created_at=now)])

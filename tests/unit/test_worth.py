@@ -94,3 +94,11 @@ def test_no_fact_has_a_pronoun_for_a_subject(rules):
 
     assert _named_subject("Maren") and _named_subject("billing service") and _named_subject("Maren's sister")
     assert not _named_subject("it") and not _named_subject("love's") and not _named_subject("  ")
+
+
+def test_a_kinship_statement_never_has_a_gap():
+    from kg_memory.vocab import load_vocabulary
+
+    sibling = load_vocabulary().predicates["has_sibling"]
+    assert sibling.render("Tobias", "Jonas") == "Tobias's sibling is Jonas"
+    assert sibling.render("Tobias", "Jonas", "brother") == "Tobias's brother is Jonas"
