@@ -255,3 +255,14 @@ def test_store_down_is_503_and_a_bug_is_a_bare_500(kind, embedder, tmp_path, mon
         _error(client.get("/readyz"), 503, "store_unavailable")
         _error(client.get("/v1/groups/g/facts", headers=auth(token)), 503, "store_unavailable")
         assert client.get("/healthz").status_code == 200  # the process lives; the store does not answer
+
+
+def test_metrics_beyond_loopback_need_a_key(make_memory, group):
+    mem = make_memory()
+    ring = KeyRing(mem.store, ring=f"__kgmem_keys__{group}")
+    token = ring.create(group, read_only=True)[1]
+    app = build_app(mem, ring, drain_on_start=False)
+    with TestClient(app, raise_server_exceptions=False, client=("10.1.2.3", 40000)) as remote:
+        _error(remote.get("/metrics"), 401, "unauthorized")
+        assert remote.get("/metrics", headers=auth(token)).text.startswith("# HELP kgmem_")
+        assert remote.get("/healthz").status_code == 200  # health needs no key from anywhere

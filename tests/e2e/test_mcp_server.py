@@ -91,7 +91,7 @@ async def _session(c: Client, group: str = "agent") -> None:
     assert "no fact" in await _error(c, "update_memory", fact_id="fv_doesnotexist", value="x")
     assert "empty" in await _error(c, "save_memory", content="   ")
     assert "occurred_at" in await _error(c, "save_memory", content="hello", occurred_at="yesterday-ish")
-    assert "as-of" in await _error(c, "recall", query="x", as_of="not a date")
+    assert "as_of:" in await _error(c, "recall", query="x", as_of="not a date")  # the tool's own argument name
     assert await _error(c, "recall", query="x", k="lots")
     assert await _error(c, "recall", query="x", k=0)
     assert "pinned" in await _error(c, "recall", query="x", group="someone-else")
