@@ -38,7 +38,7 @@ from .progress import NoProgress, Progress
 from .recall import Recaller
 from .resolve import find_live
 from .settings import Settings, default_store_url, load_settings
-from .store.base import Store, TimeFilter, WriteBatch
+from .store.base import DEFAULT_DIM, Store, TimeFilter, WriteBatch
 from .store.url import open_store
 from .temporal import lineage
 from .timeutil import Clock, SystemClock, ensure_utc, parse_datetime
@@ -94,7 +94,7 @@ class Memory:
         emb = embedder if embedder is not None else make_embedder(settings)
         if extractor is None or isinstance(extractor, str):
             extractor = make_extractor(extractor or settings.extractor, settings, emb)
-        store = open_store(url, dim=emb.dim if emb is not None else 384, cache_groups=settings.cache_groups,
+        store = open_store(url, dim=emb.dim if emb is not None else DEFAULT_DIM, cache_groups=settings.cache_groups,
                            password=settings.store_password())
         return cls(store, settings=settings, embedder=emb, extractor=extractor, clock=clock,
                    use_embedder=emb is not None)

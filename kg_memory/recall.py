@@ -28,6 +28,10 @@ from .timeutil import days_between
 from .vocab import Vocabulary, load_vocabulary
 
 PROVENANCE_PER_FACT = 3
+# Pool sizes, as multiples of k (the weights are in settings.RecallWeights):
+POOL_PER_K = 3  # candidates each retriever and the graph hand to the blend: room for three k-sized answers
+NEIGHBOURS_PER_K = 4  # leading turns whose neighbours (question -> reply) are looked at
+HOP_PER_K = 2  # facts per hop from the named entities when the question names no predicate
 _FIRST_PERSON = re.compile(r"\b(i|me|my|mine|myself|we|us|our)\b", re.I)
 _TOKEN = re.compile(r"[\w']+")
 
@@ -127,7 +131,7 @@ class Recaller:
         qvec = query_vector
         if qvec is None and self.embedder is not None:
             qvec = self.embedder.embed([query])[0]
-        pool = max(self.w.candidates, 3 * k)
+        pool = max(self.w.candidates, POOL_PER_K * k)
         with self.store.read_scope():
             # A store that serves reads in parallel looks up the named entities meanwhile.
             named_job = (self._worker().submit(self._named_facts_apart, query, group_id, tf, k, pool)
@@ -211,8 +215,8 @@ class Recaller:
                    + self.w.episode_overlap * no.get(i, 0.0) for i in ids if i in seen}
         # decay can only move the leading candidates out of the answer: only they are checked
         order = sorted(blended, key=lambda i: (-blended[i], i))
-        stale, near = self._decay_and_neighbours(group_id, tf, {i: seen[i] for i in order[: 3 * k]},
-                                                 order[: 4 * k], half_life)
+        stale, near = self._decay_and_neighbours(group_id, tf, {i: seen[i] for i in order[: POOL_PER_K * k]},
+                                                 order[: NEIGHBOURS_PER_K * k], half_life)
         scored: dict[str, ScoredEpisode] = {}
         for i, base in blended.items():
             e = seen[i]
@@ -316,14 +320,15 @@ class Recaller:
             keys.update(self.self_names)
         named = find_live(self.store, group_id, sorted(keys))
         named_ids = {e.id for e in named.values()}
-        hop1 = self.store.facts_for_entities(group_id, sorted(named_ids), tf, pool if preds else 2 * k, preds)
+        hop1 = self.store.facts_for_entities(group_id, sorted(named_ids), tf, pool if preds else HOP_PER_K * k,
+                                            preds)
         next_ids = set()
         for f in hop1:
             found[f.id] = f
             if f.predicate in self.relation_predicates:  # people one step away: "my brother" -> Alex
                 next_ids.update({f.subject_id, f.object_id} - named_ids)
         if next_ids:
-            for f in self.store.facts_for_entities(group_id, sorted(next_ids), tf, 2 * k, preds):
+            for f in self.store.facts_for_entities(group_id, sorted(next_ids), tf, HOP_PER_K * k, preds):
                 found[f.id] = f
         # How near each entity is to the query: named, or one step away. A fact's entity score comes from
         # its own subject and object, so a fact found by a search scores as one fetched here would.
@@ -359,9 +364,9 @@ class Recaller:
             fbm[f.id] = bm
             if f.id not in fvec and f.id in hits.fact_similarity:
                 fvec[f.id] = hits.fact_similarity[f.id]
-        direct = {i: 0.6 * v for i, v in minmax(fvec).items()}
+        direct = {i: self.w.fact_direct_vector * v for i, v in minmax(fvec).items()}
         for i, v in minmax(fbm).items():
-            direct[i] = direct.get(i, 0.0) + 0.4 * v
+            direct[i] = direct.get(i, 0.0) + self.w.fact_direct_text * v
 
         # Graph: entities the best episodes mention -> their facts.
         ent_score: dict[str, float] = {}
@@ -372,7 +377,7 @@ class Recaller:
             for s in top_eps:
                 for ent in ment.get(s.episode.id, []):
                     ent_score[ent] = max(ent_score.get(ent, 0.0), s.score / best)
-            for f in self.store.facts_for_entities(group_id, list(ent_score), tf, 3 * k):
+            for f in self.store.facts_for_entities(group_id, list(ent_score), tf, POOL_PER_K * k):
                 cands[f.id] = f
 
         turn_score = {s.episode.id: s.score for s in episodes}  # the turns a fact was said in count (source)
@@ -400,7 +405,8 @@ class Recaller:
                 "source": max((turn_score[e] for e in turn_score.keys() & f.episode_ids), default=0.0) / best_turn,
             }
             base = (self.w.fact_direct * comp["direct"] + self.w.fact_graph * comp["graph"]
-                    + self.w.fact_entity * comp["entity"] + 0.4 * comp["predicate"] + 0.2 * comp["overlap"]
+                    + self.w.fact_entity * comp["entity"] + self.w.fact_predicate * comp["predicate"]
+                    + self.w.fact_overlap * comp["overlap"]
                     + self.w.fact_source * comp["source"])
             out.append(from_trusted(ScoredFact, fact=f, score=base, components=comp))  # visible: it holds, no decay
         out.sort(key=lambda s: (-s.score, s.fact.id))

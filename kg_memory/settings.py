@@ -41,8 +41,15 @@ class RecallWeights(BaseModel):
     episode_time: float = 0.1  # "when"/"how long" questions: turns that state a time (x the best score)
     episode_period: float = 0.1  # questions naming a month or year: turns from that period
     fact_direct: float = 0.5
+    # a fact's direct score: its statement's cosine to the query, blended with its BM25 (the vector carries
+    # paraphrase, BM25 the exact names; docs/benchmarks.md, "The fact layer")
+    fact_direct_vector: float = 0.6
+    fact_direct_text: float = 0.4
     fact_graph: float = 0.3
     fact_entity: float = 0.35
+    # a fact whose predicate the question names ("where do I live": lives_in), and one sharing its words
+    fact_predicate: float = 0.4
+    fact_overlap: float = 0.2
     # x the score of the best turn a fact was said in, relative to the best turn: the question's words are
     # often in the turn, not the statement (docs/benchmarks.md, "The fact layer", round seven)
     fact_source: float = 0.6

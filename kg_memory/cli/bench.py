@@ -11,6 +11,7 @@ from ..bench.contradictions import run_contradictions
 from ..errors import EXIT_CHECK_FAILED
 from ..memory import Memory
 from ..settings import load_settings
+from ..store.base import DEFAULT_DIM
 from ..store.url import open_store
 from .common import JsonOpt, emit_json, handle_errors
 
@@ -36,7 +37,7 @@ def contradictions(
     settings = load_settings(store=store, extractor=extractor)
     emb = make_embedder(settings)
     tmp = tempfile.TemporaryDirectory(prefix="kgmem-contradictions-")
-    st = open_store(store or f"sqlite:///{Path(tmp.name) / 'contradictions.db'}", dim=emb.dim if emb else 384)
+    st = open_store(store or f"sqlite:///{Path(tmp.name) / 'contradictions.db'}", dim=emb.dim if emb else DEFAULT_DIM)
 
     try:
         res = run_contradictions(path, lambda clock: Memory(st, settings=settings, embedder=emb, clock=clock,

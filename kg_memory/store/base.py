@@ -23,6 +23,7 @@ from ..errors import StoreError
 from ..models import Entity, Episode, FactVersion
 from ..temporal import Expiry
 
+DEFAULT_DIM = 384  # the vector width when no embedder says otherwise: MiniLM's, the default embedder's
 
 @dataclass
 class WriteBatch:

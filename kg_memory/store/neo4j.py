@@ -27,7 +27,7 @@ from ..errors import SchemaError, StoreError
 from ..models import Entity, Episode, FactVersion, from_trusted
 from ..text import query_terms
 from ..timeutil import ensure_utc, micros
-from .base import JobRecord, SearchHits, Store, TimeFilter, WriteBatch, WriteConflict
+from .base import DEFAULT_DIM, JobRecord, SearchHits, Store, TimeFilter, WriteBatch, WriteConflict
 from .cache import GroupCache
 from .clientindex import GroupVectors, HeldVectors, VectorLog
 from .faults import guard
@@ -169,7 +169,7 @@ class Neo4jStore(Store):
     kind = "neo4j"
     concurrent_reads = True
 
-    def __init__(self, url: StoreURL, dim: int = 384, max_groups: int = 64,
+    def __init__(self, url: StoreURL, dim: int = DEFAULT_DIM, max_groups: int = 64,
                  hold_vectors_after: int = HOLD_VECTORS_AFTER, background_loads: bool = True):
         """``hold_vectors_after``: the search of a group at which its episode and fact vectors
         start loading into this process (0: never; the server answers every search).

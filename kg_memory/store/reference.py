@@ -43,7 +43,7 @@ from ..errors import StoreError
 from ..models import Entity, Episode, FactVersion
 from ..temporal import ended, episode_visible, visible
 from ..timeutil import micros
-from .base import JobRecord, SearchHits, Store, TimeFilter, WriteBatch, WriteConflict
+from .base import DEFAULT_DIM, JobRecord, SearchHits, Store, TimeFilter, WriteBatch, WriteConflict
 
 _FIRST = micros(datetime.min.replace(tzinfo=UTC))  # an open start orders as the first instant
 _WORD = re.compile(r"\w+")
@@ -65,7 +65,7 @@ def latest_end_first(v: FactVersion) -> tuple[int, str]:
 class ReferenceStore(Store):
     kind = "reference"
 
-    def __init__(self, dim: int = 384):
+    def __init__(self, dim: int = DEFAULT_DIM):
         self.dim = dim
         self._lock = threading.RLock()
         self.episodes: dict[str, Episode] = {}  # insertion order

@@ -21,7 +21,7 @@ from ..models import Entity, Episode, FactVersion, from_trusted
 from ..temporal import EPISODE_VISIBLE, FACT_ENDED, FACT_VISIBLE, Bound
 from ..text import query_terms
 from ..timeutil import from_iso, micros, to_iso
-from .base import JobRecord, SearchHits, Store, TimeFilter, WriteBatch, WriteConflict
+from .base import DEFAULT_DIM, JobRecord, SearchHits, Store, TimeFilter, WriteBatch, WriteConflict
 from .cache import GroupCache
 from .faults import guard
 from .sqlite_migrations import MIGRATIONS
@@ -74,7 +74,7 @@ def _describe(exc: BaseException) -> str:
 class SQLiteStore(Store):
     kind = "sqlite"
 
-    def __init__(self, path: Path, dim: int = 384, max_groups: int = 64, changes_kept: int = CHANGES_KEPT):
+    def __init__(self, path: Path, dim: int = DEFAULT_DIM, max_groups: int = 64, changes_kept: int = CHANGES_KEPT):
         self.path = Path(path)
         self.dim = dim
         self.changes_kept = changes_kept

@@ -11,7 +11,7 @@ from urllib.parse import unquote, urlsplit
 
 from ..errors import ConfigError
 from ..redact import redact_url
-from .base import Store
+from .base import DEFAULT_DIM, Store
 
 __all__ = ["StoreURL", "open_store", "parse_store_url", "redact_url"]
 
@@ -57,7 +57,7 @@ def parse_store_url(url: str) -> StoreURL:
     )
 
 
-def open_store(url: str, *, migrate: bool = True, dim: int = 384, cache_groups: int = 64,
+def open_store(url: str, *, migrate: bool = True, dim: int = DEFAULT_DIM, cache_groups: int = 64,
                password: str | None = None) -> Store:
     """Open (and by default migrate) the store a URL names. ``cache_groups``: how many
     groups' in-memory indexes a store keeps (SQLite: vectors, times and text postings; Neo4j:
