@@ -220,7 +220,6 @@ class Service:
         self.buckets = TokenBuckets(limits.rate_per_second, limits.burst)
         self.metrics = Metrics()
         self.writes = threading.Lock()  # edits and erasure one at a time (as AsyncMemory does)
-        self.accepted = 0  # episodes answered 202 by this process
 
     def authorize(self, request: Request, group: str, *, write: bool = False) -> ApiKey:
         key = self.key(request)
@@ -250,7 +249,6 @@ class Service:
         stats = self.m.add_episodes(eps, extract=wait)
         if not wait and stats.episodes_added:
             self.m.worker().submit(group, stats.episodes_added)
-            self.accepted += stats.episodes_added
         self.metrics.added(stats.episodes_added)
         return eps, stats
 

@@ -9,7 +9,6 @@ call only the read tools. So a client's arguments can never reach a group its ke
 from __future__ import annotations
 
 import json
-from contextlib import AbstractAsyncContextManager
 from typing import Any
 
 from starlette.requests import Request
@@ -113,5 +112,3 @@ def _replay(body: bytes, receive: Receive) -> Receive:
 
     return replay
 
-
-Lifespan = AbstractAsyncContextManager[None]

@@ -11,12 +11,6 @@ from kg_memory.models import Episode
 T = datetime(2025, 6, 1, 12, tzinfo=UTC)
 
 
-@pytest.fixture(scope="module")
-def rules(embedder) -> RulesExtractor:
-    ex = RulesExtractor(embedder)
-    assert ex.parser, "the dependency parser is part of `make install`; it must be present in the tests"
-    return ex
-
 
 def facts(rules: RulesExtractor, text: str, speaker: str | None = None):
     e = Episode(group_id="g", content=text, occurred_at=T, speaker=speaker, created_at=T)

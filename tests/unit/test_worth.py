@@ -3,20 +3,12 @@ refuses its junk and keeps the fact beside it that differs only in what makes it
 
 from datetime import UTC, datetime
 
-import pytest
-
 from kg_memory.extract import worth
 from kg_memory.extract.rules import RulesExtractor
 from kg_memory.models import Episode
 
 T = datetime(2026, 3, 1, 12, tzinfo=UTC)
 
-
-@pytest.fixture(scope="module")
-def rules(embedder) -> RulesExtractor:
-    ex = RulesExtractor(embedder)
-    assert ex.parser, "the dependency parser is part of `make install`; it must be present in the tests"
-    return ex
 
 
 def said(rules: RulesExtractor, text: str, speaker: str = "Nadia") -> set[str]:
