@@ -44,15 +44,17 @@ def sample(statements: list[str], source: str, n: int, seed: int) -> list[str]:
 
 def _current_statements(paths: Sequence[Path], extractor: str, log: Callable[[str], None]) -> dict[str, list[str]]:
     """The statements of the facts believed now, per source (file name, and group when a file has several)."""
+    from ..embed.base import make_embedder
     from ..memory import Memory
     from ..settings import load_settings
 
     out: dict[str, list[str]] = {}
+    embedder = make_embedder(load_settings(extractor=extractor))  # loaded once for every conversation
     with tempfile.TemporaryDirectory(prefix="kgmem-precision-") as tmp:
         for path in paths:
             settings = load_settings(store=f"sqlite:///{Path(tmp) / (path.stem + '.db')}", extractor=extractor,
                                      group=path.stem)
-            with Memory.open(settings.store, settings=settings) as mem:
+            with Memory.open(settings.store, settings=settings, embedder=embedder) as mem:
                 log(f"{path.name}: ingesting with the {extractor} extractor")
                 mem.ingest_files([path], group=path.stem)
                 groups = [g for g, _ in mem.groups()]

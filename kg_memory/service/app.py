@@ -203,7 +203,7 @@ def _coarse(path: str) -> str:
 
 
 def is_loopback(host: str | None) -> bool:
-    if host in (None, "localhost", "testclient"):
+    if host in (None, "localhost"):
         return True
     try:
         return ipaddress.ip_address(str(host)).is_loopback

@@ -16,6 +16,7 @@ TURNS = [
     {"content": "I live in Lisbon and work at Acme.", "occurred_at": "2026-01-10T10:00:00Z"},
     {"content": "I moved to Porto.", "occurred_at": "2026-06-10T10:00:00Z"},
 ]
+LOCAL = ("127.0.0.1", 50000)  # the client address a caller on this machine has
 MCP_HEADERS = {"Accept": "application/json, text/event-stream", "Content-Type": "application/json"}
 
 
@@ -28,7 +29,7 @@ def service(make_memory, group):
     app = build_app(mem, ring, limits, drain_on_start=False)
     tokens = {"rw": ring.create(group)[1], "ro": ring.create(group, read_only=True)[1],
               "other": ring.create(f"{group}-b")[1], "admin": ring.create(None)[1]}
-    with TestClient(app, raise_server_exceptions=False) as client:
+    with TestClient(app, raise_server_exceptions=False, client=LOCAL) as client:
         yield client, ring, tokens, group
 
 
@@ -172,7 +173,7 @@ def test_rate_limit(make_memory, group):
     ring = KeyRing(mem.store, ring=f"__kgmem_keys__{group}")
     app = build_app(mem, ring, ServeSettings(rate_per_second=0.5, burst=3), drain_on_start=False)
     token, other = ring.create(group)[1], ring.create(group)[1]
-    with TestClient(app, raise_server_exceptions=False) as client:
+    with TestClient(app, raise_server_exceptions=False, client=LOCAL) as client:
         url = f"/v1/groups/{group}/facts"
         assert [client.get(url, headers=auth(token)).status_code for _ in range(3)] == [200, 200, 200]
         r = client.get(url, headers=auth(token))
@@ -247,7 +248,8 @@ def test_store_down_is_503_and_a_bug_is_a_bare_500(kind, embedder, tmp_path, mon
     mem = Memory(st, settings=Settings(), embedder=embedder, owns_store=False)
     ring = KeyRing(st, ring=f"__kgmem_keys__down-{tmp_path.name}")
     token = ring.create("g")[1]
-    with TestClient(build_app(mem, ring, drain_on_start=False), raise_server_exceptions=False) as client:
+    with TestClient(build_app(mem, ring, drain_on_start=False), raise_server_exceptions=False,
+                    client=LOCAL) as client:
         monkeypatch.setattr(mem, "recall", lambda *a, **k: (_ for _ in ()).throw(RuntimeError("boom: s3cret")))
         r = client.get("/v1/groups/g/recall", params={"q": "x"}, headers=auth(token))
         assert "s3cret" not in _error(r, 500, "internal")  # the message of a bug stays in the server log
