@@ -199,8 +199,8 @@ def _resolve(raw: dict[str, Any], base: Ontology | None, builtin: bool = False) 
     types = {**(base.entity_types if base else {}),
              **{k: v.get("description", "") for k, v in (raw.get("entity_types") or {}).items()}}
     version = _version({"base": base.version if base else None, "own": raw})
-    custom = frozenset() if builtin else frozenset(own)
-    vocab = Vocabulary(preds, relations, classes, version=version, entity_types=tuple(sorted(types)))
+    custom = frozenset() if builtin else frozenset(own) | (base.custom if base else frozenset())
+    vocab = Vocabulary(preds, relations, classes, version=version, entity_types=tuple(sorted(types)), own=custom)
     return Ontology(vocab, raw, version, custom, types)
 
 

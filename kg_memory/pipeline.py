@@ -23,7 +23,7 @@ from typing import Any
 from .claims import claim_owner, dead_owners
 from .embed.base import Embedder
 from .errors import KgMemError
-from .extract.base import ExtractContext, Extraction, Extractor
+from .extract.base import ExtractContext, ExtractedFact, Extraction, Extractor
 from .links import related_links
 from .models import Entity, Episode, FactVersion, normalize_name
 from .progress import NoProgress, Progress
@@ -360,12 +360,12 @@ class Pipeline:
     def _believed(self, group_id: str, extractions: dict[str, Extraction], known: dict[str, Entity]
                   ) -> dict[tuple[str, str], dict[str, FactVersion]]:
         """The versions believed now of every (subject, predicate) the batch touches."""
-        pairs = set()
+        pairs: set[tuple[str, str]] = set()
         for x in extractions.values():
             for f in x.facts:
                 subj = known.get(normalize_name(f.subject))
                 if subj:
-                    pairs.add((subj.id, f.predicate))
+                    pairs.update((subj.id, p) for p in (f.predicate, *f.alternatives))
         state: dict[tuple[str, str], dict[str, FactVersion]] = defaultdict(dict)
         for v in self.store.current_facts(group_id, sorted(pairs)):
             state[(v.subject_id, v.predicate)][v.id] = v
@@ -377,21 +377,18 @@ class Pipeline:
         """Decide each fact of one episode against what is believed (``state``, which
         this updates); return the ids of the entities the facts name."""
         mentioned: set[str] = set()
-        for f in found.facts:
-            subj = known.get(normalize_name(f.subject))
-            obj = known.get(normalize_name(f.object)) if f.object else None
-            if subj is None or (obj is None and not (f.ending and f.any_object)):
+        for said in found.facts:
+            subj = known.get(normalize_name(said.subject))
+            obj = known.get(normalize_name(said.object)) if said.object else None
+            if subj is None or (obj is None and not (said.ending and (said.any_object or said.object))):
+                continue
+            f = self._slotted(said, subj.id, state)
+            if f is None:
                 continue
             mentioned.add(subj.id)
             if obj is not None:
                 mentioned.add(obj.id)
-            cand = Candidate(
-                group_id=group_id, subject_id=subj.id, subject=subj.name, predicate=f.predicate,
-                object_id=obj.id if obj else "", object=obj.name if obj else "", statement=f.statement,
-                valid_from=f.valid_from, valid_to=f.valid_to, episode_id=e.id, ending=f.ending,
-                dated=f.dated, extractor=self.extractor.name, prompt_version=self.extractor.version,
-                confidence=f.confidence, any_object=f.any_object,
-            )
+            cand = self._candidate(group_id, e, f, subj, obj)
             pair = (subj.id, f.predicate)
             cand, current, single = self._judged(cand, list(state[pair].values()), self.vocab.is_single(f.predicate),
                                                  e, stats)
@@ -401,6 +398,27 @@ class Pipeline:
             stats.facts_invalidated += decision.facts_invalidated
             stats.facts_reinforced += 1 if decision.kind == "reinforce" else 0
         return mentioned
+
+    def _candidate(self, group_id: str, e: Episode, f: ExtractedFact, subj: Entity, obj: Entity | None) -> Candidate:
+        return Candidate(
+            group_id=group_id, subject_id=subj.id, subject=subj.name, predicate=f.predicate,
+            object_id=obj.id if obj else "", object=obj.name if obj else "", statement=f.statement,
+            valid_from=f.valid_from, valid_to=f.valid_to, episode_id=e.id, ending=f.ending,
+            dated=f.dated, extractor=self.extractor.name, prompt_version=self.extractor.version,
+            confidence=f.confidence, any_object=f.any_object, said=f.object if f.ending and obj is None else "",
+        )
+
+    def _slotted(self, f: ExtractedFact, subject_id: str,
+                 state: dict[tuple[str, str], dict[str, FactVersion]]) -> ExtractedFact | None:
+        """A change says its slot by what its subject holds now (see ``ExtractedFact.alternatives``)."""
+        if not f.alternatives and not f.needs_slot:
+            return f
+        held = next((p for p in (f.predicate, *f.alternatives) if state.get((subject_id, p))), None)
+        if held is None:
+            return None if f.needs_slot else f
+        spec = self.vocab.predicates.get(held)
+        statement = spec.render(f.subject, f.object) if spec is not None and not f.ending else f.statement
+        return replace(f, predicate=held, statement=statement, alternatives=(), needs_slot=False)
 
     @staticmethod
     def _persist(group_id: str, pair: tuple[str, str], decision: Decision,

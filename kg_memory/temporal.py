@@ -12,6 +12,7 @@ Stores persist what :func:`decide` returns and filter with the same predicate as
 from __future__ import annotations
 
 import functools
+import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
@@ -168,6 +169,7 @@ class Candidate:
     prompt_version: str | None = None
     confidence: float = 1.0
     any_object: bool = False  # an ending that names no value ("I quit my job")
+    said: str = ""  # an ending's value as said, when it names no known value ("the Zone 2 plan")
 
 
 @dataclass
@@ -227,7 +229,9 @@ def decide(c: Candidate, current: list[FactVersion], single_valued: bool, now: d
     current = sorted(current, key=_canonical)  # the decision must not depend on the store's row order
     same = [v for v in current if v.object_id == c.object_id]
     if c.ending:
-        return _decide_ending(c, current if (c.any_object and single_valued) else same, now)
+        if c.any_object and single_valued:
+            return _decide_ending(c, current, now)
+        return _decide_ending(c, same or [v for v in current if c.said and names_value(c.said, v.object)], now)
 
     # Restating a value we already hold for that time reinforces it.
     for v in same:
@@ -278,6 +282,13 @@ def decide(c: Candidate, current: list[FactVersion], single_valued: bool, now: d
         return Decision("noop")
     kind = "supersede" if expiries else ("late" if late else "add")
     return Decision(kind, [new, *inserts], expiries)
+
+
+def names_value(said: str, value: str) -> bool:
+    """Does an ending said as ``said`` name ``value``? When the value's words are a run of its words:
+    "quit the Zone 2 plan" ends "Zone 2", "stopped the stronglifts program" ends "stronglifts"."""
+    words, run = re.findall(r"\w+", said.lower()), re.findall(r"\w+", value.lower())
+    return bool(run) and any(words[i:i + len(run)] == run for i in range(len(words) - len(run) + 1))
 
 
 def _decide_ending(c: Candidate, targets: list[FactVersion], now: datetime) -> Decision:

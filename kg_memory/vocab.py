@@ -50,6 +50,7 @@ class Vocabulary:
     value_classes: dict[str, tuple[str, ...]]
     version: str = ""  # the ontology's version hash
     entity_types: tuple[str, ...] = ()
+    own: frozenset[str] = frozenset()  # the predicates a group's own file defines (none in the default)
 
     def is_single(self, predicate: str) -> bool:
         p = self.predicates.get(predicate)

@@ -24,6 +24,12 @@ class ExtractedFact:
     ending: bool = False
     any_object: bool = False
     confidence: float = 1.0
+    # A change whose slot meaning alone does not settle ("we moved the wiki to Notion": hosted on? owned
+    # by?): the other predicates it may change, nearest first. The pipeline takes the first of
+    # (predicate, *alternatives) the subject holds a value of now; with none held, ``predicate`` unless
+    # ``needs_slot`` (then nothing: meaning was too unsure to start a slot).
+    alternatives: tuple[str, ...] = ()
+    needs_slot: bool = False
 
 
 @dataclass

@@ -35,17 +35,22 @@ MEANING_THRESHOLD = 0.32  # the blended cosine (below) of a clause to a predicat
 MEANING_MARGIN = 0.02  # and this much nearer than any other predicate's, or it is ambiguous
 SHAPE_THRESHOLD = 0.28  # a change shape (hand over, rewrite in, from-to) already says a value changed
 CUE_BONUS = 0.08  # a clause that names a word only one predicate's description uses ("school", "car")
+OWN_BONUS = 0.05  # a group's own predicate over a built-in one: a group that defined it talks of it
 VERIFY_FLOOR = 0.25  # a model's fact whose predicate is this far from its sentence is dropped (chat scores <= 0.25)
 VERIFY_GAP = 0.12  # or this far below the sentence's nearest predicate (the dev phrasings' absurd labels: 0.2+)
+SLOT_BAND = 0.1  # a change's other slots: those this near its nearest, which the subject's held values decide
 MASK_WEIGHT = 0.5  # the masked clause's share of the blend (the dev half ranked 9/12 blended, 6/12 as said)
 
 HAND_OVER = frozenset({"hand", "transfer", "pass", "reassign", "give"})
-REWRITE = frozenset({"rewrite", "write", "port", "reimplement", "rebuild", "build"})
+# (with the past forms the small parser leaves unlemmatised)
+REWRITE = frozenset({"rewrite", "write", "port", "reimplement", "rebuild", "build", "rebuilt", "rewrote", "rewritten"})
 CHANGE = frozenset({"switch", "move", "migrate", "change", "upgrade", "downgrade", "swap", "transition",
                     # an amount that changed: "bumped my lisinopril to 20 mg", "raised it to 75 mcg"
                     "bump", "raise", "increase", "lower", "reduce", "double", "halve", "adjust"})
 REPLACE = frozenset({"trade", "swap", "exchange", "replace", "substitute"})
 STOP = frozenset({"stop", "quit", "drop", "abandon", "retire", "remove", "deprecate"})
+# who acts on a thing without being its slot's subject ("the team ported billing to Kotlin")
+AGENTS = frozenset({"team", "someone", "somebody", "they", "everyone", "engineering", "ops", "devops", "platform"})
 _PRONOUNS = frozenset({"it", "they", "this", "that", "he", "she", "them"})
 _FIRST = frozenset({"i", "we"})
 _COMMON = frozenset({"that", "this", "with", "from", "they", "their", "them", "what", "which", "such", "person",
@@ -73,6 +78,7 @@ class Reading:
     shape: str  # plain | change | hand_over | rewrite | end
     object_proper: bool
     old: str | None = None  # the value a change left ("from A to B": A), which ends
+    moved: str | None = None  # what the clause acts on ("we moved the wiki to Notion": the wiki)
 
 
 class MeaningReader:
@@ -82,6 +88,7 @@ class MeaningReader:
         self.threshold, self.margin = threshold, margin
         self.active = [p for p in vocab.predicates.values() if p.examples]
         self.types = frozenset(t.lower() for t in vocab.entity_types)
+        self.people = frozenset(vocab.relations)  # "my brother", "my boss": people of the speaker's
         # Under the default ontology only clauses that state a change are read by meaning (the phrase
         # patterns read the rest): read whole, chit-chat became facts (LoCoMo dev: 134 -> 571 current
         # facts, end-to-end recall@10 73.3 -> 60.2). A group's own ontology is read whole.
@@ -97,6 +104,11 @@ class MeaningReader:
                      for name, ws in words.items()}
 
     @property
+    def aims(self) -> frozenset[str]:
+        """The predicates whose own examples are said as wishes: a wish states their value."""
+        return frozenset(p.name for p in self.active if any(_HYPOTHETICAL.search(e) for e in p.examples))
+
+    @property
     def enabled(self) -> bool:
         return bool(self.active) and self.embedder is not None and parse.parser_available()
 
@@ -106,31 +118,33 @@ class MeaningReader:
             return []
         span = dates.resolve(sentence, t)
         start = span.start if span is not None else t
-        if sentence.rstrip().endswith("?") or _HYPOTHETICAL.search(sentence):
-            return []  # a question or a wish states nothing
+        if sentence.rstrip().endswith("?"):
+            return []  # a question states nothing
+        # a wish states nothing, except of a slot that is itself an aim ("I want to run a marathon")
+        wish = bool(_HYPOTHETICAL.search(sentence))
         doc = parse.parsed(sentence)
-        matched = [(r, found) for r in readings(doc, speaker, self.types, self.slot_words)
-                   if self._worth(r) and (found := self.predicate(r))]
+        matched = [m for r in readings(doc, speaker, self.types, self.slot_words, self.people)
+                   if (m := self._match(r, speaker, wish))]
         if not matched:  # the small parser misread the clause ("stores" as a noun): read its surface
-            matched = [(r, found) for r in surface_readings(doc, speaker, self.types, self.slot_words)
-                       if self._worth(r) and (found := self.predicate(r))]
+            matched = [m for r in surface_readings(doc, speaker, self.types, self.slot_words, self.people)
+                       if (m := self._match(r, speaker, wish))]
         out = []
-        for r, (spec, _) in matched:
+        for r, (spec, others, unsure) in matched:
             for value, ending in ((r.object, r.shape == "end"), *(((r.old, True),) if r.old else ())):
                 obj = value if (spec.object_kind == "entity" or r.object_proper) else value.lower()
                 statement = spec.render(r.subject, obj)
                 out.append(ExtractedFact(subject=r.subject, predicate=spec.name, object=obj, statement=statement,
                                          valid_from=start, dated=span is not None,
                                          object_kind="entity" if spec.object_kind == "entity" else "value",
-                                         ending=ending, confidence=0.9))
+                                         ending=ending, confidence=0.9, alternatives=others, needs_slot=unsure))
         return out
 
-    def predicate(self, r: Reading) -> tuple[Predicate, float] | None:
+    def predicate(self, r: Reading, things_only: bool = False) -> tuple[Predicate, float] | None:
         """The active predicate nearest in meaning to the reading, when near enough and clearly
         nearer than the next. Nearness blends two cosines: the clause as said against each
         predicate's examples, description and ``ends`` (the topic), and the clause with its subject
         and value masked against the examples masked alike (the relation's wording alone)."""
-        scores = self._scores(r)
+        scores = self._scores(r, things_only)
         ranked = sorted(scores.items(), key=lambda kv: -kv[1])
         if not ranked:
             return None
@@ -141,8 +155,37 @@ class MeaningReader:
             return None
         return self.vocab.predicates[top], score
 
-    def _scores(self, r: Reading) -> dict[str, float]:
-        """Each predicate's blended nearness to the reading (those whose value class the value fits)."""
+    def _match(self, r: Reading, speaker: str, wish: bool) -> tuple[Reading, _Slots] | None:
+        """A reading and its slots. A clause in which the speaker (or a team) acts on a thing ("we moved
+        the wiki to Notion") is first read as the thing's, under the predicates said of things."""
+        if not self._worth(r):
+            return None
+        if r.moved and (r.subject == speaker or r.subject.lower() in AGENTS):
+            thing = replace(r, subject=r.moved)
+            found = self.slots(thing, things_only=True)
+            if found and (not wish or found[0].name in self.aims):
+                return thing, found
+        found = self.slots(r)
+        return (r, found) if found and (not wish or found[0].name in self.aims) else None
+
+    def slots(self, r: Reading, things_only: bool = False) -> _Slots | None:
+        """The predicate of a reading, as ``predicate`` finds it; and for a change, the other slots
+        near it in meaning, which the pipeline settles by what the subject holds (a change changes a
+        slot the thing has). A change too near another to call is kept only for a slot held."""
+        clear = self.predicate(r, things_only)
+        if r.shape == "plain":
+            return None if clear is None else (clear[0], (), False)
+        ranked = sorted(self._scores(r, things_only).items(), key=lambda kv: -kv[1])
+        if not ranked or ranked[0][1] < SHAPE_THRESHOLD:
+            return None
+        top = ranked[0][1]
+        near = tuple(p for p, sc in ranked[1:] if sc >= SHAPE_THRESHOLD and top - sc <= SLOT_BAND
+                     and self.vocab.is_single(p))
+        return self.vocab.predicates[ranked[0][0]], near, clear is None
+
+    def _scores(self, r: Reading, things_only: bool = False) -> dict[str, float]:
+        """Each predicate's blended nearness to the reading (those whose value class the value fits;
+        with ``things_only``, of those said of things)."""
         assert self.embedder is not None
         ex = self._exemplars()
         said, masked = self.embedder.embed([r.text, mask(r.text, r.subject, r.object)])
@@ -150,9 +193,12 @@ class MeaningReader:
         shape = _best_per_owner(ex.masked @ np.asarray(masked, dtype=np.float32), ex.masked_owners)
         said_words = {w.lower() for w in re.findall(r"[A-Za-z]+", r.text)}
         said_words |= {w[:-1] for w in said_words if w.endswith("s")}
+        kind = value_shape(r.object)
         return {p: (MASK_WEIGHT * shape[p] + (1 - MASK_WEIGHT) * s if p in shape else s)
                 + (CUE_BONUS if self.cues.get(p, frozenset()) & said_words else 0.0)
-                for p, s in raw.items() if self._takes(p, r.object)}
+                + _shape_bonus(kind, ex.shapes.get(p, frozenset()))
+                + (OWN_BONUS if p in self.vocab.own else 0.0)
+                for p, s in raw.items() if self._takes(p, r.object) and (not things_only or self._of_things(p))}
 
     def plausible(self, sentence: str, subject: str, value: str, predicate: str) -> bool:
         """Does a fact someone else proposed (a model) state what the sentence says? Not when the
@@ -167,6 +213,14 @@ class MeaningReader:
         scores = self._scores(Reading(subject, "", value, sentence, "plain", True))
         score = scores.get(predicate, 0.0)
         return score >= VERIFY_FLOOR and score >= max(scores.values(), default=0.0) - VERIFY_GAP
+
+    def _of_things(self, predicate: str) -> bool:
+        """Do the predicate's own examples say it of things ("The billing service uses Postgres"),
+        not of the speaker ("I take 20 mg of lisinopril")? Then a clause the speaker acts in ("we
+        moved billing to Spanner") states it of what the speaker acts on."""
+        if predicate not in self.vocab.own:
+            return False  # the built-in ontology is personal life: its slots are people's
+        return self._exemplars().speaker_share.get(predicate, 1.0) <= 0.5  # not most of them
 
     def _worth(self, r: Reading) -> bool:
         return not self.changes_only or r.shape != "plain"
@@ -185,6 +239,8 @@ class MeaningReader:
         cache = _EXEMPLARS.setdefault(self.embedder, {})
         if self.vocab.version not in cache:
             raw, raw_owners, masked, masked_owners = [], [], [], []
+            shapes: dict[str, set[str]] = {}
+            mine: dict[str, list[bool]] = {}
             for p in self.active:
                 for text in (p.description, *p.examples, *(f"{e} it" for e in p.ending)):
                     raw.append(text)
@@ -194,10 +250,17 @@ class MeaningReader:
                     if found is not None:
                         masked.append(mask(example, found.subject, found.object))
                         masked_owners.append(p.name)
+                    shapes.setdefault(p.name, set()).update(_shapes_in(example))
+                    mine.setdefault(p.name, []).append(_said_of_speaker(example, self.types))
             cache[self.vocab.version] = _Exemplars(
                 np.asarray(self.embedder.embed(raw), dtype=np.float32), raw_owners,
-                np.asarray(self.embedder.embed(masked or ["-"]), dtype=np.float32), masked_owners)
+                np.asarray(self.embedder.embed(masked or ["-"]), dtype=np.float32), masked_owners,
+                {name: frozenset(found) for name, found in shapes.items()},
+                {name: sum(said) / len(said) for name, said in mine.items()})
         return cache[self.vocab.version]
+
+
+_Slots = tuple[Predicate, tuple[str, ...], bool]  # the predicate, the other slots a change may be of, unsure
 
 
 @dataclass(frozen=True)
@@ -206,6 +269,47 @@ class _Exemplars:
     raw_owners: list[str]
     masked: np.ndarray
     masked_owners: list[str]
+    shapes: dict[str, frozenset[str]]  # the value shapes (below) each predicate's examples say
+    speaker_share: dict[str, float]  # the share of each predicate's examples said of the speaker
+
+
+# an amount as said: a number (digits or words, "and a half"), then a unit of UNITS
+_NUMBER = (r"(?:\$?\d[\d,.]*k?|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|fifteen|twenty|"
+           r"thirty|forty|fifty|hundred)(?:\s+and\s+a\s+half)?")
+_PHONE = re.compile(r"\b\d{3}[-. ]\d{3,4}(?:[-. ]\d{3,4})?\b")
+
+
+def _amount_rx() -> re.Pattern[str]:
+    units = "|".join(sorted((re.escape(u) for u in UNITS), key=len, reverse=True))
+    return re.compile(rf"(?<![\w-]){_NUMBER}\s*(?:{units})(?![\w-])|\$\d[\d,.]*k?\b", re.I)
+
+
+def value_shape(value: str) -> str | None:
+    """The shape of a value that says which slots may hold it: ``phone`` (555-0134), ``amount:<unit>``
+    (500 mg, $40k), or None for words and names, which meaning alone places."""
+    if _PHONE.fullmatch(value.strip()):
+        return "phone"
+    found = _AMOUNT.fullmatch(value.strip())
+    if found is None:
+        return None
+    low = value.strip().lower()
+    unit = "$" if low.startswith("$") else re.sub(r"^[\d,.]+", "", low.split()[-1])
+    return f"amount:{unit[:-1] if len(unit) > 2 and unit.endswith('s') else unit}"
+
+
+def _shape_bonus(kind: str | None, shapes: frozenset[str]) -> float:
+    """A value of the shape a predicate's examples say leans to it: fully for the same unit, half
+    for another amount ("1000 IU" for a dose said in mg)."""
+    if kind is None:
+        return 0.0
+    return CUE_BONUS if kind in shapes else CUE_BONUS / 2 if kind.split(":")[0] in shapes else 0.0
+
+
+def _shapes_in(example: str) -> set[str]:
+    """The value shapes an example sentence says."""
+    out = {value_shape(m.group(0)) for m in _AMOUNT.finditer(example)}
+    out |= {"phone" for _ in _PHONE.finditer(example)}
+    return {s for s in out if s} | {s.split(":")[0] for s in out if s}
 
 
 def _best_per_owner(sims: np.ndarray, owners: list[str]) -> dict[str, float]:
@@ -224,6 +328,13 @@ def _example_reading(example: str, types: frozenset[str]) -> Reading | None:
     return None
 
 
+def _said_of_speaker(example: str, types: frozenset[str]) -> bool:
+    """Is one of a predicate's examples said of the speaker ("I take 20 mg", "my dose is 500 mg")?"""
+    doc = parse.parsed(example)
+    found = readings(doc, "User", types) or surface_readings(doc, "User", types)
+    return bool(found) and found[0].subject == "User" and not found[0].moved
+
+
 def mask(text: str, subject: str, value: str) -> str:
     """The clause with its value as X and its subject as S: what is left is how the relation is said."""
     out = re.sub(re.escape(value), "X", text, flags=re.I) if value else text
@@ -240,14 +351,17 @@ _HYPOTHETICAL = re.compile(r"\b(?:would|should|could|might|may|someday|one day|i
 
 
 def readings(doc: Any, speaker: str, types: frozenset[str] = frozenset(),
-             slot_words: frozenset[str] = frozenset()) -> list[Reading]:
+             slot_words: frozenset[str] = frozenset(), people: frozenset[str] = frozenset()) -> list[Reading]:
     """Every clause of a parsed sentence that has a subject (or a topic it continues) and an object."""
     out: list[Reading] = []
     topic: str | None = None
     for verb in (t for t in doc if _is_verb(t)):
-        subject, topic = _subject_of(verb, speaker, topic, types, slot_words)
+        subject, topic = _subject_of(verb, speaker, topic, types, slot_words, people)
         reading = _inverse_copula(verb, speaker, types, slot_words) or _reading(verb, subject, types, speaker)
         if reading is not None:
+            moved = _moved_thing(verb, types)
+            if moved and not _overlaps(moved, reading.object) and not _possessed(verb):
+                reading = replace(reading, moved=moved)
             out.append(reading)
             if reading.subject != speaker:
                 topic = reading.subject
@@ -255,10 +369,23 @@ def readings(doc: Any, speaker: str, types: frozenset[str] = frozenset(),
     return out
 
 
+def _overlaps(a: str, b: str) -> bool:
+    """Do two phrases share a word ("mg" and "10 mg")?"""
+    return bool(set(a.lower().split()) & set(b.lower().split()))
+
+
+def _possessed(verb: Any) -> bool:
+    """Is what the clause acts on the speaker's ("I moved my care to Dr. Sato")?"""
+    dobj = next((k for k in verb.children if k.dep_ == "dobj"), None)
+    return dobj is not None and any(k.dep_ == "poss" and k.lower_ in ("my", "our") for k in dobj.children)
+
+
 def _is_verb(t: Any) -> bool:
     """A clause's verb; also a verb the small parser took for a noun coordinated with an object
     ("uses Postgres and deploys to Heroku": deploys/NOUN, conj of Postgres, with its own preposition)."""
     if t.pos_ in ("VERB", "AUX") and t.dep_ in ("ROOT", "conj", "ccomp", "advcl", "xcomp", "parataxis"):
+        if t.dep_ == "xcomp" and t.head.lemma_.lower() in STOP:
+            return False  # "stopped using Memcached": the stop is the clause, "using" its slot
         return not (t.dep_ == "xcomp" and t.head.lemma_.lower() in CHANGE and not any(
             k.dep_ in ("dobj", "nsubj") for k in t.children))  # "migrating billing off": billing is a thing
     return t.dep_ == "conj" and t.pos_ == "NOUN" and t.head.dep_ == "dobj" and any(
@@ -278,7 +405,8 @@ def _moved_thing(verb: Any, types: frozenset[str]) -> str | None:
 
 
 def _subject_of(verb: Any, speaker: str, topic: str | None, types: frozenset[str],
-                slot_words: frozenset[str] = frozenset()) -> tuple[str | None, str | None]:
+                slot_words: frozenset[str] = frozenset(), people: frozenset[str] = frozenset()
+                ) -> tuple[str | None, str | None]:
     subj = next((k for k in verb.children if k.dep_ in ("nsubj", "nsubjpass")), None)
     head = verb
     while subj is None and head.dep_ in ("conj", "xcomp", "dobj") and head.head is not head:
@@ -291,12 +419,19 @@ def _subject_of(verb: Any, speaker: str, topic: str | None, types: frozenset[str
         return speaker, topic
     if low in _PRONOUNS:
         return topic, topic
-    if subj.pos_ == "NOUN" and subj.lemma_.lower() in slot_words:
+    if subj.pos_ == "NOUN" and (subj.lemma_.lower() in slot_words or _mine_said_as(subj, verb, people)):
         owner = _owner(subj, speaker, types)
         if owner is not None:
             return owner, owner
     phrase = _phrase(subj, types)
     return phrase, phrase
+
+
+def _mine_said_as(subj: Any, verb: Any, people: frozenset[str]) -> bool:
+    """"My vitamin D is 1000 IU", "my cell is 555-4400": a thing of the speaker's that the copula gives
+    a value is the speaker's slot; not a person of theirs ("my brother is a nurse" is the brother's)."""
+    return verb.lemma_ == "be" and subj.lemma_.lower() not in people and any(
+        k.dep_ == "poss" and k.lower_ in ("my", "our") for k in subj.children)
 
 
 def _inverse_copula(verb: Any, speaker: str, types: frozenset[str], slot_words: frozenset[str]) -> Reading | None:
@@ -341,6 +476,16 @@ def _reading(verb: Any, subject: str | None, types: frozenset[str], speaker: str
     if dobj is not None:  # "rewrote the parser in Go": the small parser hangs "in Go" on the object
         preps.update({k.lower_: _pobj(k) for k in dobj.children if k.dep_ == "prep" and k.lower_ not in preps
                       and k.lower_ in ("in", "to", "over")})
+    # "cut it down to 10 mg", "went up to 50 mg": a level that moved, whatever the verb
+    level = next((_pobj(p) for k in kids if k.lower_ in ("up", "down") for p in k.children
+                  if p.dep_ == "prep" and p.lower_ == "to"), None)
+    if level is not None and preps.get("to") is None:
+        preps["to"] = level
+    thing = next((k for k in kids if k.dep_ == "xcomp" and not _is_verb(k)), None) if lemma in CHANGE else None
+    if thing is not None:  # "moved reporting from Snowflake to BigQuery": the parser took "reporting" for a verb
+        preps.update({k.lower_: _pobj(k) for k in thing.children if k.dep_ == "prep" and k.lower_ not in preps})
+    if dobj is None and not any(v is not None for v in preps.values()):
+        dobj = _amount(verb)  # "I was prescribed 20 mg of X": the parser hung the amount off the clause
     # "no longer uses", "doesn't use it anymore" end a slot; a plain "didn't get the job" ends nothing
     negated = any(k.lower_ in ("longer", "anymore") for k in verb.subtree)
     if any(k.dep_ == "neg" for k in kids) and not negated:
@@ -349,8 +494,9 @@ def _reading(verb: Any, subject: str | None, types: frozenset[str], speaker: str
     if lemma in HAND_OVER and dobj is not None and preps.get("to") is not None:
         x, b = _phrase(dobj, types), preps["to"]
         return _made(x, lemma, b, f"{x} is now owned by {_text(b)}", "hand_over")
-    if lemma in REWRITE and dobj is not None and preps.get("in") is not None:
-        x, b = _phrase(dobj, types), preps["in"]
+    into = preps.get("in") if preps.get("in") is not None else preps.get("to")  # "ported billing to Kotlin"
+    if lemma in REWRITE and dobj is not None and into is not None and _is_name(into):
+        x, b = _phrase(dobj, types), into
         return _made(x, lemma, b, f"{x} is written in {_text(b)}", "rewrite")
     if subject is None:
         return None
@@ -364,10 +510,12 @@ def _reading(verb: Any, subject: str | None, types: frozenset[str], speaker: str
         obj = next((k for k in xcomp.children if k.dep_ == "dobj"), None)
         return None if obj is None else _made(subject, xcomp.lemma_, obj, f"{subject} {xcomp.lemma_} {_text(obj)}",
                                               "end")
+    if lemma in STOP and dobj is not None:  # "I quit the Zone 2 plan": the slot that held it ends
+        return _made(subject, lemma, dobj, _clause_text(verb), "end")
     if negated:  # "no longer uses Postgres": the slot of the clause without its negation ends
         obj = dobj if dobj is not None else next((v for v in preps.values() if v is not None), None)
         return None if obj is None else _made(subject, lemma, obj, _clause_text(verb, drop_negation=True), "end")
-    if preps.get("to") is not None and (lemma in CHANGE or preps.get("from") is not None):
+    if preps.get("to") is not None and (lemma in CHANGE or preps.get("from") is not None or level is not None):
         b, a = preps["to"], preps.get("from")
         mine = dobj is not None and any(k.dep_ == "poss" and k.lower_ in ("my", "our") for k in dobj.children)
         # "My doctor bumped my lisinopril to 20 mg": what changed is the speaker's, whoever changed it
@@ -382,6 +530,12 @@ def _reading(verb: Any, subject: str | None, types: frozenset[str], speaker: str
     return None
 
 
+def _amount(verb: Any) -> Any | None:
+    """A unit with its number in the clause ("500 mg", "eight hours"), wherever the parser hung it."""
+    return next((t for t in verb.subtree if t.lower_ in UNITS and t is not verb
+                 and any(_numeric(k) for k in t.children if k.dep_ == "nummod")), None)
+
+
 # prepositions whose object is not the slot's value (where from, what for, when)
 _NOT_VALUE = frozenset({"off", "from", "for", "since", "after", "before", "during", "until", "about", "with"})
 
@@ -390,6 +544,8 @@ def _is_name(tok: Any) -> bool:
     return tok.pos_ == "PROPN" or any(c.isupper() for c in tok.text)
 
 
+# a time said inside the value's phrase, which belongs to the clause's date ("Memcached last sprint")
+_WHEN_TAIL = re.compile(r"\s+(?:last|next|this|every|each)\s+\w+$", re.I)
 _WHEN = re.compile(r"^(?:last|next|this|every|each|that)\s|^(?:today|yesterday|tomorrow|now)$", re.I)
 
 
@@ -428,11 +584,62 @@ def _phrase(tok: Any, types: frozenset[str]) -> str:
 
 
 def _text(tok: Any) -> str:
-    """A value as said: its head with its compounds and modifiers, and the number or name right after
-    it ("Zone 2", "Dr. Patel"), without determiners."""
-    words = [t for t in tok.subtree if t.dep_ in ("compound", "amod", "flat", "nummod") or t == tok]
-    words = [t for t in words if (t.i <= tok.i or t.head is tok and t.i == tok.i + 1) and t.lower_ not in _DETS]
-    return parse.TIME_TAIL.sub("", " ".join(t.text for t in words)).strip()
+    """A value as said: the words of its phrase up to its head (no determiner or possessive before
+    them), then what the surface glues on after it: a hyphen or dot run ("555-0134", "6.5"), a
+    number after a name or number ("Zone 2", "555 300 1122"), a unit after a number ("500 mg",
+    "six and a half hours") and a bound after a target ("A1C under 6.5")."""
+    doc, start = tok.doc, tok.i
+    inside = {t.i for t in tok.subtree} - {t.i for k in tok.children if k.dep_ in _NOT_OF_VALUE for t in k.subtree}
+    while start - 1 in inside and not doc[start - 1].is_punct or start - 1 in inside and _glued(doc[start - 1]):
+        start -= 1
+    end = _value_end(doc, tok.i)
+    words = doc[start:end + 1]
+    while len(words) > 1 and words[0].lower_ in _DETS:
+        words = words[1:]
+    text = "".join(t.text_with_ws for t in words).strip()
+    return parse.TIME_TAIL.sub("", _WHEN_TAIL.sub("", text)).strip()
+
+
+# dependents of a value's head that are not part of the value ("my doctor's", "the", "a")
+_NOT_OF_VALUE = frozenset({"det", "poss", "predet", "case", "relcl", "acl", "prep", "appos", "punct", "cc"})
+# the units a number is said with; the closed class that makes "500" the value "500 mg"
+UNITS = frozenset({"mg", "mcg", "µg", "g", "kg", "lb", "lbs", "pound", "pounds", "iu", "ml", "unit", "units",
+                   "hour", "hours", "hr", "hrs", "minute", "minutes", "min", "mins", "km", "k", "mile", "miles",
+                   "percent", "%", "bpm", "gb", "tb", "ms", "seats", "users", "steps", "reps"})
+_BOUNDS = frozenset({"under", "below", "above", "over"})
+_AMOUNT = _amount_rx()
+
+
+def _glued(t: Any) -> bool:
+    """A token written against the next with no space: a hyphen or slash run ("555-0134", "sub-two-hour")."""
+    return t.whitespace_ == "" and t.text in ("-", "–", "/", ".") and t.i + 1 < len(t.doc) \
+        and t.doc[t.i + 1].text[:1].isalnum()
+
+
+def _numeric(t: Any) -> bool:
+    return bool(t.like_num) or any(c.isdigit() for c in t.text)
+
+
+def _value_end(doc: Any, end: int) -> int:
+    """The last token of a value whose head is ``doc[end]``: the surface runs of ``_text``'s doc."""
+    while end + 1 < len(doc):
+        cur, nxt = doc[end], doc[end + 1]
+        joined = cur.whitespace_ == "" and (nxt.is_alpha or _numeric(nxt) or _glued(nxt)) \
+            and not nxt.text.startswith(("'", "’")) and (cur.text in ("-", "–", "/", ".") or _glued(nxt)
+                                                          or _numeric(cur) or _numeric(nxt))
+        if joined or (_glued(cur) and end + 1 < len(doc)):
+            end += 1
+        elif _numeric(nxt) and (_numeric(cur) or cur.pos_ == "PROPN" or cur.text[:1].isupper()):
+            end += 1  # "555 300 1122", "Zone 2", "iPhone 12"
+        elif _numeric(cur) and nxt.lower_ in UNITS:
+            end += 1
+        elif _numeric(cur) and [t.lower_ for t in doc[end + 1:end + 4]] == ["and", "a", "half"]:
+            end += 3
+        elif nxt.lower_ in _BOUNDS and end + 2 < len(doc) and _numeric(doc[end + 2]) and not _numeric(cur):
+            end += 2
+        else:
+            break
+    return end
 
 
 def _clause_text(verb: Any, drop_negation: bool = False) -> str:
@@ -456,7 +663,7 @@ _CHANGE_WORDS = re.compile(r"\b(?:moved|migrated|switched|changed|swapped|replac
 
 
 def surface_readings(doc: Any, speaker: str, types: frozenset[str],
-                     slot_words: frozenset[str] = frozenset()) -> list[Reading]:
+                     slot_words: frozenset[str] = frozenset(), people: frozenset[str] = frozenset()) -> list[Reading]:
     """A reading of the whole sentence off its words, where the parse gave nothing usable: the
     subject is its first noun phrase (or the thing a "we moved X" moves), the value the name after
     "to" in a change, else the last name after the subject; ``no longer`` and ``stopped`` end."""
@@ -476,7 +683,9 @@ def surface_readings(doc: Any, speaker: str, types: frozenset[str],
             and moved.head.lemma_.lower() in CHANGE | HAND_OVER | REWRITE \
             and moved.lemma_.lower() not in slot_words:  # "we moved the web app"; "I switched schools": mine
         subject_chunk = chunks[1]
-    owner = _owner(subject_chunk.root, speaker, types) if subject_chunk.root.lemma_.lower() in slot_words else None
+    root = subject_chunk.root
+    mine = root.lemma_.lower() in slot_words or _mine_said_as(root, root.head, people)
+    owner = _owner(root, speaker, types) if mine else None
     subject = speaker if subject_chunk.root.lower_ in _FIRST else owner or _phrase(subject_chunk.root, types)
     return _surface_value(doc, subject, doc.text[subject_chunk.end_char:])
 
@@ -488,12 +697,15 @@ def _surface_value(doc: Any, subject: str, rest: str) -> list[Reading]:
     if _CHANGE_WORDS.search(doc.text) and to:
         value, shape = to.group(1), "change"
     else:
-        names = [m.group(0) for m in _NAMED.finditer(rest)]
+        names = [m.group(0) for m in _NAMED.finditer(rest)] or [m.group(0) for m in _AMOUNT.finditer(rest)]
         if not names:
             return []
         value = names[-1]
         if re.search(r"\bno longer\b|\bstopped\b|\bquit\b|\bdropped\b", rest, re.I):
             shape = "end"
+    amounts = [m.group(0) for m in (*_AMOUNT.finditer(rest), *_PHONE.finditer(rest))]
+    if amounts and (shape != "change" or any(a.startswith(value) for a in amounts)):
+        value = next((a for a in amounts if a.startswith(value)), amounts[-1])  # "500" says "500 mg"
     value = parse.TIME_TAIL.sub("", value).strip(" .,;")
     if not value or value.lower() == subject.lower() or not subject:
         return []

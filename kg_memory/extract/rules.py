@@ -210,11 +210,17 @@ class RulesExtractor:
               speakers: frozenset[str] = frozenset()) -> None:
         """One sentence: the ontology's phrase patterns first (the surest); else its predicates by
         meaning; else the parse, whose relations no predicate takes become open facts."""
+        read = self.meaning.read(raw, me, t) if self.meaning.enabled else []
+        if read and all(f.predicate in self.vocab.own for f in read):
+            # a group's own predicate said in the sentence is the surer reading: the built-in phrase
+            # patterns know nothing of it ("I quit the Zone 2 plan" is no job that ended)
+            out.facts.extend(read)
+            out.mentions.extend(f.subject for f in read)
+            return
         before = len(out.facts)
         self._sentence(sentence, me, t, out)
         if len(out.facts) > before:
             return
-        read = self.meaning.read(raw, me, t) if self.meaning.enabled else []
         if read:
             out.facts.extend(read)
             out.mentions.extend(f.subject for f in read)

@@ -46,6 +46,22 @@ def test_a_custom_ontology_drives_extraction_and_time(make_memory, group):
     assert mem.facts(group=f"{group}-other", predicate="uses_database") == []  # the default has no such slot
 
 
+def test_a_change_changes_the_slot_its_subject_holds(make_memory, group):
+    """"We moved the wiki to Notion" is near several slots in meaning (hosted on, owned by); the wiki
+    holds one of them, and that is the one the change closes. A thing with no such slot gets nothing
+    from a change too unsure to call, and the change ends a value named as said ("the Zone 2 plan")."""
+    mem = make_memory()
+    mem.set_ontology(PROJECT, group=group)
+    mem.add("The wiki is hosted on Confluence Cloud.", group=group, occurred_at="2026-01-10T10:00:00Z")
+    mem.add("We moved the wiki to Notion.", group=group, occurred_at="2026-03-10T10:00:00Z")
+    assert _values(mem, group, "deploys_to") == ["Notion"]
+    assert _values(mem, group, "deploys_to", as_of="2026-02-01") == ["Confluence Cloud"]
+    assert _values(mem, group, "owned_by") == [] and _values(mem, group, "partner") == []
+    mem.set_ontology(PROJECT, group=f"{group}-fresh")
+    mem.add("We moved the wiki to Notion.", group=f"{group}-fresh", occurred_at="2026-03-10T10:00:00Z")
+    assert [(f.subject, f.predicate, f.object) for f in mem.facts(group=f"{group}-fresh")] == []
+
+
 def test_retyping_a_predicate_in_use_needs_force(make_memory, group, tmp_path):
     mem = make_memory()
     mem.set_ontology(PROJECT, group=group)

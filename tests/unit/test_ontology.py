@@ -156,3 +156,79 @@ def test_a_proposed_fact_must_be_plausible(embedder):
     assert not reader.plausible("Do you think I should move to Manchester?", "User", "Manchester", "lives_in")
     assert not reader.plausible("Someday I'd love to live in Edinburgh.", "User", "Edinburgh", "lives_in")
     assert reader.plausible("I love hiking.", "User", "hiking", "not_in_the_ontology")  # an open one: not judged
+
+
+# -- values as said, and whose slot -------------------------------------------------------------
+HEALTH = ROOT / "examples" / "ontologies" / "health.toml"
+PERSONAL = ROOT / "examples" / "ontologies" / "personal.toml"
+
+
+@pytest.fixture(scope="module")
+def health(embedder):
+    return RulesExtractor(embedder).with_vocabulary(load_ontology_file(HEALTH).vocab)
+
+
+@pytest.fixture(scope="module")
+def personal(embedder):
+    return RulesExtractor(embedder).with_vocabulary(load_ontology_file(PERSONAL).vocab)
+
+
+@pytest.mark.parametrize("text, fact", [
+    # a unit after its number, wherever the small parser hung it
+    ("My metformin dose is 500 mg twice a day.", ("user", "medication_dose", "500 mg", False)),
+    ("I was prescribed 20 mg of atorvastatin.", ("user", "medication_dose", "20 mg", False)),
+    # a level that moved, whatever the verb
+    ("We cut the atorvastatin down to 10 mg.", ("user", "medication_dose", "10 mg", False)),
+    # number words with a half
+    ("My sleep target is six and a half hours.", ("user", "sleep_target", "six and a half hours", False)),
+    # "my X is <value>": the speaker's slot, not X's
+    ("My vitamin D is 1000 IU a day.", ("user", "medication_dose", "1000 IU", False)),
+    # a wish states the value of a slot that is itself an aim
+    ("I want to get my resting heart rate under 55.", ("user", "fitness_goal", "resting heart rate under 55", False)),
+    # a stop with its object ends the slot that held it
+    ("I quit the Zone 2 plan.", ("user", "training_plan", "Zone 2 plan", True)),
+])
+def test_health_values_are_read_whole(health, text, fact):
+    assert fact in _facts(health, text)
+
+
+@pytest.mark.parametrize("text, fact", [
+    ("My number is 555-0134.", ("user", "phone_number", "555-0134", False)),
+    ("My number changed to 555 300 1122.", ("user", "phone_number", "555 300 1122", False)),
+    ("My cell is 555-4400.", ("user", "phone_number", "555-4400", False)),
+])
+def test_phone_numbers_are_read_whole_and_are_the_speakers(personal, text, fact):
+    assert fact in _facts(personal, text)
+
+
+def test_a_wish_states_nothing_of_a_slot_that_is_no_aim(health, personal):
+    assert not any(f[1] == "medication_dose" for f in _facts(health, "I might take 40 mg of sertraline."))
+    assert not any(f[1] == "phone_number" for f in _facts(personal, "I want to get a number like 555-0000."))
+
+
+@pytest.mark.parametrize("text, fact", [
+    # the speaker acts; the slot is the thing's, as the predicate's examples say it
+    ("We moved reporting from Snowflake to BigQuery.", ("reporting", "uses_database", "BigQuery", False)),
+    ("The team ported billing to Kotlin.", ("billing", "written_in", "Kotlin", False)),
+    ("We rebuilt the CLI in Go.", ("cli", "written_in", "Go", False)),
+    ("The gateway stopped using Memcached last sprint.", ("gateway", "uses_database", "Memcached", True)),
+])
+def test_a_clause_the_speaker_acts_in_states_the_things_slot(project, text, fact):
+    found = _facts(project, text)
+    assert fact in found
+    assert not any(f[0] == "user" for f in found)
+
+
+def test_value_shapes(embedder):
+    from kg_memory.extract.meaning import value_shape
+    assert value_shape("555-0134") == "phone"
+    assert value_shape("500 mg") == "amount:mg"
+    assert value_shape("six and a half hours") == value_shape("8 hours") == "amount:hour"
+    assert value_shape("$40k") == "amount:$"
+    assert value_shape("Postgres") is None
+
+
+def test_an_ending_names_the_value_it_ends_by_its_words():
+    from kg_memory.temporal import names_value
+    assert names_value("Zone 2 plan", "zone 2") and names_value("the stronglifts program", "Stronglifts")
+    assert not names_value("Zone 2 plan", "zone 3") and not names_value("plan", "")
