@@ -285,10 +285,14 @@ def decide(c: Candidate, current: list[FactVersion], single_valued: bool, now: d
 
 
 def names_value(said: str, value: str) -> bool:
-    """Does an ending said as ``said`` name ``value``? When the value's words are a run of its words:
-    "quit the Zone 2 plan" ends "Zone 2", "stopped the stronglifts program" ends "stronglifts"."""
-    words, run = re.findall(r"\w+", said.lower()), re.findall(r"\w+", value.lower())
-    return bool(run) and any(words[i:i + len(run)] == run for i in range(len(words) - len(run) + 1))
+    """Does an ending said as ``said`` name ``value``? When the words of one are a run of the other's:
+    "quit the Zone 2 plan" ends "Zone 2", "sold my Civic" ends "Honda Civic"."""
+    a, b = re.findall(r"\w+", said.lower()), re.findall(r"\w+", value.lower())
+    return bool(a and b) and (_run_in(b, a) or _run_in(a, b))
+
+
+def _run_in(run: list[str], words: list[str]) -> bool:
+    return any(words[i:i + len(run)] == run for i in range(len(words) - len(run) + 1))
 
 
 def _decide_ending(c: Candidate, targets: list[FactVersion], now: datetime) -> Decision:

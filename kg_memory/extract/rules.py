@@ -13,6 +13,7 @@ from datetime import datetime
 
 from ..embed.base import Embedder
 from ..models import Episode
+from ..temporal import names_value
 from ..vocab import Predicate, Vocabulary, load_vocabulary
 from . import dates, parse, worth
 from .base import ExtractContext, ExtractedFact, Extraction
@@ -208,8 +209,9 @@ class RulesExtractor:
 
     def _read(self, raw: str, sentence: str, me: str, t: datetime, out: Extraction,
               speakers: frozenset[str] = frozenset()) -> None:
-        """One sentence: the ontology's phrase patterns first (the surest); else its predicates by
-        meaning; else the parse, whose relations no predicate takes become open facts."""
+        """One sentence: a group's own predicates by meaning; else the ontology's phrase patterns (the
+        surest), with what meaning read of values they missed; else the parse, whose relations no
+        predicate takes become open facts."""
         read = self.meaning.read(raw, me, t) if self.meaning.enabled else []
         if read and all(f.predicate in self.vocab.own for f in read):
             # a group's own predicate said in the sentence is the surer reading: the built-in phrase
@@ -220,6 +222,12 @@ class RulesExtractor:
         before = len(out.facts)
         self._sentence(sentence, me, t, out)
         if len(out.facts) > before:
+            # "I sold my Civic and bought a Tesla": the patterns read the sale; meaning the new value
+            ended = any(g.ending for g in out.facts[before:])
+            missed = [f for f in read if ended and not f.ending
+                      and not any(names_value(f.object, g.object) for g in out.facts[before:])]
+            out.facts.extend(missed)
+            out.mentions.extend(f.subject for f in missed)
             return
         if read:
             out.facts.extend(read)

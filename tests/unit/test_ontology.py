@@ -231,4 +231,5 @@ def test_value_shapes(embedder):
 def test_an_ending_names_the_value_it_ends_by_its_words():
     from kg_memory.temporal import names_value
     assert names_value("Zone 2 plan", "zone 2") and names_value("the stronglifts program", "Stronglifts")
-    assert not names_value("Zone 2 plan", "zone 3") and not names_value("plan", "")
+    assert names_value("Civic", "Honda Civic")
+    assert not names_value("Zone 2 plan", "zone 3") and not names_value("plan", "") and not names_value("car", "Jeep")
