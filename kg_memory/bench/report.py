@@ -292,7 +292,9 @@ def _fact_layer(bench_dir: Path) -> list[str]:
             "new phrasings, local LLM": "contradictions-phrasings-llm.json",
             **{f"{d} updates (own ontology), {x}": f"updates-{d}{suffix}.json"
                for x, suffix in (("rules", ""), ("local LLM", "-llm"))
-               for d in ("project", "sales", "health", "personal")}}
+               for d in ("project", "sales", "health", "personal")},
+            **{f"held-out updates (five shapes), {x}": f"updates-heldout{suffix}.json"
+               for x, suffix in (("rules", ""), ("local LLM", "-llm"))}}
     rows = [(k, _load(bench_dir / v)) for k, v in sets.items()]
     if any(c for _, c in rows):
         out += [*([""] if out else []), "| case set, extractor | checks | passed |", "| --- | ---: | ---: |"]

@@ -173,7 +173,8 @@ class MeaningReader:
                 return thing, found
         found = self.slots(r)
         if found and self.changes_only and r.shape == "plain":
-            clear = self.predicate(r)
+            # a light verb states little even with a word of change ("I have a car now")
+            clear = None if r.verb in parse.LIGHT_VERBS else self.predicate(r)
             found = found if clear is not None and clear[1] >= CUE_THRESHOLD else None
         return (r, found) if found and (not wish or found[0].name in self.aims) else None
 
@@ -743,7 +744,8 @@ def _surface_value(doc: Any, subject: str, rest: str) -> list[Reading]:
     if _CHANGE_WORDS.search(doc.text) and to:
         value, shape = to.group(1), "change"
     else:
-        names = [m.group(0) for m in _NAMED.finditer(rest)] or [m.group(0) for m in _AMOUNT.finditer(rest)]
+        names = [m.group(0) for m in _NAMED.finditer(rest) if not _WHEN.match(m.group(0).strip(" .,;"))] \
+            or [m.group(0) for m in _AMOUNT.finditer(rest)]
         if not names:
             return []
         value = names[-1]
