@@ -29,7 +29,7 @@ from .models import Entity, Episode, FactVersion, normalize_name
 from .progress import NoProgress, Progress
 from .resolve import find_live
 from .store.base import Store, WriteBatch, WriteConflict
-from .temporal import Candidate, Decision, decide
+from .temporal import Candidate, Decision, decide, names_value
 from .vocab import Vocabulary, check_predicate, load_vocabulary
 
 log = logging.getLogger(__name__)
@@ -366,6 +366,8 @@ class Pipeline:
                 subj = known.get(normalize_name(f.subject))
                 if subj:
                     pairs.update((subj.id, p) for p in (f.predicate, *f.alternatives))
+                    if f.replaces:  # the slot holding the value a change replaces, whichever it is
+                        pairs.update((subj.id, p) for p in self.vocab.predicates)
         state: dict[tuple[str, str], dict[str, FactVersion]] = defaultdict(dict)
         for v in self.store.current_facts(group_id, sorted(pairs)):
             state[(v.subject_id, v.predicate)][v.id] = v
@@ -410,15 +412,24 @@ class Pipeline:
 
     def _slotted(self, f: ExtractedFact, subject_id: str,
                  state: dict[tuple[str, str], dict[str, FactVersion]]) -> ExtractedFact | None:
-        """A change says its slot by what its subject holds now (see ``ExtractedFact.alternatives``)."""
-        if not f.alternatives and not f.needs_slot:
+        """A change says its slot by what its subject holds now: the slot whose value it names as the
+        one it replaces, else the first of its predicates held (see ``ExtractedFact.alternatives``)."""
+        held = self._holding(f.replaces, subject_id, state) if f.replaces else None
+        if held is None and not f.alternatives and not f.needs_slot:
             return f
-        held = next((p for p in (f.predicate, *f.alternatives) if state.get((subject_id, p))), None)
+        held = held or next((p for p in (f.predicate, *f.alternatives) if state.get((subject_id, p))), None)
         if held is None:
             return None if f.needs_slot else f
         spec = self.vocab.predicates.get(held)
         statement = spec.render(f.subject, f.object) if spec is not None and not f.ending else f.statement
         return replace(f, predicate=held, statement=statement, alternatives=(), needs_slot=False)
+
+    def _holding(self, value: str, subject_id: str, state: dict[tuple[str, str], dict[str, FactVersion]]
+                 ) -> str | None:
+        """The predicate whose value the subject holds now is ``value`` ("ibuprofen"): a change from it
+        ends it there, and the new value starts there (a single slot's successor, or one more of many)."""
+        return next((p for (sid, p), versions in state.items()
+                     if sid == subject_id and any(names_value(value, v.object) for v in versions.values())), None)
 
     @staticmethod
     def _persist(group_id: str, pair: tuple[str, str], decision: Decision,

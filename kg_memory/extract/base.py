@@ -30,6 +30,9 @@ class ExtractedFact:
     # ``needs_slot`` (then nothing: meaning was too unsure to start a slot).
     alternatives: tuple[str, ...] = ()
     needs_slot: bool = False
+    # The old value a change names ("switched from ibuprofen to naproxen"): the slot it changes is the
+    # one in which the subject holds that value now, whatever meaning ranked first.
+    replaces: str = ""
 
 
 @dataclass

@@ -129,9 +129,10 @@ class MeaningReader:
         # a wish states nothing, except of a slot that is itself an aim ("I want to run a marathon")
         wish = bool(_HYPOTHETICAL.search(sentence))
         doc = parse.parsed(sentence)
-        matched = [m for r in readings(doc, speaker, self.types, self.slot_words, self.people)
-                   if (m := self._match(r, speaker, wish))]
-        if not matched:  # the small parser misread the clause ("stores" as a noun): read its surface
+        parsed = readings(doc, speaker, self.types, self.slot_words, self.people)
+        matched = [m for r in parsed if (m := self._match(r, speaker, wish))]
+        if not matched and not any(r.shape in ("hand_over", "rewrite") for r in parsed):
+            # the small parser misread the clause ("stores" as a noun): read its surface
             matched = [m for r in surface_readings(doc, speaker, self.types, self.slot_words, self.people)
                        if (m := self._match(r, speaker, wish))]
         out = []
@@ -142,7 +143,8 @@ class MeaningReader:
                 out.append(ExtractedFact(subject=r.subject, predicate=spec.name, object=obj, statement=statement,
                                          valid_from=start, dated=span is not None,
                                          object_kind="entity" if spec.object_kind == "entity" else "value",
-                                         ending=ending, confidence=0.9, alternatives=others, needs_slot=unsure))
+                                         ending=ending, confidence=0.9, alternatives=others, needs_slot=unsure,
+                                         replaces=r.old or ""))
         return out
 
     def predicate(self, r: Reading, things_only: bool = False) -> tuple[Predicate, float] | None:
@@ -171,7 +173,9 @@ class MeaningReader:
             found = self.slots(thing, things_only=True)
             if found and (not wish or found[0].name in self.aims):
                 return thing, found
-        found = self.slots(r)
+        # a thing handed over or rewritten is a thing's slot ("Priya handed billing over to Tom"), never a
+        # person's ("the billing service's partner is Tom")
+        found = self.slots(r, things_only=r.shape in ("hand_over", "rewrite"))
         if found and self.changes_only and r.shape == "plain":
             # a light verb states little even with a word of change ("I have a car now")
             clear = None if r.verb in parse.LIGHT_VERBS else self.predicate(r)
@@ -396,6 +400,8 @@ def readings(doc: Any, speaker: str, types: frozenset[str] = frozenset(),
             if moved and not _overlaps(moved, reading.object) and not _possessed(verb) \
                     and moved.split()[-1].lower() not in slot_words:  # "got a new number: 555-9090" names the slot
                 reading = replace(reading, moved=moved)
+            if reading.shape == "change" and reading.subject != speaker and _possessed(verb):
+                reading = replace(reading, subject=speaker)  # "the doctor swapped my omeprazole for X": mine
             if reading.shape == "plain" and out and out[-1].shape == "end" and verb.dep_ == "conj":
                 reading = replace(reading, shape="change")  # "sold my Civic and bought a Tesla": the new value
             out.append(reading)
@@ -535,7 +541,7 @@ def _reading(verb: Any, subject: str | None, types: frozenset[str], speaker: str
     if any(k.dep_ == "neg" for k in kids) and not negated:
         return None
     xcomp = next((k for k in kids if k.dep_ == "xcomp" and k.pos_ == "VERB"), None)
-    if lemma in HAND_OVER and dobj is not None and preps.get("to") is not None:
+    if lemma in HAND_OVER and dobj is not None and _someone(preps.get("to")):
         x, b = _phrase(dobj, types), preps["to"]
         return _made(x, lemma, b, f"{x} is now owned by {_text(b)}", "hand_over")
     into = preps.get("in") if preps.get("in") is not None else preps.get("to")  # "ported billing to Kotlin"
@@ -583,6 +589,13 @@ def _amount(verb: Any) -> Any | None:
 
 # prepositions whose object is not the slot's value (where from, what for, when)
 _NOT_VALUE = frozenset({"off", "from", "for", "since", "after", "before", "during", "until", "about", "with"})
+
+
+def _someone(tok: Any) -> bool:
+    """A recipient a thing can be handed to: a name or a known one ("Tom", "the SRE team"), not any
+    one ("give all my love to a child")."""
+    return tok is not None and (_is_name(tok) or not any(k.lower_ in ("a", "an", "some", "any")
+                                                          for k in tok.children))
 
 
 def _is_name(tok: Any) -> bool:
@@ -723,6 +736,8 @@ def surface_readings(doc: Any, speaker: str, types: frozenset[str],
         first = next(c for c in doc.noun_chunks if c.root.lower_ in _FIRST) if any(
             c.root.lower_ in _FIRST for c in doc.noun_chunks) else None
     if first is None:
+        if _someone_else(doc):
+            return []  # "He moved to Utrecht": someone this sentence does not name, never the speaker
         return _surface_value(doc, speaker, doc.text)
     subject_chunk = first
     moved = chunks[1].root if len(chunks) > 1 else None
@@ -737,6 +752,11 @@ def surface_readings(doc: Any, speaker: str, types: frozenset[str],
     return _surface_value(doc, subject, doc.text[subject_chunk.end_char:])
 
 
+def _someone_else(doc: Any) -> bool:
+    """Is a clause's subject a pronoun of someone other than the speaker ("he", "they")?"""
+    return any(t.dep_ in ("nsubj", "nsubjpass") and t.lower_ in _PRONOUNS for t in doc)
+
+
 def _surface_value(doc: Any, subject: str, rest: str) -> list[Reading]:
     """The value the words after the subject name: the name after "to" in a change, else the last name."""
     shape = "plain"
@@ -744,7 +764,8 @@ def _surface_value(doc: Any, subject: str, rest: str) -> list[Reading]:
     if _CHANGE_WORDS.search(doc.text) and to:
         value, shape = to.group(1), "change"
     else:
-        names = [m.group(0) for m in _NAMED.finditer(rest) if not _WHEN.match(m.group(0).strip(" .,;"))] \
+        names = [m.group(0) for m in _NAMED.finditer(rest) if not _WHEN.match(m.group(0).strip(" .,;"))
+                 and m.group(0).strip(" .,;").lower() not in _PRONOUNS] \
             or [m.group(0) for m in _AMOUNT.finditer(rest)]
         if not names:
             return []

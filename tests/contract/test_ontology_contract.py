@@ -62,6 +62,21 @@ def test_a_change_changes_the_slot_its_subject_holds(make_memory, group):
     assert [(f.subject, f.predicate, f.object) for f in mem.facts(group=f"{group}-fresh")] == []
 
 
+def test_a_change_from_a_value_changes_the_slot_that_holds_it(make_memory, group):
+    """"I switched from ibuprofen to naproxen": meaning ranks other slots first (a goal, a plan), but the
+    user holds ibuprofen as a medication, so that is the slot the change ends and continues; the
+    doctor's swap of "my omeprazole" is the speaker's."""
+    mem = make_memory()
+    mem.set_ontology(ROOT / "examples" / "ontologies" / "health.toml", group=group)
+    mem.add("I'm taking ibuprofen for my knee.", group=group, occurred_at="2026-01-10T10:00:00Z")
+    mem.add("I take omeprazole for reflux.", group=group, occurred_at="2026-01-11T10:00:00Z")
+    mem.add("I switched from ibuprofen to naproxen.", group=group, occurred_at="2026-03-10T10:00:00Z")
+    mem.add("The doctor swapped my omeprazole for famotidine.", group=group, occurred_at="2026-04-10T10:00:00Z")
+    assert _values(mem, group, "takes_medication") == ["famotidine", "naproxen"]
+    assert _values(mem, group, "takes_medication", as_of="2026-02-01") == ["ibuprofen", "omeprazole"]
+    assert _values(mem, group, "fitness_goal") == [] and _values(mem, group, "training_plan") == []
+
+
 def test_retyping_a_predicate_in_use_needs_force(make_memory, group, tmp_path):
     mem = make_memory()
     mem.set_ontology(PROJECT, group=group)

@@ -250,3 +250,13 @@ def test_every_update_set_loads_with_the_ontologies_it_names(name):
             assert load_ontology_file(path.parent / named).custom
         times = [e["t"] for e in case["episodes"]]
         assert times == sorted(times) and case["checks"]
+
+
+def test_someone_else_and_no_one_are_never_the_speaker(embedder):
+    """"He moved to Utrecht" is not the speaker's move (said by Tobias, of his brother); "their new kid"
+    names no child; love given to a child is no hand-over; a service handed over is no one's partner."""
+    plain = RulesExtractor(embedder)
+    for text in ("He moved to Utrecht in January.", "Now they're super happy with their new kid.",
+                 "I'm ready to give all my love to a child.", "Priya handed the billing service over to Tom."):
+        assert _facts(plain, text) == set(), text
+    assert ("user", "lives_in", "Utrecht", False) in _facts(plain, "Moved to Utrecht in January.")
