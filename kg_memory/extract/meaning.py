@@ -628,6 +628,8 @@ def _pobj(prep: Any) -> Any | None:
         after = prep.doc[prep.i + 1]
         if after.text[:1].isupper() and after.is_alpha and after.dep_ in ("advmod", "npadvmod", "dobj", "attr"):
             return after
+    if found is not None and found.pos_ == "VERB":  # "changed to finishing a sprint triathlon": what it is of
+        return next((k for k in found.children if k.dep_ == "dobj"), found)
     return found
 
 

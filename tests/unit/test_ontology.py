@@ -187,6 +187,8 @@ def personal(embedder):
     ("I want to get my resting heart rate under 55.", ("user", "fitness_goal", "resting heart rate under 55", False)),
     # a stop with its object ends the slot that held it
     ("I quit the Zone 2 plan.", ("user", "training_plan", "Zone 2 plan", True)),
+    # a change to doing something is a change to what it is done to
+    ("My goal changed to finishing a sprint triathlon.", ("user", "fitness_goal", "sprint triathlon", False)),
 ])
 def test_health_values_are_read_whole(health, text, fact):
     assert fact in _facts(health, text)
