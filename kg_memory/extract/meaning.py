@@ -755,8 +755,12 @@ def surface_readings(doc: Any, speaker: str, types: frozenset[str],
 
 
 def _someone_else(doc: Any) -> bool:
-    """Is a clause's subject a pronoun of someone other than the speaker ("he", "they")?"""
-    return any(t.dep_ in ("nsubj", "nsubjpass") and t.lower_ in _PRONOUNS for t in doc)
+    """Is a clause's subject a person other than the speaker ("he", "they")? ("Moved to Denver, it was
+    great": "it" is no one, and the move is the speaker's.)"""
+    return any(t.dep_ in ("nsubj", "nsubjpass") and t.lower_ in _OTHERS for t in doc)
+
+
+_OTHERS = frozenset({"he", "she", "they"})
 
 
 def _surface_value(doc: Any, subject: str, rest: str) -> list[Reading]:

@@ -262,3 +262,4 @@ def test_someone_else_and_no_one_are_never_the_speaker(embedder):
                  "I'm ready to give all my love to a child.", "Priya handed the billing service over to Tom."):
         assert _facts(plain, text) == set(), text
     assert ("user", "lives_in", "Utrecht", False) in _facts(plain, "Moved to Utrecht in January.")
+    assert ("user", "lives_in", "Utrecht", False) in _facts(plain, "Moved to Utrecht in January, it was hard.")
