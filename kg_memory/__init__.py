@@ -3,6 +3,8 @@
 Importing this package has no side effects: no environment is read and no
 connection is opened until you call :meth:`Memory.open`."""
 
+from .core.models import Entity, Episode, FactVersion, RecallResult
+from .core.timeutil import FixedClock, SystemClock
 from .errors import (
     ConfigError,
     ExtractionError,
@@ -16,9 +18,7 @@ from .errors import (
     UnsafeIdentifierError,
 )
 from .memory import AsyncMemory, Memory
-from .models import Entity, Episode, FactVersion, RecallResult
 from .settings import Settings, data_dir, load_settings
-from .timeutil import FixedClock, SystemClock
 
 __version__ = "0.1.0"
 __all__ = [

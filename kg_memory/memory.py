@@ -13,17 +13,11 @@ from difflib import get_close_matches
 from pathlib import Path
 from typing import Any
 
-from .archive import Archive, default_archive_url
-from .edits import Editor, EditResult
-from .embed.base import Embedder, make_embedder
-from .erasure import ErasePlan, Kind, Tombstone, new_tombstone, plan_erasure
-from .errors import ConfigError, InputError, NotFoundError
-from .extract.base import Extractor
-from .extract.factory import for_vocabulary, make_extractor
-from .formats import Parsed, iter_chunks
-from .models import Episode, FactVersion, RecallResult, ScoredEpisode, normalize_name
-from .ontology import RECORD_KIND as ONTOLOGY_RECORDS
-from .ontology import (
+from .core.erasure import ErasePlan, Kind, Tombstone, new_tombstone, plan_erasure
+from .core.merged import find_live
+from .core.models import Episode, FactVersion, RecallResult, ScoredEpisode, normalize_name
+from .core.ontology import RECORD_KIND as ONTOLOGY_RECORDS
+from .core.ontology import (
     Ontology,
     OntologyInUse,
     changes_in_use,
@@ -33,17 +27,23 @@ from .ontology import (
     ontology_record,
     parse_ontology,
 )
-from .pipeline import IngestStats, Pipeline
+from .core.temporal import lineage
+from .core.timeutil import Clock, SystemClock, ensure_utc, parse_datetime
+from .core.vocab import Vocabulary, check_predicate
+from .embed.base import Embedder, make_embedder
+from .errors import ConfigError, InputError, NotFoundError
+from .extract.base import Extractor
+from .extract.factory import for_vocabulary, make_extractor
+from .ingest.edits import Editor, EditResult
+from .ingest.formats import Parsed, iter_chunks
+from .ingest.pipeline import IngestStats, Pipeline
+from .ingest.worker import ExtractionWorker
+from .maintenance.archive import Archive, default_archive_url
 from .progress import NoProgress, Progress
-from .recall import Recaller
-from .resolve import find_live
+from .recall.ranking import Recaller
 from .settings import Settings, default_store_url, load_settings
 from .store.base import DEFAULT_DIM, Store, TimeFilter, WriteBatch
 from .store.url import open_store
-from .temporal import lineage
-from .timeutil import Clock, SystemClock, ensure_utc, parse_datetime
-from .vocab import Vocabulary, check_predicate
-from .worker import ExtractionWorker
 
 
 @dataclass(frozen=True)
@@ -372,7 +372,7 @@ class Memory:
     # -- erasure -------------------------------------------------------------
     def forget(self, *, episode: str | None = None, entity: str | None = None, whole_group: bool = False,
                group: str | None = None, reason: str | None = None) -> Tombstone:
-        """Erase for good (kg_memory/erasure.py): one episode, everything about an entity
+        """Erase for good (kg_memory/core/erasure.py): one episode, everything about an entity
         (the entity, its facts, and the turns that mention or name it), or the whole group.
         Leaves a tombstone without content. Retiring a fact is not erasure."""
         chosen = [x for x in (episode is not None, entity is not None, whole_group) if x]
@@ -426,7 +426,7 @@ class Memory:
 
     def _forget_cached(self, hashes: list[str]) -> int:
         """Remove the LLM responses made from the erased turns (the cache in the data directory)."""
-        from .llm import ResponseCache
+        from .extract.client import ResponseCache
         from .settings import data_dir
 
         path = data_dir() / "llm-cache.db"

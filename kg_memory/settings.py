@@ -11,8 +11,8 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, SecretStr, ValidationError, field_serializer
 
+from .core.redact import redact_url
 from .errors import ConfigError
-from .redact import redact_url
 
 
 def data_dir(env: Mapping[str, str] | None = None) -> Path:
@@ -149,7 +149,7 @@ class Settings(BaseModel):
     weights: RecallWeights = Field(default_factory=RecallWeights)
     serve: ServeSettings = Field(default_factory=ServeSettings)
 
-    # Secrets never leave through str(), repr() or a dump: URLs are redacted (kg_memory/redact.py) and the
+    # Secrets never leave through str(), repr() or a dump: URLs are redacted (kg_memory/core/redact.py) and the
     # API key is a SecretStr. The code reads the fields themselves, which keep the real values.
     @field_serializer("store", "llm_base_url", "embed_base_url", "archive_url")
     def _redacted(self, url: str | None) -> str | None:

@@ -14,13 +14,13 @@ from pathlib import Path
 
 import pytest
 
+from kg_memory.core.timeutil import Clock
 from kg_memory.embed.base import CachedEmbedder
 from kg_memory.embed.minilm import MiniLMEmbedder
 from kg_memory.memory import Memory
 from kg_memory.settings import Settings
 from kg_memory.store.base import Store
 from kg_memory.store.url import open_store
-from kg_memory.timeutil import Clock
 
 ROOT = Path(__file__).resolve().parents[1]
 FIXTURES = ROOT / "tests" / "fixtures"
@@ -87,7 +87,7 @@ def neo4j_held_store(neo4j_store_session: Store) -> Iterator[Store]:
     first search of a group loads them, on the spot. (The session store answers a group's
     first search on the server and loads in the background from the second.)"""
     st = open_store(neo4j_url(), dim=384)
-    st.hold_vectors_after, st.background_loads = 1, False  # type: ignore[attr-defined]
+    st.held.hold_after, st.held.background = 1, False  # type: ignore[attr-defined]
     yield st
     st.close()
 

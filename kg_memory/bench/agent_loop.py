@@ -28,10 +28,10 @@ from typing import Any
 
 import numpy as np
 
+from ..core.models import Episode
 from ..embed.base import Embedder
 from ..extract.rules import RulesExtractor
 from ..memory import Memory
-from ..models import Episode
 from ..settings import Settings
 from .scale import QUESTIONS, PrecomputedEmbedder, _open, embed_cached, percentiles
 from .synthetic import CITIES, NAMES, generate

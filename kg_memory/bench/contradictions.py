@@ -16,10 +16,10 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+from ..core.models import Episode
+from ..core.timeutil import FixedClock, parse_datetime
 from ..errors import InputError
 from ..memory import Memory
-from ..models import Episode
-from ..timeutil import FixedClock, parse_datetime
 
 TOP_FACTS = 5
 

@@ -17,7 +17,7 @@ import numpy as np
 
 from ..embed.base import Embedder
 from ..errors import InputError
-from ..formats import iter_locomo_samples, locomo_group, parse_file
+from ..ingest.formats import iter_locomo_samples, locomo_group, parse_file
 from ..memory import Memory
 from ..settings import Settings
 from ..store.url import open_store

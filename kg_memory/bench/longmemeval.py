@@ -15,13 +15,13 @@ from typing import Any
 
 import numpy as np
 
+from ..core.timeutil import parse_datetime
 from ..embed.base import Embedder
 from ..errors import InputError
-from ..formats import parse_file
+from ..ingest.formats import parse_file
 from ..memory import Memory
 from ..settings import Settings
 from ..store.url import open_store
-from ..timeutil import parse_datetime
 from .retrieval import BM25, top
 
 METHODS = ("bm25", "dense", "time-travel", "ours")

@@ -25,10 +25,10 @@ from typing import Any
 
 import numpy as np
 
+from ..core.models import Entity, FactVersion, normalize_name
 from ..embed.base import Embedder
-from ..merges import Resolver
-from ..models import Entity, FactVersion, normalize_name
-from ..resolve import Context, candidate_pairs, name_of, score
+from ..maintenance.merges import Resolver
+from ..maintenance.resolve import Context, candidate_pairs, name_of, score
 from ..store.base import WriteBatch
 from ..store.url import open_store
 

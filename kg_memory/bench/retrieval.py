@@ -11,7 +11,7 @@ from collections.abc import Sequence
 
 import numpy as np
 
-from ..text import STOPWORDS
+from ..core.text import STOPWORDS
 
 _TOKEN = re.compile(r"[\w']+")
 

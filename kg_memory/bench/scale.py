@@ -27,13 +27,13 @@ from typing import Any
 
 import numpy as np
 
+from ..core.timeutil import utcnow
 from ..embed.base import Embedder
 from ..extract.rules import RulesExtractor
 from ..memory import Memory
 from ..settings import Settings
 from ..store.base import Store
 from ..store.url import open_store
-from ..timeutil import utcnow
 from .synthetic import CITIES, NAMES, generate
 
 QUESTIONS = ["Where do I live?", "Where do I work?", "What instruments do I play?", "What pets do I have?",
@@ -222,7 +222,7 @@ def vector_backends(sizes: Sequence[int], dim: int = 384, queries: int = 200, se
     table (through apsw, since many Pythons cannot load SQLite extensions), both
     with a time pre-filter. Vectors are random unit vectors: latency does not
     depend on what they mean."""
-    from ..store.vecindex import VectorIndex
+    from ..store.index.vectors import VectorIndex
 
     out: dict[str, Any] = {"sizes": list(sizes)}
     rng = np.random.default_rng(seed)

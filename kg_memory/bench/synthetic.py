@@ -11,7 +11,7 @@ import random
 from collections.abc import Iterator
 from datetime import UTC, datetime, timedelta
 
-from ..models import Episode
+from ..core.models import Episode
 
 CITIES = ["Lisbon", "Porto", "Oslo", "Bergen", "Denver", "Austin", "Chicago", "Seattle", "Leeds", "Manchester",
           "Glasgow", "Dublin", "Vienna", "Prague", "Kyoto", "Osaka", "Toronto", "Montreal", "Nairobi", "Accra"]

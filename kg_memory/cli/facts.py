@@ -6,9 +6,9 @@ from collections.abc import Callable
 
 import typer
 
-from ..edits import EditResult
-from ..history import day, short_id
+from ..ingest.edits import EditResult
 from ..memory import Memory
+from ..recall.history import day, short_id
 from .common import GroupOpt, JsonOpt, StoreOpt, emit_json, handle_errors, open_memory
 
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import typer
 
 from ..errors import EXIT_EPISODES_FAILED
-from ..pipeline import IngestStats
+from ..ingest.pipeline import IngestStats
 from .common import GroupOpt, JsonOpt, StoreOpt, emit_json, handle_errors, open_memory
 from .progress import CliProgress
 

@@ -12,7 +12,7 @@ from typing import Any
 import typer
 
 from ..errors import EXIT_ARCHIVE, EXIT_CHECK_FAILED
-from ..jobs import HUB_MIN_DEGREE
+from ..maintenance.runner import HUB_MIN_DEGREE
 from ..memory import Memory, time_option
 from .common import GroupOpt, JsonOpt, StoreOpt, emit_json, handle_errors, open_memory
 from .progress import CliProgress
@@ -26,7 +26,7 @@ QuietOpt = typer.Option(False, "--quiet", "-q", help="No progress on stderr.")
 @contextmanager
 def _maintenance(store: str | None, group: str | None, extractor: str | None = None
                  ) -> Iterator[tuple[Any, str]]:
-    from ..maintenance import Maintenance
+    from ..maintenance.nightly import Maintenance
 
     mem: Memory = open_memory(store, group, extractor)
     try:

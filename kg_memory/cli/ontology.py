@@ -6,7 +6,7 @@ from pathlib import Path
 
 import typer
 
-from ..ontology import OntologyInUse, dump_toml, load_ontology_file
+from ..core.ontology import OntologyInUse, dump_toml, load_ontology_file
 from .common import GroupOpt, JsonOpt, StoreOpt, emit_json, handle_errors, open_memory
 
 ontology_app = typer.Typer(help="The predicates a group's facts use: check, set, show.", no_args_is_help=True)

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import typer
 
+from ..core.models import FactVersion
 from ..errors import NotFoundError
-from ..history import by_fact, closing, day, instant, short_id, version_json
-from ..models import FactVersion
+from ..recall.history import by_fact, closing, day, instant, short_id, version_json
 from .common import GroupOpt, JsonOpt, StoreOpt, emit_json, handle_errors, open_memory
 
 
@@ -111,9 +111,9 @@ def timeline(
     per version, arrows from each closed version to the one that closed it."""
     from pathlib import Path
 
+    from ..core.timeutil import utcnow
     from ..errors import ConfigError
-    from ..timeline import render_html, render_svg
-    from ..timeutil import utcnow
+    from ..recall.timeline import render_html, render_svg
 
     target = output or f"timeline-{''.join(c if c.isalnum() else '-' for c in entity)}.html"
     if target != "-" and not target.endswith((".html", ".svg")):

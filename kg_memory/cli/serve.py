@@ -27,7 +27,7 @@ def mcp(
     """Run the MCP server (tools: save_memory, recall, search_memories, semantic_search_memories,
     as_of_semantic_search, get_memories, update_memory, delete_memory, get_memory_history,
     get_related_memories). The model and store stay loaded while it runs."""
-    from ..mcp_server import MemoryTools, build_server
+    from ..agent.mcp import MemoryTools, build_server
 
     if transport not in ("stdio", "http"):
         raise ConfigError(f"--transport {transport!r}: use stdio or http")

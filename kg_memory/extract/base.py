@@ -7,7 +7,7 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Literal, Protocol
 
-from ..models import Episode
+from ..core.models import Episode
 
 
 @dataclass(frozen=True)

@@ -19,8 +19,8 @@ from typing import Any
 
 import numpy as np
 
+from ..core.vocab import PREDICATE_RE, Vocabulary
 from ..embed.base import Embedder
-from ..vocab import PREDICATE_RE, Vocabulary
 
 _WORD = re.compile(r"[^a-z0-9]+")
 # Leading articles and fillers of an object phrase (the rules extractor uses the same one).

@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
+from ..core.vocab import Vocabulary
 from ..embed.base import Embedder
 from ..errors import ConfigError
 from ..settings import Settings
-from ..vocab import Vocabulary
 from .base import Extractor
 
 

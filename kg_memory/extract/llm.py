@@ -23,11 +23,18 @@ from datetime import datetime
 from pathlib import Path
 from typing import Any, Literal
 
+from ..core.idents import tuple_key
+from ..core.models import Episode, FactVersion
+from ..core.timeutil import parse_datetime
+from ..core.vocab import Vocabulary, load_vocabulary
 from ..embed.base import Embedder
-from ..idents import tuple_key
-from ..llm import LLMClient, ResponseCache, Usage
-from ..models import Episode, FactVersion
-from ..prompts import (
+from ..settings import Settings, data_dir
+from . import dates, parse, worth
+from .base import ExtractContext, ExtractedFact, Extraction
+from .canonical import Canonicalizer
+from .client import LLMClient, ResponseCache, Usage
+from .meaning import ontology_tag
+from .prompts import (
     ExtractionResponse,
     JudgeResponse,
     RestatedWindow,
@@ -37,13 +44,6 @@ from ..prompts import (
     restated_window,
     window_facts,
 )
-from ..settings import Settings, data_dir
-from ..timeutil import parse_datetime
-from ..vocab import Vocabulary, load_vocabulary
-from . import dates, parse, worth
-from .base import ExtractContext, ExtractedFact, Extraction
-from .canonical import Canonicalizer
-from .meaning import ontology_tag
 
 
 class LLMExtractor:
@@ -85,7 +85,7 @@ class LLMExtractor:
             # No endpoint configured: serve the installed local model in this process. It decodes one
             # request at a time, so calls are not sent in parallel, and a window may take minutes.
             from ..errors import ModelMissingError
-            from ..localllm import MODEL_NAME, model_path, shared_server
+            from .local import MODEL_NAME, model_path, shared_server
 
             path = s.llm_model_path or str(model_path())
             if not Path(path).exists():

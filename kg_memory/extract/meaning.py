@@ -23,8 +23,8 @@ from typing import Any
 
 import numpy as np
 
+from ..core.vocab import Predicate, Vocabulary
 from ..embed.base import Embedder
-from ..vocab import Predicate, Vocabulary
 from . import dates, parse
 from .base import ExtractedFact
 
@@ -70,7 +70,7 @@ _EXEMPLARS: weakref.WeakKeyDictionary[Any, dict[str, _Exemplars]] = weakref.Weak
 def ontology_tag(vocab: Vocabulary) -> str:
     """What an extractor's version says of the ontology it read: nothing for the default, else its
     version (so facts record which ontology made them)."""
-    from ..ontology import default_ontology
+    from ..core.ontology import default_ontology
 
     return "" if vocab.version == default_ontology().version else f"+ontology:{vocab.version}"
 

@@ -11,10 +11,10 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from datetime import datetime
 
+from ..core.models import Episode
+from ..core.temporal import names_value
+from ..core.vocab import Predicate, Vocabulary, load_vocabulary
 from ..embed.base import Embedder
-from ..models import Episode
-from ..temporal import names_value
-from ..vocab import Predicate, Vocabulary, load_vocabulary
 from . import dates, parse, worth
 from .base import ExtractContext, ExtractedFact, Extraction
 from .canonical import LEADING as _LEADING

@@ -26,13 +26,13 @@ from fastapi.responses import HTMLResponse, JSONResponse, PlainTextResponse, Res
 from pydantic import BaseModel, ConfigDict, Field
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
+from ..core.models import Episode
 from ..errors import ConfigError, FlushTimeout, InputError, KgMemError, NotFoundError, StoreError
-from ..history import closing, version_json
+from ..ingest.pipeline import IngestStats
 from ..memory import MAX_QUERY_CHARS, Memory
-from ..models import Episode
-from ..pipeline import IngestStats
+from ..recall.history import closing, version_json
+from ..recall.timeline import render_svg
 from ..settings import ServeSettings
-from ..timeline import render_svg
 from .keys import ApiKey, AuthError, Forbidden, KeyRing, check_group_name
 from .limits import TokenBuckets, retry_after
 from .metrics import Metrics

@@ -17,9 +17,9 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
+from ..core.timeutil import utcnow
 from ..errors import ConfigError, KgMemError, NotFoundError
 from ..store.base import JobRecord, Store, WriteBatch
-from ..timeutil import utcnow
 
 KEY_RING = "__kgmem_keys__"  # the reserved group the key records live in
 RECORD_KIND = "api_key"

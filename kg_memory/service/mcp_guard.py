@@ -13,8 +13,8 @@ from typing import Any
 
 from starlette.requests import Request
 
+from ..agent.tools import WRITE_TOOLS, MemoryTools
 from ..errors import KgMemError
-from ..tools import WRITE_TOOLS, MemoryTools
 from .app import ASGIApp, Message, Receive, Scope, Send, Service, _send_json
 from .keys import ApiKey, AuthError, Forbidden, check_group_name
 
@@ -23,7 +23,7 @@ def mcp_app(svc: Service, host: str) -> tuple[ASGIApp, Any]:
     """The guarded MCP app and its lifespan (the session manager must run for the app's life)."""
     from mcp.server.transport_security import TransportSecuritySettings
 
-    from ..mcp_server import build_server
+    from ..agent.mcp import build_server
 
     tools = MemoryTools(svc.m, svc.m.settings.group, pinned=False)
     server = build_server(tools)

@@ -18,10 +18,10 @@ from typing import Any
 
 import numpy as np
 
-from ..erasure import ErasePlan, Tombstone
+from ..core.erasure import ErasePlan, Tombstone
+from ..core.models import Entity, Episode, FactVersion, JobRecord
+from ..core.temporal import Expiry
 from ..errors import StoreError
-from ..models import Entity, Episode, FactVersion
-from ..temporal import Expiry
 
 DEFAULT_DIM = 384  # the vector width when no embedder says otherwise: MiniLM's, the default embedder's
 
@@ -47,18 +47,6 @@ class WriteBatch:
     def is_empty(self) -> bool:
         return not (self.entities or self.inserts or self.expiries or self.statuses or self.episode_vectors
                     or self.mentions or self.links or self.entity_updates or self.unmentions or self.records)
-
-
-@dataclass(frozen=True)
-class JobRecord:
-    """What a maintenance job keeps in the store: a merge, a review decision, an archive
-    run, a shadow promotion, a job's last run. ``body`` is plain JSON."""
-
-    group_id: str
-    kind: str
-    id: str
-    at: datetime
-    body: dict[str, Any] = field(default_factory=dict)
 
 
 class WriteConflict(StoreError):
@@ -216,7 +204,7 @@ class Store(ABC):
         as both) that are ``temporal.ended`` at tf (believed at known_at, valid time
         closed by as_of), the latest end first, ties by version id; at most ``limit``."""
 
-    # -- erasure (kg_memory/erasure.py plans it) -------------------------------
+    # -- erasure (kg_memory/core/erasure.py plans it) -------------------------------
     @abstractmethod
     def episodes_about(self, group_id: str, entity_ids: list[str], text: str | None) -> list[str]:
         """Ids (sorted) of the episodes that mention any of the entities, or whose content
@@ -299,7 +287,7 @@ class Store(ABC):
     def entity_names(self, group_id: str, limit: int) -> list[str]:
         """Up to ``limit`` entity names of the group, in name order."""
 
-    # -- maintenance jobs (kg_memory/jobs.py, resolve.py, archive.py and shadow.py plan them) ----
+    # -- maintenance jobs (kg_memory/maintenance/runner.py, resolve.py, archive.py and shadow.py plan them) ----
     @abstractmethod
     def entities(self, group_id: str, ids: list[str] | None = None) -> list[Entity]:
         """The group's entities with these ids (every entity when None), by id."""

@@ -44,13 +44,24 @@ def guard(kind: str, transient: Callable[[BaseException], bool], describe: Calla
     def decorate(cls: T) -> T:
         names = {n for n in dir(Store) if not n.startswith("_") and callable(getattr(Store, n))}
         for name in sorted(names):
-            method = cls.__dict__.get(name)
+            method = _implementation(cls, name)
             if method is None or not callable(method):
                 continue
             setattr(cls, name, _guarded(method, name, kind, name in READS, transient, describe, attempts))
         return cls
 
     return decorate
+
+
+def _implementation(cls: type, name: str) -> Any:
+    """The store's own definition of an interface method: on the class or on a part mixed into
+    it (``sqlite/upkeep.py``), never the port's default."""
+    for klass in cls.__mro__:
+        if klass is Store:
+            return None
+        if name in klass.__dict__:
+            return klass.__dict__[name]
+    return None
 
 
 def _guarded(method: Callable[..., Any], name: str, kind: str, retry: bool,

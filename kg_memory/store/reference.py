@@ -38,11 +38,11 @@ from typing import Any
 
 import numpy as np
 
-from ..erasure import ErasePlan, Tombstone
+from ..core.erasure import ErasePlan, Tombstone
+from ..core.models import Entity, Episode, FactVersion
+from ..core.temporal import ended, episode_visible, visible
+from ..core.timeutil import micros
 from ..errors import StoreError
-from ..models import Entity, Episode, FactVersion
-from ..temporal import ended, episode_visible, visible
-from ..timeutil import micros
 from .base import DEFAULT_DIM, JobRecord, SearchHits, Store, TimeFilter, WriteBatch, WriteConflict
 
 _FIRST = micros(datetime.min.replace(tzinfo=UTC))  # an open start orders as the first instant

@@ -14,8 +14,8 @@ from collections.abc import Callable, Mapping
 
 import numpy as np
 
-from ..temporal import EPISODE_VISIBLE, FACT_ENDED, FACT_VISIBLE, Bound
-from ..timeutil import micros
+from ..core.temporal import EPISODE_VISIBLE, FACT_ENDED, FACT_VISIBLE, Bound
+from ..core.timeutil import micros
 
 RULES: dict[str, tuple[Bound, ...]] = {"visible_fact": FACT_VISIBLE, "ended_fact": FACT_ENDED,
                                        "visible_episode": EPISODE_VISIBLE}

@@ -9,8 +9,8 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from urllib.parse import unquote, urlsplit
 
+from ..core.redact import redact_url
 from ..errors import ConfigError
-from ..redact import redact_url
 from .base import DEFAULT_DIM, Store
 
 __all__ = ["StoreURL", "open_store", "parse_store_url", "redact_url"]

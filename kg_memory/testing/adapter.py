@@ -5,9 +5,9 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Protocol
 
+from ..core.models import Episode
+from ..core.timeutil import FixedClock
 from ..memory import Memory
-from ..models import Episode
-from ..timeutil import FixedClock
 
 
 class MemoryAdapter(Protocol):

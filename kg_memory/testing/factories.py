@@ -10,9 +10,9 @@ import os
 import tempfile
 from pathlib import Path
 
+from ..core.timeutil import FixedClock, utcnow
 from ..errors import ConfigError
 from ..memory import Memory
-from ..timeutil import FixedClock, utcnow
 from .adapter import KgMemAdapter
 
 

@@ -24,7 +24,7 @@ from typing import Any
 
 import pytest
 
-from ..timeutil import parse_datetime
+from ..core.timeutil import parse_datetime
 
 TOP = 5
 

@@ -9,9 +9,9 @@ from datetime import UTC, datetime, timedelta
 
 import numpy as np
 
-from kg_memory.cypher import query
-from kg_memory.models import Episode
+from kg_memory.core.models import Episode
 from kg_memory.store.base import Store, WriteBatch
+from kg_memory.store.neo4j.queries import query
 
 T0 = datetime(2021, 3, 1, tzinfo=UTC)
 

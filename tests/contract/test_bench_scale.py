@@ -38,10 +38,10 @@ def test_agent_loop_add_leaves_out_the_new_facts_embedding(embedder, store, grou
     was not embedded beforehand) is taken out, and kept in the figure beside it."""
     from kg_memory.bench.agent_loop import _add
     from kg_memory.bench.scale import PrecomputedEmbedder
+    from kg_memory.core.models import Episode
+    from kg_memory.core.timeutil import utcnow
     from kg_memory.extract.rules import RulesExtractor
     from kg_memory.memory import Memory
-    from kg_memory.models import Episode
-    from kg_memory.timeutil import utcnow
 
     now = utcnow()
     turn = Episode(group_id=group, role="user", speaker="user", content="I live in Lisbon.", occurred_at=now,

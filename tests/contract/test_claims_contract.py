@@ -12,10 +12,10 @@ from collections import Counter
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
-from kg_memory.claims import dead_owners
-from kg_memory.models import Episode
+from kg_memory.core.models import Episode
+from kg_memory.core.vocab import load_vocabulary
+from kg_memory.ingest.leases import dead_owners
 from kg_memory.store.base import WriteBatch
-from kg_memory.vocab import load_vocabulary
 
 from ..conftest import neo4j_url
 

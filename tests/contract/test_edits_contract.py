@@ -6,10 +6,10 @@ from datetime import UTC, datetime, timedelta
 
 import pytest
 
+from kg_memory.core.temporal import visible
+from kg_memory.core.timeutil import FixedClock
 from kg_memory.errors import ConfigError, NotFoundError
-from kg_memory.history import closing
-from kg_memory.temporal import visible
-from kg_memory.timeutil import FixedClock
+from kg_memory.recall.history import closing
 
 T0 = datetime(2026, 1, 1, tzinfo=UTC)
 
@@ -155,7 +155,7 @@ def test_related_follows_links_written_with_each_new_fact(store, group, make_mem
 
 
 def test_tool_calls_answer_errors_instead_of_raising(store, group, make_memory):
-    from kg_memory.tools import MemoryTools, call
+    from kg_memory.agent.tools import MemoryTools, call
 
     mem, _ = _memory(make_memory, group)
     tools = MemoryTools(mem, group, wait=True)

@@ -8,9 +8,9 @@ from pathlib import Path
 
 import pytest
 
+from kg_memory.core.timeutil import FixedClock
 from kg_memory.errors import ConfigError, NotFoundError
 from kg_memory.store.base import TimeFilter
-from kg_memory.timeutil import FixedClock
 
 T0 = datetime(2026, 1, 1, tzinfo=UTC)
 MARKER = "Zorblaxian"  # planted; must vanish

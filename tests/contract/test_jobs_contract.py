@@ -5,8 +5,8 @@ from __future__ import annotations
 from collections import Counter
 from datetime import UTC, datetime, timedelta
 
-from kg_memory.jobs import hubs
-from kg_memory.timeutil import FixedClock
+from kg_memory.core.timeutil import FixedClock
+from kg_memory.maintenance.runner import hubs
 
 from ..conftest import SAMPLE
 

@@ -7,10 +7,10 @@ import json
 import pytest
 
 from kg_memory.bench.contradictions import run_contradictions
+from kg_memory.core.models import Episode
+from kg_memory.extract.client import LLMClient
 from kg_memory.extract.llm import LLMExtractor
-from kg_memory.llm import LLMClient
-from kg_memory.models import Episode
-from kg_memory.prompts import load_prompt
+from kg_memory.extract.prompts import load_prompt
 
 from ..conftest import CONTRADICTIONS
 from ..llm_server import ReplayServer
@@ -56,8 +56,8 @@ def test_llm_facts_record_prompt_version_and_usage(make_memory, replay, group):
 
 
 def test_one_concurrency_limit_for_the_whole_ingest(make_memory, group, tmp_path):
-    from kg_memory.models import Episode
-    from kg_memory.timeutil import parse_datetime
+    from kg_memory.core.models import Episode
+    from kg_memory.core.timeutil import parse_datetime
 
     with ReplayServer() as server:
         for _ in range(12):
@@ -172,7 +172,7 @@ def test_a_window_of_facts_written_under_the_groups_ontology(make_memory, replay
 
 def test_erasure_removes_the_cached_model_answers_of_erased_turns(make_memory, replay, group, embedder):
     """The response cache remembers which turns each answer came from; forget removes those answers."""
-    from kg_memory.llm import ResponseCache
+    from kg_memory.extract.client import ResponseCache
     from kg_memory.settings import data_dir
 
     path = data_dir() / "llm-cache.db"

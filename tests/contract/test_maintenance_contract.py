@@ -11,13 +11,13 @@ from pathlib import Path
 
 import pytest
 
+from kg_memory.core.timeutil import FixedClock
 from kg_memory.errors import ConfigError, KgMemError
-from kg_memory.jobs import JobBusy
-from kg_memory.maintenance import Maintenance
+from kg_memory.maintenance.nightly import Maintenance
+from kg_memory.maintenance.runner import JobBusy
+from kg_memory.maintenance.shadow import shadow_of
 from kg_memory.memory import Memory
-from kg_memory.shadow import shadow_of
 from kg_memory.store.base import Store, TimeFilter
-from kg_memory.timeutil import FixedClock
 
 from ..conftest import SAMPLE
 

@@ -9,9 +9,9 @@ from pathlib import Path
 import pytest
 
 from kg_memory.bench.contradictions import run_contradictions
+from kg_memory.core.models import Episode
+from kg_memory.core.timeutil import FixedClock
 from kg_memory.errors import InputError, NotFoundError
-from kg_memory.models import Episode
-from kg_memory.timeutil import FixedClock
 
 from ..conftest import CONTRADICTIONS, PHRASINGS, SAMPLE
 
@@ -141,9 +141,9 @@ def test_bad_input_writes_nothing_and_skip_keeps_the_good(make_memory, store, gr
 
 
 def test_versions_are_never_expired_twice(make_memory, store, group):
+    from kg_memory.core.temporal import Expiry
     from kg_memory.errors import StoreError
     from kg_memory.store.base import WriteBatch
-    from kg_memory.temporal import Expiry
 
     mem = make_memory()
     mem.add("I live in Quito.", group=group)

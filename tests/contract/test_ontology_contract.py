@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from kg_memory.ontology import OntologyInUse, default_ontology, load_ontology_file
+from kg_memory.core.ontology import OntologyInUse, default_ontology, load_ontology_file
 
 ROOT = Path(__file__).resolve().parents[2]
 PROJECT = ROOT / "examples" / "ontologies" / "project.toml"
@@ -100,8 +100,8 @@ def test_a_new_ontology_is_replayed_in_a_shadow_by_the_nightly_run(make_memory, 
     """Facts made under the default; the group then gets its own ontology: the nightly run sees the
     facts were made by another version, builds the shadow under the new ontology and reports the diff;
     the live group is unchanged until a person promotes, and the promoted group keeps the ontology."""
-    from kg_memory.maintenance import Maintenance
-    from kg_memory.shadow import shadow_of
+    from kg_memory.maintenance.nightly import Maintenance
+    from kg_memory.maintenance.shadow import shadow_of
 
     mem = make_memory()
     for at, text in TURNS[:3]:

@@ -9,7 +9,7 @@ from datetime import UTC, datetime, timedelta
 
 import numpy as np
 
-from kg_memory.models import Entity, Episode, FactVersion
+from kg_memory.core.models import Entity, Episode, FactVersion
 from kg_memory.store.base import Store, TimeFilter, WriteBatch
 from kg_memory.store.reference import ReferenceStore
 

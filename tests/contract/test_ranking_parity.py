@@ -47,9 +47,9 @@ def test_sqlite_and_neo4j_keep_the_same_history(sqlite_store, neo4j_store_sessio
     from datetime import timedelta
 
     from kg_memory.bench.synthetic import generate
+    from kg_memory.core.timeutil import FixedClock
     from kg_memory.extract.rules import RulesExtractor
-    from kg_memory.pipeline import Pipeline
-    from kg_memory.timeutil import FixedClock
+    from kg_memory.ingest.pipeline import Pipeline
 
     # 44 turns a day, as in 4000 over 90 days, in a third of the parsing time
     episodes = list(generate(1500, seed=42, span=timedelta(days=34)))

@@ -5,10 +5,10 @@ from __future__ import annotations
 
 from datetime import UTC, datetime, timedelta
 
-from kg_memory.models import normalize_name
+from kg_memory.core.models import normalize_name
+from kg_memory.core.temporal import ended
+from kg_memory.core.timeutil import FixedClock
 from kg_memory.store.base import TimeFilter
-from kg_memory.temporal import ended
-from kg_memory.timeutil import FixedClock
 
 T0 = datetime(2026, 1, 1, tzinfo=UTC)
 TURNS = [

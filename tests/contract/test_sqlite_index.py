@@ -8,11 +8,11 @@ from __future__ import annotations
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
+from kg_memory.core.timeutil import FixedClock
 from kg_memory.memory import Memory
 from kg_memory.settings import Settings
 from kg_memory.store.base import TimeFilter, WriteBatch
 from kg_memory.store.sqlite import SQLiteStore
-from kg_memory.timeutil import FixedClock
 
 
 def _traced(store: SQLiteStore) -> list[str]:

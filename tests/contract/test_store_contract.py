@@ -9,13 +9,13 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from kg_memory.cypher import migration_names
-from kg_memory.idents import safe_identifier
-from kg_memory.models import Entity, Episode, FactVersion
+from kg_memory.core.idents import safe_identifier
+from kg_memory.core.models import Entity, Episode, FactVersion
 from kg_memory.store.base import TimeFilter, WriteBatch
-from kg_memory.store.planning import VECTOR_FETCH_FLOOR, SurvivalMemory, bounded
+from kg_memory.store.neo4j.planning import VECTOR_FETCH_FLOOR, SurvivalMemory, bounded
+from kg_memory.store.neo4j.queries import migration_names
 from kg_memory.store.sqlite import SQLiteStore
-from kg_memory.store.sqlite_migrations import MIGRATIONS
+from kg_memory.store.sqlite.migrations import MIGRATIONS
 from kg_memory.store.url import open_store
 
 from ..conftest import neo4j_url
@@ -145,7 +145,7 @@ def test_time_filtered_fact_vector_search_widens_past_the_exact_scan(store, grou
     the query. On Neo4j, with the exact scan capped at 2 rows, the vector index answers
     and widens its request until all 5 survive the time filter; the first request is at
     least the floor's share even when the survival memory says the group owns most hits."""
-    from kg_memory.models import FactVersion
+    from kg_memory.core.models import FactVersion
 
     rng = np.random.default_rng(11)
     q = _axis()
@@ -198,7 +198,7 @@ def test_episode_vectors_follow_writes_erasure_and_swaps(store, group, request):
     group finds the other's episodes. On Neo4j (a store that holds the vectors from a
     group's first search) its own write reads nothing more, and another writer's brings in
     only the rows written since the last search."""
-    from kg_memory.erasure import new_tombstone, plan_erasure
+    from kg_memory.core.erasure import new_tombstone, plan_erasure
 
     writer = store
     if store.kind == "neo4j":
@@ -258,8 +258,8 @@ def test_fact_vectors_follow_writes_expiries_erasure_and_swaps(store, group, req
     erased one is gone, and after swap_groups each group finds the other's versions. On
     Neo4j its own writes read nothing more, and another writer's bring in only the versions
     that writer wrote or expired, and no episode rows."""
-    from kg_memory.erasure import new_tombstone, plan_erasure
-    from kg_memory.temporal import Expiry
+    from kg_memory.core.erasure import new_tombstone, plan_erasure
+    from kg_memory.core.temporal import Expiry
 
     writer = store
     if store.kind == "neo4j":
@@ -357,12 +357,12 @@ def test_neo4j_backfill_migrations_match_the_write_path(store, group):
     keys (interval ends, time keys) that the write path stores for new versions."""
     if store.kind != "neo4j":
         return  # SQLite keeps no such copies
-    from kg_memory.cypher import script
-    from kg_memory.models import FactVersion
+    from kg_memory.core.models import FactVersion
+    from kg_memory.store.neo4j.queries import script
 
     t = datetime(2024, 3, 5, 6, 7, 8, 901234, tzinfo=UTC)
     store.add_episodes([Episode(id=f"{group}-e", group_id=group, content="x", occurred_at=t, created_at=t)])
-    from kg_memory.models import Entity
+    from kg_memory.core.models import Entity
 
     u, a, b = (Entity(id=f"{group}-{n}", group_id=group, name=n, created_at=t) for n in ("user", "Oslo", "Rome"))
     v1 = FactVersion(id=f"{group}-v1", group_id=group, subject_id=u.id, subject="user", predicate="lives_in",
@@ -370,7 +370,7 @@ def test_neo4j_backfill_migrations_match_the_write_path(store, group):
                      valid_to=t + timedelta(days=40, microseconds=5), created_at=t)
     v2 = v1.replace(id=f"{group}-v2", object_id=b.id, object="Rome", statement="user lives in Rome", valid_from=None,
                     valid_to=None)
-    from kg_memory.temporal import Expiry
+    from kg_memory.core.temporal import Expiry
 
     store.write(WriteBatch(entities=[u, a, b], inserts=[v1, v2]))
     store.write(WriteBatch(expiries=[(group, Expiry(v2.id, t + timedelta(days=3), v1.id))]))
@@ -462,15 +462,15 @@ def test_neo4j_holds_a_groups_vectors_from_its_second_search(neo4j_store_session
     store.write(WriteBatch(entities=[u, *docks], inserts=versions,
                            fact_vectors={v.id: _near(rng, q, 0.2 + i / 20) for i, v in enumerate(versions)}))
     first = store.episode_vector_search(group, q, 5, tf)
-    assert store._vectors.peek(group) is None and group not in store._loading  # one search: no load
+    assert store.held.peek(group) is None and not store.held.loading(group)  # one search: no load
     both_first = store.search(group, "harbour", q, 5, tf)  # the second starts the load, on a thread
     # the thread may already have finished (40 rows): it is loading or loaded, never neither
-    assert group in store._loading or store._vectors.peek(group) is not None
+    assert store.held.loading(group) or store.held.peek(group) is not None
     for _ in range(300):
-        if store._vectors.peek(group) is not None and group not in store._loading:
+        if store.held.peek(group) is not None and not store.held.loading(group):
             break
         time.sleep(0.1)
-    held = store._vectors.peek(group)
+    held = store.held.peek(group)
     assert held is not None and len(held.episodes) == 40 and len(held.facts) == 12
     assert [(i, round(s, 5)) for i, s in store.episode_vector_search(group, q, 5, tf)] == \
         [(i, round(s, 5)) for i, s in first]

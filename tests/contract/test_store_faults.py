@@ -10,8 +10,8 @@ from datetime import UTC, datetime
 
 import pytest
 
+from kg_memory.core.models import Episode
 from kg_memory.errors import StoreError
-from kg_memory.models import Episode
 from kg_memory.store import faults
 from kg_memory.store.base import TimeFilter
 from kg_memory.store.url import open_store

@@ -21,11 +21,11 @@ import pytest
 from hypothesis import HealthCheck, Phase, given, settings
 from hypothesis import strategies as st
 
-from kg_memory.erasure import ErasePlan, new_tombstone, plan_erasure
-from kg_memory.models import Entity, Episode, FactVersion
+from kg_memory.core.erasure import ErasePlan, new_tombstone, plan_erasure
+from kg_memory.core.models import Entity, Episode, FactVersion
+from kg_memory.core.temporal import Expiry, episode_visible, visible
 from kg_memory.store.base import JobRecord, Store, TimeFilter, WriteBatch
 from kg_memory.store.reference import ReferenceStore
-from kg_memory.temporal import Expiry, episode_visible, visible
 
 EXAMPLES = int(os.environ.get("KGMEM_SPEC_EXAMPLES", "6"))
 # KGMEM_SPEC_SHRINK=0 reports the first failing history as found (shrinking on Neo4j takes minutes)
@@ -362,7 +362,7 @@ def test_every_read_matches_the_reference(spec_store, h: History):
 def test_sqlite_matches_the_reference_through_the_int8_prescan(tmp_path_factory, monkeypatch, h: History):
     """Large groups' vector searches scan int8 codes first (``VectorIndex.candidates``);
     forced on for every group here, every read is still the reference's."""
-    from kg_memory.store import vecindex
+    from kg_memory.store.index import vectors as vecindex
     from kg_memory.store.url import open_store
 
     calls = []

@@ -12,11 +12,11 @@ import pytest
 from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
+from kg_memory.core.models import Episode
 from kg_memory.errors import ConfigError, ExtractionError, NotFoundError
 from kg_memory.extract.base import Extraction
 from kg_memory.extract.rules import RulesExtractor
 from kg_memory.memory import Memory
-from kg_memory.models import Episode
 from kg_memory.settings import Settings
 
 EXAMPLES = int(os.environ.get("KGMEM_TENANCY_EXAMPLES", "4"))

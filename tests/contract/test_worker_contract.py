@@ -8,13 +8,13 @@ from datetime import UTC, datetime
 
 import pytest
 
+from kg_memory.core.models import Episode
+from kg_memory.core.timeutil import FixedClock
 from kg_memory.errors import ConfigError, ExtractionError, FlushTimeout
 from kg_memory.extract.base import Extraction
 from kg_memory.extract.rules import RulesExtractor
 from kg_memory.memory import Memory
-from kg_memory.models import Episode
 from kg_memory.settings import Settings
-from kg_memory.timeutil import FixedClock
 
 T0 = datetime(2026, 1, 1, tzinfo=UTC)
 

@@ -90,7 +90,7 @@ def test_bench_longmemeval_with_time_travel(tmp_path: Path):
 def test_recall_as_of_the_question_date_never_sees_later_sessions(tmp_path: Path):
     """What the harness relies on for LongMemEval: as of the question date, the
     later session (which matches the question best) is not returned."""
-    from kg_memory.formats import parse_file
+    from kg_memory.ingest.formats import parse_file
     from kg_memory.memory import Memory
 
     p = tmp_path / "lme.json"

@@ -183,11 +183,11 @@ def env_for(home: Path) -> dict[str, str]:
 def test_log_levels_keep_content_out_of_info(tmp_path: Path):
     home = tmp_path / "home"
     info = kgmem("--log-level", "info", "ingest", str(SAMPLE), "-g", "g", "-q", home=home)
-    assert "INFO kg_memory.pipeline: batch of 30 episodes" in info.stderr
+    assert "INFO kg_memory.ingest.pipeline: batch of 30 episodes" in info.stderr
     assert "Brightline" not in info.stderr and "Leeds" not in info.stderr
     proc = subprocess.run([*kgmem_cmd(), "ingest", str(CORRECTION), "-g", "g", "-q"], capture_output=True,
                           text=True, env={**env_for(home), "KGMEM_LOG_LEVEL": "debug"}, timeout=300)
-    assert proc.returncode == 0 and "DEBUG kg_memory.pipeline: fact" in proc.stderr and "Salford" in proc.stderr
+    assert proc.returncode == 0 and "DEBUG kg_memory.ingest.pipeline: fact" in proc.stderr and "Salford" in proc.stderr
     bad = kgmem("--log-level", "loud", "groups", home=home, check=False)
     assert bad.returncode == 2
     assert [line for line in bad.stderr.splitlines() if line.startswith("Error:")] == [
@@ -211,8 +211,8 @@ def test_doctor_fails_on_failed_and_stuck_episodes(tmp_path: Path):
 
 
 def test_doctor_fails_on_episodes_pending_too_long(tmp_path: Path):
+    from kg_memory.core.models import Episode
     from kg_memory.memory import Memory
-    from kg_memory.models import Episode
     from kg_memory.settings import load_settings
 
     home = tmp_path / "home"

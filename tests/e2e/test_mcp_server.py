@@ -166,7 +166,7 @@ def test_streamable_http_session(tmp_path: Path):
 
 
 def test_tool_schemas_match_the_mcp_server(tmp_path: Path):
-    from kg_memory.tools import anthropic_tools, openai_tools
+    from kg_memory.agent.tools import anthropic_tools, openai_tools
 
     async def listed() -> dict[str, dict[str, Any]]:
         async with Client(_stdio(tmp_path / "home", "--group", "agent")) as c:

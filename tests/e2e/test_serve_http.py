@@ -21,9 +21,9 @@ from typing import Any
 
 import pytest
 
-from kg_memory.models import Episode
+from kg_memory.core.models import Episode
+from kg_memory.core.timeutil import utcnow
 from kg_memory.store.url import open_store
-from kg_memory.timeutil import utcnow
 
 from ..conftest import neo4j_url
 

@@ -10,13 +10,13 @@ import json
 
 import pytest
 
-from kg_memory import localllm
 from kg_memory.bench.contradictions import run_contradictions
+from kg_memory.core.models import Episode
+from kg_memory.core.timeutil import parse_datetime
+from kg_memory.extract import local as localllm
 from kg_memory.extract.llm import LLMExtractor
 from kg_memory.memory import Memory
-from kg_memory.models import Episode
 from kg_memory.settings import Settings
-from kg_memory.timeutil import parse_datetime
 
 from ..conftest import CONTRADICTIONS, FIXTURES
 

@@ -4,10 +4,10 @@ from datetime import UTC, datetime, timedelta
 
 import pytest
 
+from kg_memory.core.models import Episode
+from kg_memory.core.vocab import load_vocabulary
 from kg_memory.extract.canonical import Canonicalizer, snake
-from kg_memory.models import Episode
-from kg_memory.pipeline import windows
-from kg_memory.vocab import load_vocabulary
+from kg_memory.ingest.pipeline import windows
 
 T = datetime(2025, 6, 1, 12, tzinfo=UTC)
 

@@ -1,4 +1,4 @@
-"""The client-side episode and fact vectors (store/clientindex.py), on their own."""
+"""The client-side episode and fact vectors (store/neo4j/held.py), on their own."""
 
 from __future__ import annotations
 
@@ -7,10 +7,10 @@ from datetime import UTC, datetime
 import numpy as np
 import pytest
 
+from kg_memory.core.temporal import visible
+from kg_memory.core.timeutil import micros
 from kg_memory.errors import StoreError
-from kg_memory.store.clientindex import GroupVectors, VectorLog
-from kg_memory.temporal import visible
-from kg_memory.timeutil import micros
+from kg_memory.store.neo4j.held import GroupVectors, VectorLog
 
 T0, T1, T2 = (datetime(2024, m, 1, tzinfo=UTC) for m in (1, 2, 3))
 
@@ -64,7 +64,7 @@ def fact(fid: str, vf: datetime | None, vt: datetime | None, created: datetime, 
 def test_fact_rows_follow_the_temporal_cores_visibility_with_open_ends() -> None:
     """Every as-of / known-at pair over a few versions: the held search shows exactly the
     versions ``temporal.visible`` shows, open ends included, and an expiry replaces the row."""
-    from kg_memory.models import FactVersion
+    from kg_memory.core.models import FactVersion
 
     days = [datetime(2024, 1, d, tzinfo=UTC) for d in (1, 5, 10, 15, 20)]
     shapes = {"open": (None, None, days[0], None), "closed": (days[1], days[3], days[1], None),

@@ -6,10 +6,10 @@ from pathlib import Path
 
 import pytest
 
-from kg_memory.cypher import migration_names, query, registry, script
+from kg_memory.core.idents import safe_identifier
+from kg_memory.core.vocab import check_predicate, load_vocabulary
 from kg_memory.errors import KgMemError, UnsafeIdentifierError
-from kg_memory.idents import safe_identifier
-from kg_memory.vocab import check_predicate, load_vocabulary
+from kg_memory.store.neo4j.queries import migration_names, query, registry, script
 
 PKG = Path(__file__).resolve().parents[2] / "kg_memory"
 USE = re.compile(r'(?:query|_read|_collected|_exact|_widening|_read_rows)\(\s*"([a-z0-9_]+)"')

@@ -7,7 +7,9 @@ import ast
 import re
 from pathlib import Path
 
-from kg_memory import archive, errors, jobs
+from kg_memory import errors
+from kg_memory.maintenance import archive
+from kg_memory.maintenance import runner as jobs
 
 ROOT = Path(__file__).resolve().parents[2]
 

@@ -76,6 +76,17 @@ def _store_faults() -> list[tuple[str, type, list[BaseException]]]:
                                    nx.SessionExpired("expired"), nx.IncompleteCommit("commit lost")])]
 
 
+def _classifier(kind: str) -> tuple:
+    """The store's own (transient, describe) pair, as its class decorator gets it."""
+    if kind == "sqlite":
+        from kg_memory.store.sqlite import store as sqlite_store
+
+        return sqlite_store._transient, sqlite_store._describe
+    from kg_memory.store.neo4j import keys
+
+    return keys.transient, keys.describe
+
+
 def test_every_write_is_named_and_every_read_exists():
     from kg_memory.store.base import Store
 
@@ -91,7 +102,7 @@ def test_a_transient_fault_in_any_write_is_never_replayed(kind: str, monkeypatch
     StoreError: a lost commit (a swap, a lock, a body rewrite) is never run a second time."""
     monkeypatch.setattr(faults, "BACKOFF_S", 0.0)
     _, cls, excs = next(s for s in _store_faults() if s[0] == kind)
-    module = __import__(cls.__module__, fromlist=["_transient", "_describe"])
+    transient, describe = _classifier(kind)
     for exc in excs:
         calls: dict[str, int] = {}
 
@@ -102,7 +113,7 @@ def test_a_transient_fault_in_any_write_is_never_replayed(kind: str, monkeypatch
             return method
 
         body = {name: failing(name) for name in _write_methods()}
-        guarded = faults.guard(kind, module._transient, module._describe)(type(f"Faulty{kind}", (cls,), body))
+        guarded = faults.guard(kind, transient, describe)(type(f"Faulty{kind}", (cls,), body))
         store = object.__new__(guarded)
         for name in _write_methods():
             with pytest.raises(StoreError):
@@ -115,7 +126,7 @@ def test_the_same_fault_in_a_read_is_retried(kind: str, monkeypatch: pytest.Monk
     """The check above could pass with a guard that retries nothing: reads do retry the same faults."""
     monkeypatch.setattr(faults, "BACKOFF_S", 0.0)
     _, cls, excs = next(s for s in _store_faults() if s[0] == kind)
-    module = __import__(cls.__module__, fromlist=["_transient", "_describe"])
+    transient, describe = _classifier(kind)
     exc = excs[0]
     calls = []
 
@@ -123,7 +134,7 @@ def test_the_same_fault_in_a_read_is_retried(kind: str, monkeypatch: pytest.Monk
         calls.append(1)
         raise exc
 
-    guarded = faults.guard(kind, module._transient, module._describe, attempts=3)(
+    guarded = faults.guard(kind, transient, describe, attempts=3)(
         type(f"Flaky{kind}", (cls,), {"counts": counts}))
     with pytest.raises(StoreError, match="transient"):
         object.__new__(guarded).counts("g")
@@ -133,6 +144,21 @@ def test_the_same_fault_in_a_read_is_retried(kind: str, monkeypatch: pytest.Monk
 def test_an_incomplete_commit_is_not_transient():
     import neo4j.exceptions as nx
 
-    from kg_memory.store.neo4j import _transient
+    from kg_memory.store.neo4j.keys import transient
 
-    assert _transient(nx.ServiceUnavailable("gone")) and not _transient(nx.IncompleteCommit("lost"))
+    assert transient(nx.ServiceUnavailable("gone")) and not transient(nx.IncompleteCommit("lost"))
+
+
+@pytest.mark.parametrize("kind", ["sqlite", "neo4j"])
+def test_every_method_a_store_implements_is_guarded_wherever_it_is_written(kind: str):
+    """A store written in parts (``sqlite/upkeep.py``, ``neo4j/held.py`` beside ``store.py``) has
+    every interface method it implements behind the guard, the mixed-in ones too: a driver
+    fault in an erasure or a job is a StoreError like any other."""
+    from kg_memory.store.base import Store
+
+    _, cls, _ = next(s for s in _store_faults() if s[0] == kind)
+    names = {n for n in dir(Store) if not n.startswith("_") and callable(getattr(Store, n))}
+    implemented = {n for n in names if getattr(cls, n) is not getattr(Store, n)}
+    assert {"erase", "swap_groups", "entities", "try_lock", "search", "write"} <= implemented
+    unguarded = sorted(n for n in implemented if not hasattr(getattr(cls, n), "__wrapped__"))
+    assert not unguarded, unguarded

@@ -4,7 +4,7 @@ from pathlib import Path
 import pytest
 
 from kg_memory.errors import InputError
-from kg_memory.formats import parse_file
+from kg_memory.ingest.formats import parse_file
 
 ROOT = Path(__file__).resolve().parents[2]
 LOCOMO = ROOT / "tests" / "fixtures" / "locomo-mini.json"  # LoCoMo-shaped, our own text

@@ -1,6 +1,6 @@
 import pytest
 
-from kg_memory.store.cache import GroupCache, RowCache
+from kg_memory.store.index.cache import GroupCache, RowCache
 
 
 def test_least_recently_used_group_goes_first():

@@ -2,9 +2,9 @@
 
 from datetime import UTC, datetime
 
-from kg_memory.history import by_fact, closing, short_id
-from kg_memory.models import FactVersion
-from kg_memory.timeline import render_svg
+from kg_memory.core.models import FactVersion
+from kg_memory.recall.history import by_fact, closing, short_id
+from kg_memory.recall.timeline import render_svg
 
 
 def d(y: int, m: int = 1, day: int = 1, h: int = 0) -> datetime:

@@ -1,7 +1,7 @@
 """Ids are namespaced without separator collisions."""
 
-from kg_memory.formats import scoped_id
-from kg_memory.idents import tuple_key
+from kg_memory.core.idents import tuple_key
+from kg_memory.ingest.formats import scoped_id
 
 
 def test_crafted_ids_never_collide_across_groups():

@@ -11,8 +11,8 @@ import pytest
 
 from kg_memory.embed.openai_embedder import OpenAIEmbedder
 from kg_memory.errors import ConfigError, ExtractionError
-from kg_memory.llm import LLMClient, ResponseCache, clean_json_text
-from kg_memory.prompts import ExtractionResponse, load_prompt
+from kg_memory.extract.client import LLMClient, ResponseCache, clean_json_text
+from kg_memory.extract.prompts import ExtractionResponse, load_prompt
 
 from ..llm_server import ReplayServer
 
@@ -121,7 +121,7 @@ def test_cache_makes_reruns_free(server, tmp_path: Path):
 def test_a_cached_window_answer_is_read_back(server, tmp_path: Path):
     """A window's answer is keyed by turn ("1 Ana"): the cache must give it back as the model wrote it,
     or every rerun of an ingest asks the model again (it did: the cache stored the field names)."""
-    from kg_memory.prompts import restated_window
+    from kg_memory.extract.prompts import restated_window
 
     window = load_prompt("restate_window").answering(restated_window(("1 Ana", "2 Ben")))
     text = window.render(turns=[{"n": 1, "who": "Ana", "text": "I moved to Porto."},
@@ -148,7 +148,7 @@ def test_a_window_answer_has_one_key_per_turn_in_order():
     each, nothing else; the same template version whatever the window."""
     from pydantic import ValidationError
 
-    from kg_memory.prompts import restated_window
+    from kg_memory.extract.prompts import restated_window
 
     p = load_prompt("restate_window")
     window = p.answering(restated_window(("1 Ana", "2 Ben", "3 Ana")))
@@ -177,7 +177,7 @@ def test_a_prompts_dir_overrides_a_template_by_name_and_is_checked(tmp_path):
     """Custom instructions: a template of the same name replaces the packaged one (its own version hash);
     a file named after no prompt, or one that does not parse, is one clear error at start-up."""
     from kg_memory.errors import ConfigError
-    from kg_memory.prompts import check_prompts_dir, load_prompt
+    from kg_memory.extract.prompts import check_prompts_dir, load_prompt
 
     own = tmp_path / "prompts"
     own.mkdir()

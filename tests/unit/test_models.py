@@ -7,7 +7,7 @@ from datetime import UTC, datetime
 import pytest
 from pydantic import ValidationError
 
-from kg_memory.models import Episode, FactVersion, from_trusted
+from kg_memory.core.models import Episode, FactVersion, from_trusted
 
 T = datetime(2025, 3, 1, 12, tzinfo=UTC)
 
@@ -33,7 +33,7 @@ def test_from_trusted_episode_keeps_methods() -> None:
 
 
 def test_context_block_reads_open_facts_as_sentences() -> None:
-    from kg_memory.models import RecallResult, ScoredFact
+    from kg_memory.core.models import RecallResult, ScoredFact
 
     def fact(pred: str, obj: str, statement: str) -> ScoredFact:
         f = FactVersion(group_id="g", subject_id="e1", subject="Caroline", predicate=pred, object_id="e2",

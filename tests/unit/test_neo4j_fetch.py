@@ -7,8 +7,8 @@ from datetime import UTC, datetime, timedelta
 
 import pytest
 
-from kg_memory.store.planning import MAX_FETCH, LargeFrontier, SurvivalMemory, next_fetch
-from kg_memory.store.planning import bounded as _bounded
+from kg_memory.store.neo4j.planning import MAX_FETCH, LargeFrontier, SurvivalMemory, next_fetch
+from kg_memory.store.neo4j.planning import bounded as _bounded
 
 pytestmark = pytest.mark.unit
 
@@ -88,7 +88,7 @@ def test_per_group_tables_are_bounded() -> None:
 
 
 def test_widen_asks_again_until_k_survive_and_remembers_the_share() -> None:
-    from kg_memory.store.planning import first_fetch, widen
+    from kg_memory.store.neo4j.planning import first_fetch, widen
 
     asked: list[int] = []
 
@@ -121,7 +121,7 @@ def test_a_vector_query_keeps_a_floor_once_a_first_request_fell_short() -> None:
     question costs one. A group whose first requests never fall short asks for what its
     share says (less work per query), and the floor lapses FLOOR_MEMORY questions after
     the last shortfall."""
-    from kg_memory.store.planning import FLOOR_MEMORY, VECTOR_FETCH_FLOOR, first_fetch, widen
+    from kg_memory.store.neo4j.planning import FLOOR_MEMORY, VECTOR_FETCH_FLOOR, first_fetch, widen
 
     floor = VECTOR_FETCH_FLOOR * 100
     assert first_fetch(100, 0.9, floor) == floor  # the share alone says 141

@@ -2,10 +2,18 @@
 
 from datetime import UTC, datetime
 
-from kg_memory.models import FactVersion
+from kg_memory.core.models import FactVersion
+from kg_memory.core.temporal import visible
 from kg_memory.store.base import TimeFilter
-from kg_memory.store.neo4j import OPEN_END, OPEN_START, TIME_KEY_MAX, group_key, interval_keys, lucene_query, time_key
-from kg_memory.temporal import visible
+from kg_memory.store.neo4j.keys import (
+    OPEN_END,
+    OPEN_START,
+    TIME_KEY_MAX,
+    group_key,
+    interval_keys,
+    lucene_query,
+    time_key,
+)
 
 
 def t(y: int, m: int = 1, d: int = 1) -> datetime:

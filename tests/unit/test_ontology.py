@@ -8,11 +8,8 @@ from pathlib import Path
 
 import pytest
 
-from kg_memory.errors import InputError
-from kg_memory.extract.meaning import MeaningReader, ontology_tag
-from kg_memory.extract.rules import RulesExtractor
-from kg_memory.models import Episode
-from kg_memory.ontology import (
+from kg_memory.core.models import Episode
+from kg_memory.core.ontology import (
     changes_in_use,
     default_ontology,
     dump_toml,
@@ -20,7 +17,10 @@ from kg_memory.ontology import (
     ontology_from_mapping,
     parse_ontology,
 )
-from kg_memory.vocab import load_vocabulary
+from kg_memory.core.vocab import load_vocabulary
+from kg_memory.errors import InputError
+from kg_memory.extract.meaning import MeaningReader, ontology_tag
+from kg_memory.extract.rules import RulesExtractor
 
 ROOT = Path(__file__).resolve().parents[2]
 PROJECT = ROOT / "examples" / "ontologies" / "project.toml"
@@ -231,7 +231,7 @@ def test_value_shapes(embedder):
 
 
 def test_an_ending_names_the_value_it_ends_by_its_words():
-    from kg_memory.temporal import names_value
+    from kg_memory.core.temporal import names_value
     assert names_value("Zone 2 plan", "zone 2") and names_value("the stronglifts program", "Stronglifts")
     assert names_value("Civic", "Honda Civic")
     assert not names_value("Zone 2 plan", "zone 3") and not names_value("plan", "") and not names_value("car", "Jeep")

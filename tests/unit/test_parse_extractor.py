@@ -4,9 +4,9 @@ from datetime import UTC, datetime
 
 import pytest
 
+from kg_memory.core.models import Episode
 from kg_memory.extract import parse
 from kg_memory.extract.rules import RulesExtractor
-from kg_memory.models import Episode
 
 T = datetime(2025, 6, 1, 12, tzinfo=UTC)
 

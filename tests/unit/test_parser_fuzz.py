@@ -15,7 +15,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from kg_memory.errors import InputError, KgMemError
-from kg_memory.formats import parse_file
+from kg_memory.ingest.formats import parse_file
 from kg_memory.store.url import open_store
 
 EXAMPLES = int(os.environ.get("KGMEM_FUZZ_EXAMPLES", "150"))
@@ -142,7 +142,7 @@ def test_hostile_records_are_problems_and_skip_keeps_the_good_one(tmp_path: Path
 
 
 def test_json_lines_are_read_as_a_stream(tmp_path: Path):
-    from kg_memory.formats import CHUNK, iter_chunks
+    from kg_memory.ingest.formats import CHUNK, iter_chunks
 
     path = tmp_path / "big.jsonl"
     with path.open("w") as f:

@@ -5,12 +5,12 @@ each batch it is given)."""
 
 from datetime import UTC, datetime
 
+from kg_memory.core.models import Episode
+from kg_memory.core.temporal import visible
 from kg_memory.extract.rules import RulesExtractor
-from kg_memory.models import Episode
-from kg_memory.pipeline import Pipeline
+from kg_memory.ingest.pipeline import Pipeline
 from kg_memory.store.base import WriteBatch
 from kg_memory.store.reference import ReferenceStore
-from kg_memory.temporal import visible
 
 
 class RecordingStore(ReferenceStore):

@@ -12,8 +12,8 @@ from datetime import UTC, datetime, timedelta
 from kg_memory.bench.scale import QUESTIONS
 from kg_memory.bench.synthetic import CITIES, NAMES, generate
 from kg_memory.extract.rules import RulesExtractor
-from kg_memory.pipeline import Pipeline
-from kg_memory.recall import Recaller
+from kg_memory.ingest.pipeline import Pipeline
+from kg_memory.recall.ranking import Recaller
 from kg_memory.settings import RecallWeights
 from kg_memory.store.reference import ReferenceStore
 
@@ -87,7 +87,7 @@ def test_parallel_reads_give_the_same_answers_with_one_neighbours_read():
 
 
 def test_no_ended_value_read_when_every_asked_value_is_held():
-    from kg_memory.models import Episode
+    from kg_memory.core.models import Episode
 
     store = CountingStore()
     said = [("I live in Leeds.", 1), ("I work at Acme.", 2), ("I quit my job at Acme.", 5)]

@@ -5,7 +5,7 @@ from __future__ import annotations
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from kg_memory.redact import redact_url
+from kg_memory.core.redact import redact_url
 from kg_memory.settings import Settings
 
 PASSWORDS = st.text(alphabet=st.characters(min_codepoint=33, max_codepoint=126, exclude_characters="/?#[]"),

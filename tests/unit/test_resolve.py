@@ -6,8 +6,10 @@ from datetime import UTC, datetime
 
 import numpy as np
 
-from kg_memory.models import Entity, FactVersion
-from kg_memory.resolve import (
+from kg_memory.core.merged import survivors
+from kg_memory.core.models import Entity, FactVersion
+from kg_memory.core.temporal import decide_merge, decide_unmerge, reconcile
+from kg_memory.maintenance.resolve import (
     MAX_BLOCK,
     Context,
     candidate_pairs,
@@ -16,9 +18,7 @@ from kg_memory.resolve import (
     name_of,
     name_similarity,
     score,
-    survivors,
 )
-from kg_memory.temporal import decide_merge, decide_unmerge, reconcile
 
 T = datetime(2026, 1, 1, tzinfo=UTC)
 

@@ -2,8 +2,8 @@ from datetime import UTC, datetime
 
 import pytest
 
+from kg_memory.core.models import Episode
 from kg_memory.extract.rules import RulesExtractor
-from kg_memory.models import Episode
 
 T = datetime(2025, 6, 18, 15, 0, tzinfo=UTC)
 

@@ -1,7 +1,7 @@
 from datetime import UTC, datetime, timedelta
 
-from kg_memory.models import FactVersion
-from kg_memory.temporal import Candidate, contains, decide, is_empty, overlaps, visible
+from kg_memory.core.models import FactVersion
+from kg_memory.core.temporal import Candidate, contains, decide, is_empty, overlaps, visible
 
 
 def d(y: int, m: int = 1, day: int = 1) -> datetime:
@@ -112,7 +112,7 @@ def test_same_start_replaces_without_empty_version():
 
 
 def test_provenance_is_capped_but_the_count_is_not():
-    from kg_memory.temporal import MAX_PROVENANCE
+    from kg_memory.core.temporal import MAX_PROVENANCE
 
     v = version("A", d(2020)).replace(episode_ids=tuple(f"e{i}" for i in range(MAX_PROVENANCE)),
                                       reinforcement_count=MAX_PROVENANCE)
@@ -133,7 +133,7 @@ def test_decisions_do_not_depend_on_the_order_of_current_versions():
     believed versions in given and in reversed order."""
     import random
 
-    from kg_memory.temporal import Candidate
+    from kg_memory.core.temporal import Candidate
 
     cities = ["Oslo", "Rome", "Lima", "Kyiv"]
     for seed in range(200):
@@ -157,7 +157,7 @@ def test_decisions_do_not_depend_on_the_order_of_current_versions():
 
 
 def test_ended_needs_a_closed_valid_time_and_belief():
-    from kg_memory.temporal import ended
+    from kg_memory.core.temporal import ended
 
     v = version("A", d(2020), d(2022), created=d(2021), expired=d(2024))
     assert ended(v, as_of=d(2022), known_at=d(2023))  # the end is open: at 2022 it no longer holds
@@ -167,7 +167,7 @@ def test_ended_needs_a_closed_valid_time_and_belief():
 
 
 def test_superseded_evidence():
-    from kg_memory.temporal import superseded_evidence
+    from kg_memory.core.temporal import superseded_evidence
 
     leeds = version("Leeds", d(2020), d(2024))  # ended 2024 (a later turn moved the user)
     home = version("Home", d(2020))  # still holds
@@ -182,7 +182,7 @@ def test_superseded_evidence():
 def test_rule_check_agrees_with_holds_on_every_open_and_closed_field():
     from itertools import product
 
-    from kg_memory.temporal import EPISODE_VISIBLE, FACT_ENDED, FACT_VISIBLE, holds, rule_check
+    from kg_memory.core.temporal import EPISODE_VISIBLE, FACT_ENDED, FACT_VISIBLE, holds, rule_check
 
     ends = (None, d(2019), d(2020), d(2021))
     points = (d(2019), d(2020), d(2021))
@@ -196,7 +196,7 @@ def test_rule_check_agrees_with_holds_on_every_open_and_closed_field():
 
 
 def _by_hand(rule: object, v: FactVersion, as_of: datetime, known: datetime) -> bool:
-    from kg_memory.temporal import FACT_VISIBLE
+    from kg_memory.core.temporal import FACT_VISIBLE
 
     believed = v.created_at <= known and (v.expired_at is None or v.expired_at > known)
     if rule is FACT_VISIBLE:
@@ -208,7 +208,7 @@ def _by_hand(rule: object, v: FactVersion, as_of: datetime, known: datetime) -> 
 def test_superseded_episodes_judges_each_episode_by_the_definition():
     """The batch form against the definition written out (superseded_evidence now
     calls the batch form, so comparing with it would prove nothing)."""
-    from kg_memory.temporal import ended, superseded_episodes
+    from kg_memory.core.temporal import ended, superseded_episodes
 
     leeds = version("Leeds", d(2020), d(2024))
     home = version("Home", d(2020))

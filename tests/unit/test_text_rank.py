@@ -11,8 +11,8 @@ import pytest
 from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
-from kg_memory.store.sqlite import _doc_len
-from kg_memory.store.vecindex import SAMPLE_STEP, PostingsCache, VectorIndex, bm25_at, kth_largest
+from kg_memory.store.index.vectors import SAMPLE_STEP, PostingsCache, VectorIndex, bm25_at, kth_largest
+from kg_memory.store.sqlite.rows import doc_len as _doc_len
 
 DOCS = [
     "I moved to Lisbon last spring",
@@ -159,7 +159,7 @@ def test_postings_cache_is_bounded_and_trims_its_log() -> None:
 
 @pytest.mark.parametrize("share", [1, 10**9])  # 1: sparse (~1,400 matches of 5,000 documents); 10**9: dense
 def test_bm25_sparse_and_dense_sums_are_the_same_to_the_bit(monkeypatch: pytest.MonkeyPatch, share: int) -> None:
-    from kg_memory.store import vecindex
+    from kg_memory.store.index import vectors as vecindex
 
     rng = np.random.default_rng(7)
     doc_len = rng.integers(1, 40, size=5_000)

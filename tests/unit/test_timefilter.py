@@ -6,8 +6,10 @@ from itertools import product
 
 import numpy as np
 
-from kg_memory.cypher import registry
-from kg_memory.models import Episode, FactVersion
+from kg_memory.core.models import Episode, FactVersion
+from kg_memory.core.temporal import EPISODE_VISIBLE, FACT_ENDED, FACT_VISIBLE, holds
+from kg_memory.core.timeutil import micros, to_iso
+from kg_memory.store.neo4j.queries import registry
 from kg_memory.store.timefilter import (
     NEG_INF_TIME,
     POS_INF_TIME,
@@ -17,8 +19,6 @@ from kg_memory.store.timefilter import (
     numpy_mask,
     sql_filter,
 )
-from kg_memory.temporal import EPISODE_VISIBLE, FACT_ENDED, FACT_VISIBLE, holds
-from kg_memory.timeutil import micros, to_iso
 
 MIN, MAX = datetime.min.replace(tzinfo=UTC), datetime.max.replace(tzinfo=UTC)
 T = [MIN, datetime(2020, 1, 1, tzinfo=UTC), datetime(2021, 1, 1, tzinfo=UTC), MAX]

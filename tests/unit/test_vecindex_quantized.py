@@ -7,7 +7,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from kg_memory.store.vecindex import ROUNDING_SLACK, VectorIndex, _int8_dot, quantize
+from kg_memory.store.index.vectors import ROUNDING_SLACK, VectorIndex, _int8_dot, quantize
 
 DIM = 48
 

@@ -3,9 +3,9 @@ refuses its junk and keeps the fact beside it that differs only in what makes it
 
 from datetime import UTC, datetime
 
+from kg_memory.core.models import Episode
 from kg_memory.extract import worth
 from kg_memory.extract.rules import RulesExtractor
-from kg_memory.models import Episode
 
 T = datetime(2026, 3, 1, 12, tzinfo=UTC)
 
@@ -89,7 +89,7 @@ def test_no_fact_has_a_pronoun_for_a_subject(rules):
 
 
 def test_a_kinship_statement_never_has_a_gap():
-    from kg_memory.vocab import load_vocabulary
+    from kg_memory.core.vocab import load_vocabulary
 
     sibling = load_vocabulary().predicates["has_sibling"]
     assert sibling.render("Tobias", "Jonas") == "Tobias's sibling is Jonas"
