@@ -64,9 +64,11 @@ class OntologyChange:
 class Memory:
     """A bitemporal memory over one store.
 
-    >>> mem = Memory.open("sqlite:///memory.db")
-    >>> mem.add("I live in Lisbon.", group="alice")
-    >>> mem.recall("Where do I live?", group="alice").context_block()
+    >>> mem = Memory.open(f"sqlite:///{tmp}/memory.db")
+    >>> stats = mem.add("I live in Lisbon.", group="alice")
+    >>> print(mem.recall("Where do I live?", group="alice").context_block().splitlines()[1][:22])
+    - User lives_in Lisbon
+    >>> mem.close()
     """
 
     def __init__(self, store: Store, *, settings: Settings | None = None, embedder: Embedder | None = None,

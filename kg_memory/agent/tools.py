@@ -3,9 +3,17 @@ one group), and their JSON schemas in the OpenAI and Anthropic tool formats, for
 agent loop that calls kgmem in-process. ``kgmem serve mcp`` serves the same tools
 (kg_memory/agent/mcp.py); the tool and argument names are a contract.
 
->>> tools = MemoryTools(Memory.open(), group="alice")
->>> client.chat.completions.create(..., tools=openai_tools())
->>> result = call(tools, name, arguments)   # a dict, or {"error": ...}
+>>> from kg_memory import Memory
+>>> tools = MemoryTools(Memory.open(f"sqlite:///{tmp}/tools.db"), group="alice")
+>>> openai_tools()[0]["function"]["name"]      # the tools= of a chat completion
+'recall'
+>>> call(tools, "save_memory", {"content": "I live in Lisbon."})["stored"]
+True
+>>> call(tools, "recall", {"query": "Where do I live?"})["episodes"][0]["content"]
+'I live in Lisbon.'
+>>> call(tools, "recall", {})["error"]           # a bad call answers with the error, to show the model
+"bad arguments for recall: ('query',): Field required"
+>>> tools.m.close()
 """
 
 from __future__ import annotations

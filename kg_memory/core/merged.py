@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING
 from .models import Entity
 
 if TYPE_CHECKING:
-    from ..store.base import Store
+    from ..store.base import StoreCore
 
 
 def survivors(found: dict[str, Entity], lookup: Callable[[list[str]], list[Entity]]) -> dict[str, Entity]:
@@ -29,7 +29,7 @@ def survivors(found: dict[str, Entity], lookup: Callable[[list[str]], list[Entit
     return out
 
 
-def find_live(store: Store, group_id: str, keys: list[str]) -> dict[str, Entity]:
+def find_live(store: StoreCore, group_id: str, keys: list[str]) -> dict[str, Entity]:
     """``store.find_entities`` with every merged entity replaced by its survivor."""
     found = store.find_entities(group_id, keys)
     if not any(e.merged_into for e in found.values()):

@@ -18,7 +18,7 @@ from ..core.temporal import Candidate, Decision, decide, decide_correction
 from ..core.vocab import Vocabulary, load_vocabulary
 from ..embed.base import Embedder
 from ..errors import ConfigError, NotFoundError
-from ..store.base import Store, WriteBatch
+from ..store.base import StoreCore, WriteBatch
 from .links import related_links
 
 MAX_VALUE_CHARS = 500
@@ -42,7 +42,7 @@ class EditResult:
 
 
 class Editor:
-    def __init__(self, store: Store, embedder: Embedder | None, vocab: Vocabulary | None = None,
+    def __init__(self, store: StoreCore, embedder: Embedder | None, vocab: Vocabulary | None = None,
                  related: tuple[int, float] = (5, 0.75)):
         self.store = store
         self.embedder = embedder

@@ -11,10 +11,10 @@ from datetime import datetime
 import numpy as np
 
 from ..core.models import FactVersion
-from ..store.base import Store, TimeFilter
+from ..store.base import StoreCore, TimeFilter
 
 
-def related_links(store: Store, group_id: str, versions: list[FactVersion], vectors: dict[str, np.ndarray],
+def related_links(store: StoreCore, group_id: str, versions: list[FactVersion], vectors: dict[str, np.ndarray],
                   now: datetime, k: int, min_cosine: float) -> list[tuple[str, str, str, float]]:
     """``(group, fact_id, other_fact_id, cosine)`` for the new facts among ``versions``."""
     if k <= 0:

@@ -28,7 +28,7 @@ from ..embed.base import Embedder
 from ..errors import KgMemError
 from ..extract.base import ExtractContext, ExtractedFact, Extraction, Extractor
 from ..progress import NoProgress, Progress
-from ..store.base import Store, WriteBatch, WriteConflict
+from ..store.base import StoreCore, WriteBatch, WriteConflict
 from .leases import claim_owner, dead_owners
 from .links import related_links
 
@@ -101,7 +101,7 @@ def windows(eps: list[Episode], size: int) -> list[list[Episode]]:
 
 
 class Pipeline:
-    def __init__(self, store: Store, extractor: Extractor, embedder: Embedder | None,
+    def __init__(self, store: StoreCore, extractor: Extractor, embedder: Embedder | None,
                  now: Callable[[], datetime], vocab: Vocabulary | None = None, context_turns: int = 4,
                  related_k: int = 5, related_min_cosine: float = 0.75, lease_seconds: float = 1800.0,
                  scope: Callable[[str], tuple[Extractor, Vocabulary]] | None = None):

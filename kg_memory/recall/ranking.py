@@ -25,7 +25,7 @@ from ..core.vocab import Vocabulary, load_vocabulary
 from ..embed.base import Embedder
 from ..extract.dates import asks_for_time, mentions_time, query_periods
 from ..settings import RecallWeights
-from ..store.base import SearchHits, Store, TimeFilter
+from ..store.base import SearchHits, StoreCore, TimeFilter
 
 PROVENANCE_PER_FACT = 3
 # Pool sizes, as multiples of k (the weights are in settings.RecallWeights):
@@ -111,7 +111,7 @@ def _ngrams(words: list[str], n: int = 3) -> Iterable[str]:
 
 
 class Recaller:
-    def __init__(self, store: Store, embedder: Embedder | None, weights: RecallWeights,
+    def __init__(self, store: StoreCore, embedder: Embedder | None, weights: RecallWeights,
                  vocab: Vocabulary | None = None, self_names: tuple[str, ...] = ("user",)):
         self.store = store
         self.embedder = embedder

@@ -14,7 +14,7 @@ from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from datetime import datetime
-from typing import Any
+from typing import Any, Self
 
 import numpy as np
 
@@ -54,6 +54,13 @@ class WriteConflict(StoreError):
     it creates was created by another writer. The caller re-reads and decides again."""
 
 
+
+def expired_already(version_id: str | None = None) -> WriteConflict:
+    """What every store raises when a version a write would expire is no longer current (another
+    writer expired it first): versions are expired once."""
+    which = f"fact version {version_id}" if version_id else "a fact version to expire"
+    return WriteConflict(f"{which} is not current; refusing to expire it twice")
+
 @dataclass
 class SearchHits:
     """The four candidate lists of one recall, each best first."""
@@ -78,7 +85,10 @@ class TimeFilter:
     known_at: datetime
 
 
-class Store(ABC):
+class StoreCore(ABC):
+    """The narrow port: writes, and reads at a time. Ingest and recall need no more; the
+    capabilities below (erasure, maintenance, a held index) are ports of their own."""
+
     kind: str = "abstract"
     # Whether reads from several threads run in parallel (one connection that serialises
     # them, like SQLite's here, says no, so recall does not queue work behind itself).
@@ -99,7 +109,7 @@ class Store(ABC):
     @abstractmethod
     def close(self) -> None: ...
 
-    def __enter__(self) -> Store:
+    def __enter__(self) -> Self:
         return self
 
     def __exit__(self, *exc: object) -> None:
@@ -154,6 +164,10 @@ class Store(ABC):
         """Entities by normalised name key."""
 
     @abstractmethod
+    def entities(self, group_id: str, ids: list[str] | None = None) -> list[Entity]:
+        """The group's entities with these ids (every entity when None), by id."""
+
+    @abstractmethod
     def mentions(self, group_id: str, episode_ids: list[str]) -> dict[str, list[str]]:
         """Entity ids each episode mentions, sorted (episodes with none are left out)."""
 
@@ -204,31 +218,6 @@ class Store(ABC):
         as both) that are ``temporal.ended`` at tf (believed at known_at, valid time
         closed by as_of), the latest end first, ties by version id; at most ``limit``."""
 
-    # -- erasure (kg_memory/core/erasure.py plans it) -------------------------------
-    @abstractmethod
-    def episodes_about(self, group_id: str, entity_ids: list[str], text: str | None) -> list[str]:
-        """Ids (sorted) of the episodes that mention any of the entities, or whose content
-        contains ``text`` ignoring case."""
-
-    @abstractmethod
-    def episode_hashes(self, group_id: str) -> list[str]:
-        """The content sha256 of every episode of the group, sorted, without repeats."""
-
-    @abstractmethod
-    def facts_citing(self, group_id: str, episode_ids: list[str], entity_ids: list[str]) -> list[FactVersion]:
-        """Versions whose provenance names any of the episodes, or with any of the
-        entities at either end, by (created_at, id)."""
-
-    @abstractmethod
-    def erase(self, plan: ErasePlan, tombstone: Tombstone) -> Tombstone:
-        """Carry out the plan in one transaction, physically (no copy of the content
-        left in the store's files once it returns), and record the tombstone with the
-        counts of what was removed; return it."""
-
-    @abstractmethod
-    def tombstones(self, group_id: str) -> list[Tombstone]:
-        """The group's tombstones, by (erased_at, id)."""
-
     @contextmanager
     def read_scope(self) -> Iterator[None]:
         """Group the reads of one recall. SQLite serves them from one snapshot (one
@@ -238,11 +227,10 @@ class Store(ABC):
         for (as_of, known_at); it can only be missing from an earlier list."""
         yield
 
-    def preload(self, group_id: str) -> None:
-        """Bring the group's search index into this process now, where a store keeps one
-        (SQLite: the group's vectors, times and text statistics; Neo4j: its episode
-        and fact vectors), so the next search does not pay for the load. Answers never change."""
-        return None  # a store without such an index has nothing to load
+    @abstractmethod
+    def facts_citing(self, group_id: str, episode_ids: list[str], entity_ids: list[str]) -> list[FactVersion]:
+        """Versions whose provenance names any of the episodes, or with any of the
+        entities at either end, by (created_at, id)."""
 
     # -- search (pre-filtered on group and time, then ranked exactly) -------
     @abstractmethod
@@ -262,12 +250,34 @@ class Store(ABC):
     def fact_vector_search(self, group_id: str, vector: np.ndarray, k: int, tf: TimeFilter
                            ) -> list[tuple[FactVersion, float]]: ...
 
-    @abstractmethod
     def search(self, group_id: str, query: str, vector: np.ndarray | None, k: int, tf: TimeFilter) -> SearchHits:
-        """All four searches of a recall (episode and fact, vector and text), plus
-        the cosine of every text hit the vector search did not return, and the
-        episodes hit. A store may run them concurrently; each list must equal
-        what the matching single search returns."""
+        """All four searches of a recall (episode and fact, vector and text), plus the cosine of
+        every text hit the vector search did not return, and the episodes hit. The steps are
+        here, once: the four single searches, the cosines (``cosines``), the episodes
+        (``get_episodes``). A store may override the whole to run them together or at once;
+        each list must then equal what the matching single search returns (the contract and
+        spec tests hold it to that)."""
+        hits = SearchHits()
+        if query:
+            hits.episode_text = self.episode_text_search(group_id, query, k, tf)
+            hits.fact_text = self.fact_text_search(group_id, query, k, tf)
+        if vector is not None:
+            hits.episode_vector = self.episode_vector_search(group_id, vector, k, tf)
+            hits.fact_vector = self.fact_vector_search(group_id, vector, k, tf)
+            seen = {i for i, _ in hits.episode_vector}
+            seen_facts = {f.id for f, _ in hits.fact_vector}
+            hits.episode_similarity, hits.fact_similarity = self.cosines(
+                group_id, vector, [i for i, _ in hits.episode_text if i not in seen],
+                [f.id for f, _ in hits.fact_text if f.id not in seen_facts])
+        hit_ids = list(dict.fromkeys(i for i, _ in (*hits.episode_vector, *hits.episode_text)))
+        hits.episodes = {e.id: e for e in self.get_episodes(group_id, hit_ids)} if hit_ids else {}
+        return hits
+
+    def cosines(self, group_id: str, vector: np.ndarray, episode_ids: list[str], fact_ids: list[str]
+                ) -> tuple[dict[str, float], dict[str, float]]:
+        """The cosine with ``vector`` of each of these episodes and fact versions that has a
+        vector: the step of ``search`` a store gives when it keeps the port's ``search``."""
+        raise NotImplementedError(f"{type(self).__name__} overrides search(), so it gives no cosines on their own")
 
     @abstractmethod
     def counts(self, group_id: str | None = None) -> dict[str, int]: ...
@@ -276,6 +286,36 @@ class Store(ABC):
     def groups(self) -> list[tuple[str, dict[str, int]]]:
         """Every group holding anything, by group id, with its ``episodes``,
         ``entities`` and ``facts`` (versions) counts."""
+
+
+class ErasureStore(ABC):
+    """Erasure for good: what to remove is planned in ``core/erasure.py``; the store finds, removes
+    and keeps the tombstones."""
+
+    # -- erasure (kg_memory/core/erasure.py plans it) -------------------------------
+    @abstractmethod
+    def episodes_about(self, group_id: str, entity_ids: list[str], text: str | None) -> list[str]:
+        """Ids (sorted) of the episodes that mention any of the entities, or whose content
+        contains ``text`` ignoring case."""
+
+    @abstractmethod
+    def episode_hashes(self, group_id: str) -> list[str]:
+        """The content sha256 of every episode of the group, sorted, without repeats."""
+
+    @abstractmethod
+    def erase(self, plan: ErasePlan, tombstone: Tombstone) -> Tombstone:
+        """Carry out the plan in one transaction, physically (no copy of the content
+        left in the store's files once it returns), and record the tombstone with the
+        counts of what was removed; return it."""
+
+    @abstractmethod
+    def tombstones(self, group_id: str) -> list[Tombstone]:
+        """The group's tombstones, by (erased_at, id)."""
+
+
+class MaintenanceStore(ABC):
+    """What the maintenance jobs read and write (``kg_memory/maintenance/``): entities and their
+    degrees, pages of episodes, bodies, job records, the group swap and the jobs' locks."""
 
     @abstractmethod
     def entity_degrees(self, group_id: str) -> list[tuple[str, str, str, int]]:
@@ -288,10 +328,6 @@ class Store(ABC):
         """Up to ``limit`` entity names of the group, in name order."""
 
     # -- maintenance jobs (kg_memory/maintenance/runner.py, resolve.py, archive.py and shadow.py plan them) ----
-    @abstractmethod
-    def entities(self, group_id: str, ids: list[str] | None = None) -> list[Entity]:
-        """The group's entities with these ids (every entity when None), by id."""
-
     @abstractmethod
     def entity_vectors(self, group_id: str, ids: list[str]) -> dict[str, np.ndarray]:
         """The stored name vectors of these entities (entities without one are left out)."""
@@ -328,6 +364,21 @@ class Store(ABC):
     @abstractmethod
     def unlock(self, group_id: str, name: str, owner: str) -> None:
         """Free the group's named lock if ``owner`` holds it."""
+
+
+class HeldIndex:
+    """A store that keeps a group's search index in this process (SQLite's indexes, Neo4j's
+    vectors) loads it on demand; ``preload`` loads it now."""
+
+    def preload(self, group_id: str) -> None:
+        """Bring the group's search index into this process now, where a store keeps one
+        (SQLite: the group's vectors, times and text statistics; Neo4j: its episode
+        and fact vectors), so the next search does not pay for the load. Answers never change."""
+        return None  # a store without such an index has nothing to load
+
+
+class Store(StoreCore, ErasureStore, MaintenanceStore, HeldIndex):
+    """The whole port a store implements: the core, and every capability."""
 
 
 def episode_pages(store: Store, group_id: str, size: int, after: tuple[datetime, str] | None = None,

@@ -28,7 +28,8 @@ READS = frozenset({
     "applied_migrations", "info", "pending_episodes", "claim_owners", "get_episodes", "previous_turns", "neighbours",
     "find_entities", "mentions", "current_facts", "history", "fact_versions", "list_facts", "related",
     "facts_for_entities", "ended_facts", "episodes_about", "episode_hashes", "facts_citing", "tombstones",
-    "episode_text_search", "episode_vector_search", "fact_text_search", "fact_vector_search", "search", "counts",
+    "episode_text_search", "episode_vector_search", "fact_text_search", "fact_vector_search", "search", "cosines",
+    "counts",
     "groups", "entity_degrees", "entity_names", "entities", "entity_vectors", "list_episodes", "job_records",
 })
 ATTEMPTS = 4  # a read is tried this many times on a transient fault

@@ -43,7 +43,7 @@ from ..core.models import Entity, Episode, FactVersion
 from ..core.temporal import ended, episode_visible, visible
 from ..core.timeutil import micros
 from ..errors import StoreError
-from .base import DEFAULT_DIM, JobRecord, SearchHits, Store, TimeFilter, WriteBatch, WriteConflict
+from .base import DEFAULT_DIM, JobRecord, Store, TimeFilter, WriteBatch, WriteConflict, expired_already
 
 _FIRST = micros(datetime.min.replace(tzinfo=UTC))  # an open start orders as the first instant
 _WORD = re.compile(r"\w+")
@@ -245,7 +245,7 @@ class ReferenceStore(Store):
         for g, x in batch.expiries:
             v = pending.get(x.version_id) or self.facts.get(x.version_id)
             if v is None or v.group_id != g or v.expired_at is not None:
-                raise WriteConflict(f"fact version {x.version_id} is not current; refusing to expire it twice")
+                raise expired_already(x.version_id)
 
     def history(self, group_id: str, entity_id: str, predicate: str | None = None) -> list[FactVersion]:
         found = [f for f in self._group_facts(group_id) if entity_id in (f.subject_id, f.object_id)
@@ -401,25 +401,10 @@ class ReferenceStore(Store):
         rows = [(i, self.fact_vectors[i]) for i in facts if i in self.fact_vectors]
         return [(facts[i], s) for i, s in self._cosine_top(vector, rows, k)]
 
-    def search(self, group_id: str, query: str, vector: np.ndarray | None, k: int, tf: TimeFilter) -> SearchHits:
-        hits = SearchHits()
-        if query:
-            hits.episode_text = self.episode_text_search(group_id, query, k, tf)
-            hits.fact_text = self.fact_text_search(group_id, query, k, tf)
-        if vector is not None:
-            hits.episode_vector = self.episode_vector_search(group_id, vector, k, tf)
-            hits.fact_vector = self.fact_vector_search(group_id, vector, k, tf)
-            seen = {i for i, _ in hits.episode_vector}
-            hits.episode_similarity = {
-                i: float(np.dot(self.episode_vectors[i], vector)) for i, _ in hits.episode_text
-                if i not in seen and i in self.episode_vectors}
-            seen = {f.id for f, _ in hits.fact_vector}
-            hits.fact_similarity = {
-                f.id: float(np.dot(self.fact_vectors[f.id], vector)) for f, _ in hits.fact_text
-                if f.id not in seen and f.id in self.fact_vectors}
-        hit_ids = [i for i, _ in (*hits.episode_vector, *hits.episode_text)]
-        hits.episodes = {i: self.episodes[i] for i in hit_ids}
-        return hits
+    def cosines(self, group_id: str, vector: np.ndarray, episode_ids: list[str], fact_ids: list[str]
+                ) -> tuple[dict[str, float], dict[str, float]]:
+        return ({i: float(np.dot(self.episode_vectors[i], vector)) for i in episode_ids if i in self.episode_vectors},
+                {i: float(np.dot(self.fact_vectors[i], vector)) for i in fact_ids if i in self.fact_vectors})
 
     def counts(self, group_id: str | None = None) -> dict[str, int]:
         eps = self._group_episodes(group_id)

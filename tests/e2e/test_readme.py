@@ -47,3 +47,26 @@ def test_the_readme_python_examples_run(tmp_path: Path):
                           timeout=300)
     assert proc.returncode == 0 and proc.stdout.rstrip().endswith("ran"), proc.stderr[-2000:]
     assert "Lisbon" in proc.stdout
+
+
+def _docstring_examples() -> list[str]:
+    """The modules of kg_memory whose docstrings hold ``>>>`` examples."""
+    pkg = ROOT / "kg_memory"
+    return sorted(".".join(p.relative_to(ROOT).with_suffix("").parts) for p in pkg.rglob("*.py")
+                  if ">>> " in p.read_text())
+
+
+def test_the_docstring_examples_run(tmp_path: Path):
+    """Every ``>>>`` example in the library's docstrings runs and prints what it shows (doctest),
+    each module in a fresh process on the embedded store; ``tmp`` is a scratch folder."""
+    modules = _docstring_examples()
+    assert "kg_memory.memory" in modules and "kg_memory.agent.tools" in modules
+    for name in modules:
+        script = ("import doctest, importlib, sys\n"
+                  f"m = importlib.import_module({name!r})\n"
+                  f"r = doctest.testmod(m, extraglobs={{'tmp': {str(tmp_path)!r}}})\n"
+                  "print(r.attempted, r.failed)\nsys.exit(1 if r.failed or not r.attempted else 0)\n")
+        env = {**os.environ, "KGMEM_HOME": str(tmp_path / "home")}
+        proc = subprocess.run([sys.executable, "-c", script], cwd=tmp_path, capture_output=True, text=True,
+                              env=env, timeout=300)
+        assert proc.returncode == 0, f"{name}:\n{proc.stdout[-3000:]}{proc.stderr[-1000:]}"

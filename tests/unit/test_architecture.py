@@ -125,6 +125,18 @@ def test_nothing_below_the_facade_opens_a_store_implementation():
                     f"{path.relative_to(PKG)} imports {mod}"
 
 
+def test_ingest_and_recall_need_only_the_narrow_port():
+    """Ingest and recall are typed against ``StoreCore`` (writes, and reads at a time), not the
+    whole ``Store`` with erasure, maintenance and held indexes; mypy holds them to it."""
+    for part in ("ingest", "recall"):
+        for path in (PKG / part).rglob("*.py"):
+            tree = ast.parse(path.read_text())
+            for node in ast.walk(tree):
+                if isinstance(node, ast.ImportFrom) and (node.module or "").endswith("store.base"):
+                    names = {a.name for a in node.names}
+                    assert "Store" not in names, f"{path.relative_to(PKG)} imports the whole Store port"
+
+
 def test_few_modules_at_the_root_and_none_long():
     root = sorted(p.name for p in PKG.glob("*.py"))
     assert len(root) <= MAX_ROOT_MODULES, root

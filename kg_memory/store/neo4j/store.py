@@ -20,7 +20,7 @@ import numpy as np
 from ...core.models import Entity, Episode, FactVersion, from_trusted
 from ...core.timeutil import micros
 from ...errors import SchemaError, StoreError
-from ..base import DEFAULT_DIM, SearchHits, Store, TimeFilter, WriteBatch, WriteConflict
+from ..base import DEFAULT_DIM, SearchHits, Store, TimeFilter, WriteBatch, WriteConflict, expired_already
 from ..faults import guard
 from ..url import StoreURL
 from .held import HOLD_VECTORS_AFTER, GroupVectors, HeldGroups, HeldVectors, VectorLog
@@ -448,7 +448,7 @@ class Neo4jStore(Neo4jUpkeep, Store):
                 n = tx.run(query("write_expiries"), {"rows": [
                     {**r, "vseq": seqs[r["group_id"]]} for r in expiries]}).single()["expired"]
                 if n != len(expiries):
-                    raise WriteConflict("a fact version to expire is not current; refusing to expire it twice")
+                    raise expired_already()
             if links:
                 tx.run(query("write_links"), {"rows": links}).consume()
             if statuses:

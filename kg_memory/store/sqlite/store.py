@@ -19,7 +19,7 @@ from ...core.temporal import EPISODE_VISIBLE, FACT_ENDED, FACT_VISIBLE, Bound
 from ...core.text import query_terms
 from ...core.timeutil import from_iso, micros, to_iso
 from ...errors import SchemaError, StoreError
-from ..base import DEFAULT_DIM, SearchHits, Store, TimeFilter, WriteBatch, WriteConflict
+from ..base import DEFAULT_DIM, SearchHits, Store, TimeFilter, WriteBatch, WriteConflict, expired_already
 from ..faults import guard
 from ..index.cache import GroupCache
 from ..index.vectors import POS_INF_TIME, VectorIndex, bm25_at
@@ -376,7 +376,7 @@ class SQLiteStore(SQLiteUpkeep, SQLiteHeld, Store):
                     "UPDATE facts SET expired_at = ?, expired_by = ? WHERE group_id = ? AND id = ? "
                     "AND expired_at IS NULL", (to_iso(x.expired_at), x.expired_by, group_id, x.version_id))
                 if cur.rowcount != 1:
-                    raise WriteConflict(f"fact version {x.version_id} is not current; refusing to expire it twice")
+                    raise expired_already(x.version_id)
             c.executemany("INSERT OR IGNORE INTO fact_links (group_id, fact_id, other_id, score) VALUES (?,?,?,?)",
                           batch.links)
             for group_id, eid, status, why in batch.statuses:
