@@ -295,7 +295,8 @@ class Memory:
         gid = group or self.settings.group
         query = _query(query)
         if self._recaller is None:  # built once: it indexes the vocabulary's keywords
-            self._recaller = Recaller(self.store, self.embedder, self.settings.weights)
+            self._recaller = Recaller(self.store, self.embedder, self.settings.weights,
+                                      parallel_reads=self.store.concurrent_reads)
         if half_life is not None and half_life < 0:
             raise ConfigError(f"half_life: must be 0 or more days, got {half_life}", params=("half_life",))
         return self._recaller.recall(query, gid, a, kn, _k(k) if k is not None else self.settings.recall_k,

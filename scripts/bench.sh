@@ -25,6 +25,13 @@ KGMEM_HOME="$home" KGMEM_BENCH_NEO4J_DATA=.neo4j-bench/data "$BIN/kgmem" bench s
 # the model's vectors (embedded once, ~10 min, then cached in .bench-cache).
 KGMEM_HOME="$home" "$BIN/kgmem" bench agent-loop --episodes "${BENCH_LOOP_EPISODES:-100000}" --neighbour 20000 \
   --rounds 200 --store sqlite --store "$url" --json > .bench/agent-loop.json
+# Growth through the public API: one group at 10k, 100k and 1M episodes beside a 20k neighbour, then
+# 1,000 groups of 1,000; each store alone (seeded random history vectors: no embedding).
+KGMEM_HOME="$home" "$BIN/kgmem" bench growth --sizes "${BENCH_GROWTH_SIZES:-10000,100000,1000000}" \
+  --store sqlite --json > .bench/growth-sqlite.json
+KGMEM_HOME="$home" KGMEM_BENCH_NEO4J_DATA=.neo4j-bench/data "$BIN/kgmem" bench growth \
+  --sizes "${BENCH_GROWTH_NEO4J_SIZES:-${BENCH_GROWTH_SIZES:-10000,100000,1000000}}" --store "$url" --json \
+  > .bench/growth-neo4j.json
 # The same loop on Neo4j 2025.x when a JDK 21+ with the Vector API module is on the machine (a
 # second JDK beside the default one, or KGMEM_BENCH_JDK21): Lucene then scores vectors with SIMD.
 jdk21=""

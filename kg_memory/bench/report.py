@@ -130,8 +130,8 @@ def render(bench_dir: Path, extra: str = "") -> str:
             out.append(f"| {name} | " + " | ".join(
                 f"{m['by_category'][c].get('recall@10', 0):.1f} ({m['by_category'][c]['questions']})" for c in cats)
                 + " |")
-    for section in (_agent_loop(bench_dir), _background(bench_dir), _serve(bench_dir), _resolution(bench_dir),
-                    _fact_layer(bench_dir), _precision(bench_dir)):
+    for section in (_agent_loop(bench_dir), _growth(bench_dir), _background(bench_dir), _serve(bench_dir),
+                    _resolution(bench_dir), _fact_layer(bench_dir), _precision(bench_dir)):
         out += ["", *section] if section else []
     if any(contra.values()):
         out += ["", "## Planted contradictions", "",
@@ -169,6 +169,49 @@ def _agent_loop(bench_dir: Path) -> list[str]:
     for name, r in {**loop["stores"], **(later["stores"] if later else {})}.items():
         cells = [f"{r[k]['p50_ms']} / {r[k]['p95_ms']}" if k in r else "-" for k in keys]
         out.append(f"| {name} | " + " | ".join(cells) + " |")
+    return out
+
+
+def _growth(bench_dir: Path) -> list[str]:
+    files = sorted(bench_dir.glob("growth-*.json"), key=lambda p: (p.name != "growth-sqlite.json", p.name))
+    runs = [r for r in (_load(p) for p in files) if r]
+    if not runs:
+        return []
+    first = runs[0]
+    out = ["## Growth, through the public API", "",
+           f"`kgmem bench growth`: one group grows through {', '.join(f'{n:,}' for n in first['sizes'])} episodes "
+           f"beside a neighbour of {first['neighbour']:,} (history filled through the store, extracted, with seeded "
+           f"random vectors); at each size a new `Memory` over a new store handle makes the group's first recall "
+           f"(cold: the process holds nothing of it), then {first['rounds']} rounds of `Memory.recall`, `Memory.add` "
+           "(waiting for extraction, the parser included) and `Memory.recall`. The add leaves out the time in the "
+           "embedding model (the turn's vector and new facts' statements), which the next column keeps. "
+           "Milliseconds p50 / p95; RSS is the process's now, the held column its growth on the first recall.", "",
+           "| store | episodes | add | add with embedding | recall, steady | after the write | first recall, cold | "
+           "held by the group | RSS | store size |",
+           "| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |"]
+    for run in runs:
+        for name, r in run["stores"].items():
+            for row in r["growth"]:
+                size = f"{row['store_bytes'] / 1e6:,.0f} MB" if row["store_bytes"] >= 0 else "-"
+                out.append(f"| {name} | {row['episodes']:,} | {row['add']['p50_ms']} / {row['add']['p95_ms']} | "
+                           f"{row['add_with_embedding']['p50_ms']} / {row['add_with_embedding']['p95_ms']} | "
+                           f"{row['recall_steady']['p50_ms']} / {row['recall_steady']['p95_ms']} | "
+                           f"{row['recall_after_write']['p50_ms']} / {row['recall_after_write']['p95_ms']} | "
+                           f"{row['first_recall_cold_ms']:,} | {row['held_by_the_group_mb']} MB | "
+                           f"{row['rss_mb']:,} MB | {size} |")
+    out += ["", f"Many tenants: {first['groups']:,} groups of {first['group_size']:,} episodes in one store; the first "
+            "recall of 20 groups the process had not read, the steady recall of one, and the process RSS after "
+            "reading as many groups as it holds (the LRU's size) and after reading twice that (the least recently "
+            "used are dropped).", "",
+            "| store | first recall of a cold group | steady recall | groups held at most | RSS after that many | "
+            "RSS after reading twice that | store size |", "| --- | ---: | ---: | ---: | ---: | ---: | ---: |"]
+    for run in runs:
+        for name, r in run["stores"].items():
+            t = r["tenants"]
+            size = f"{t['store_bytes'] / 1e6:,.0f} MB" if t["store_bytes"] >= 0 else "-"
+            out.append(f"| {name} | {t['first_recall_cold']['p50_ms']} / {t['first_recall_cold']['p95_ms']} | "
+                       f"{t['recall_steady']['p50_ms']} / {t['recall_steady']['p95_ms']} | {t['held_groups_max']} | "
+                       f"{t['rss_mb_after_64_groups']:,} MB | {t['rss_mb_after_all_read']:,} MB | {size} |")
     return out
 
 

@@ -126,6 +126,42 @@ def agent_loop(
                    f" ({r['add_same_group_with_embedding']['p50_ms']} ms with new facts' embeddings)")
 
 
+@bench_app.command("growth")
+@handle_errors
+def growth(
+    sizes: str = typer.Option("10000,100000,1000000", "--sizes", help="Sizes the group grows through, comma-separated."
+                              ),
+    neighbour: int = typer.Option(20_000, "--neighbour", min=0, help="Episodes in a neighbouring group."),
+    rounds: int = typer.Option(100, "--rounds", min=1, help="Rounds of recall, add, recall at each size."),
+    groups: int = typer.Option(1000, "--groups", min=1, help="Groups in the many-tenant shape."),
+    group_size: int = typer.Option(1000, "--group-size", min=1, help="Episodes in each of those groups."),
+    store: list[str] = typer.Option(["sqlite"], "--store", help="'sqlite' (a temp file) or a neo4j:// URL; repeat."),
+    json_out: bool = JsonOpt,
+) -> None:
+    """Add and recall through the public API as one group grows (10k, 100k, 1M), the first recall
+    of a cold group, memory held, and a many-tenant shape (1,000 groups of 1,000)."""
+    from ..bench.growth import run_growth
+
+    try:
+        steps = [int(s) for s in sizes.split(",") if s.strip()]
+    except ValueError:
+        raise typer.BadParameter(f"{sizes!r} is not a list of numbers; give e.g. 10000,100000",
+                                 param_hint="--sizes") from None
+    res = run_growth(store, _embedder_for("growth"), sizes=steps, neighbour=neighbour, rounds=rounds,
+                     groups=groups, group_size=group_size, log=_log)
+    if json_out:
+        emit_json(res)
+        return
+    for name, r in res["stores"].items():
+        for row in r["growth"]:
+            typer.echo(f"{name} {row['episodes']:>9,}: add p50 {row['add']['p50_ms']} ms, recall p50 "
+                       f"{row['recall_steady']['p50_ms']} ms ({row['recall_after_write']['p50_ms']} after a write), "
+                       f"first recall cold {row['first_recall_cold_ms']} ms, RSS {row['rss_mb']} MB")
+        t = r["tenants"]
+        typer.echo(f"{name} {t['groups']} groups of {t['group_size']}: first recall p50 "
+                   f"{t['first_recall_cold']['p50_ms']} ms, steady {t['recall_steady']['p50_ms']} ms")
+
+
 @bench_app.command("background")
 @handle_errors
 def background(

@@ -112,8 +112,13 @@ def _ngrams(words: list[str], n: int = 3) -> Iterable[str]:
 
 class Recaller:
     def __init__(self, store: StoreCore, embedder: Embedder | None, weights: RecallWeights,
-                 vocab: Vocabulary | None = None, self_names: tuple[str, ...] = ("user",)):
+                 vocab: Vocabulary | None = None, self_names: tuple[str, ...] = ("user",),
+                 parallel_reads: bool = False):
+        """``parallel_reads``: the plan reads the named entities' facts and the neighbouring turns
+        beside the search, on a worker (worth it where the store serves reads in parallel; where
+        one connection serialises them, the work would queue behind itself). The caller chooses."""
         self.store = store
+        self.parallel_reads = parallel_reads
         self.embedder = embedder
         self.w = weights
         self.vocab = vocab or load_vocabulary()
@@ -133,9 +138,9 @@ class Recaller:
             qvec = self.embedder.embed([query])[0]
         pool = max(self.w.candidates, POOL_PER_K * k)
         with self.store.read_scope():
-            # A store that serves reads in parallel looks up the named entities meanwhile.
+            # A plan for parallel reads looks up the named entities meanwhile.
             named_job = (self._worker().submit(self._named_facts_apart, query, group_id, tf, k, pool)
-                         if self.store.concurrent_reads else None)
+                         if self.parallel_reads else None)
             hits = self.store.search(group_id, query, qvec, pool, tf)
             episodes = self._episodes(query, group_id, tf, k, hits, life)
             named = named_job.result() if named_job else self._named_facts(query, group_id, tf, k, pool)
@@ -247,13 +252,13 @@ class Recaller:
     def _decay_and_neighbours(self, group_id: str, tf: TimeFilter, leading: dict[str, Episode],
                               first: list[str], half_life: float | None
                               ) -> tuple[set[str], dict[str, list[Episode]]]:
-        """The leading 3k candidates that are superseded evidence, and, on a store that
-        serves reads in parallel, meanwhile the neighbouring turns of the ``first`` 4k by
+        """The leading 3k candidates that are superseded evidence, and, with parallel reads
+        (``parallel_reads``), meanwhile the neighbouring turns of the ``first`` 4k by
         blended score: the best k after decay are always among those (decay lowers only
         leading turns, and the rest keep their order), so the caller reads no more.
         Elsewhere the caller reads the neighbours of the best k once decay has placed them."""
         judge = half_life and leading
-        if not (self.store.concurrent_reads and self.w.neighbour > 0):
+        if not (self.parallel_reads and self.w.neighbour > 0):
             return (self._superseded(group_id, tf, leading) if judge else set()), {}
         job = self._worker().submit(self._superseded, group_id, tf, leading) if judge else None
         near = self.store.neighbours(group_id, first, tf)

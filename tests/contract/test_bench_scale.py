@@ -90,3 +90,24 @@ def test_agent_loop_runs_on_both_stores_and_names_the_server(embedder, tmp_path:
                     "add_same_group", "add_other_group"):
             assert row[key]["n"] == 3 and 0 < row[key]["p50_ms"] <= row[key]["p99_ms"], key
         assert row["add_same_group_with_embedding"]["p50_ms"] >= row["add_same_group"]["p50_ms"]
+
+
+def test_growth_runs_on_both_stores_through_the_public_calls(embedder, tmp_path: Path):
+    """``bench growth`` on small sizes: a row per size and store with every figure, the group's
+    episodes counted as it grows, and the many-tenant row reading more groups than it holds."""
+    from kg_memory.bench.growth import run_growth
+
+    res = run_growth(["sqlite", neo4j_url()], embedder, sizes=(300, 100), neighbour=50, rounds=3, groups=6,
+                     group_size=20, cold=4, log=lambda _m: None)
+    names = list(res["stores"])
+    assert names[0] == "sqlite" and re.fullmatch(r"neo4j \d+\.\d+\.\d+", names[1]), names
+    for r in res["stores"].values():
+        assert [row["episodes"] for row in r["growth"]] == [100, 300]  # grown in order
+        for row in r["growth"]:
+            for key in ("add", "add_with_embedding", "recall_steady", "recall_after_write"):
+                assert row[key]["n"] == 3 and 0 < row[key]["p50_ms"] <= row[key]["p99_ms"], key
+            assert row["add_with_embedding"]["p50_ms"] >= row["add"]["p50_ms"]
+            assert row["first_recall_cold_ms"] > 0 and row["rss_mb"] > 0
+        t = r["tenants"]
+        assert t["groups_read"] == 6 and t["first_recall_cold"]["n"] == 4 and t["recall_steady"]["n"] == 100
+    assert res["stores"]["sqlite"]["growth"][-1]["store_bytes"] > res["stores"]["sqlite"]["growth"][0]["store_bytes"]

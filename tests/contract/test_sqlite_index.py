@@ -140,3 +140,43 @@ def test_built_rows_and_term_postings_are_reused_and_follow_every_change(tmp_pat
         "a", "live Leeds lake mountain", None, 10, tf)
     mem.close()
     fresh.close()
+
+
+def test_a_large_first_load_codes_on_a_thread_and_answers_the_same(tmp_path: Path, embedder, monkeypatch):
+    """A group loaded whole for the first time gives its rows their int8 codes on a thread
+    (``DEFER_CODES_FROM``): the recall that loaded it, those made while the codes are given and
+    those after (``settle``) return the same as a store that coded them at once."""
+    import numpy as np
+
+    from kg_memory.store.index import vectors
+    from kg_memory.store.sqlite import held
+
+    monkeypatch.setattr(vectors, "QUANTIZED_FROM", 0)  # the pre-scan on any size
+    monkeypatch.setattr(vectors, "QUANTIZE_BLOCK", 8)  # many blocks: searches fall between them
+    writer = SQLiteStore(tmp_path / "kg.db", dim=384)
+    writer.migrate()
+    mem = Memory(writer, settings=Settings(), embedder=embedder)
+    for i in range(60):
+        mem.add(f"Turn {i}: lunch with Ana at the harbour cafe number {i}.", group="a",
+                occurred_at=f"2024-0{i % 9 + 1}-{i % 28 + 1:02d}T10:00:00Z")
+    mem.close()
+    queries = ["where did I have lunch?", "harbour cafe 12", "Ana"]
+
+    def answers(defer_from: int) -> tuple[list[list[str]], SQLiteStore]:
+        monkeypatch.setattr(held, "DEFER_CODES_FROM", defer_from)
+        store = SQLiteStore(tmp_path / "kg.db", dim=384)
+        reader = Memory(store, settings=Settings(), embedder=embedder, owns_store=False)
+        out = [[e.episode.id for e in reader.recall(q, group="a", k=5).episodes] for q in queries]
+        return out, store
+
+    eager, eager_store = answers(10**9)
+    assert eager_store._indexes.peek("a")[0].uncoded is None  # coded while loading
+    deferred, store = answers(0)
+    idx = store._indexes.peek("a")[0]
+    store.settle()
+    assert idx.uncoded is None and np.array_equal(idx.codes[:idx.n], eager_store._indexes.peek("a")[0].codes[:idx.n])
+    after = [[e.episode.id for e in Memory(store, settings=Settings(), embedder=embedder, owns_store=False)
+              .recall(q, group="a", k=5).episodes] for q in queries]
+    assert deferred == eager == after and all(eager)
+    eager_store.close()
+    store.close()

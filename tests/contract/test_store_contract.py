@@ -447,8 +447,6 @@ def test_neo4j_holds_a_groups_vectors_from_its_second_search(neo4j_store_session
     second starts loading the group's episode and fact vectors on a thread while the server
     answers; once loaded, the searches run here. Every one of them gives the same answer, and
     so does search(), whose text hits then take their cosines from the held vectors."""
-    import time
-
     store = neo4j_store_session
     tf = ALL_TIME
     q, t, _ = _vectored_turns(store, group, "harbour turn", [0.3 + i / 100 for i in range(40)], seed=9)
@@ -466,10 +464,7 @@ def test_neo4j_holds_a_groups_vectors_from_its_second_search(neo4j_store_session
     both_first = store.search(group, "harbour", q, 5, tf)  # the second starts the load, on a thread
     # the thread may already have finished (40 rows): it is loading or loaded, never neither
     assert store.held.loading(group) or store.held.peek(group) is not None
-    for _ in range(300):
-        if store.held.peek(group) is not None and not store.held.loading(group):
-            break
-        time.sleep(0.1)
+    assert store.held.settle(timeout=30)  # the load's thread has finished
     held = store.held.peek(group)
     assert held is not None and len(held.episodes) == 40 and len(held.facts) == 12
     assert [(i, round(s, 5)) for i, s in store.episode_vector_search(group, q, 5, tf)] == \

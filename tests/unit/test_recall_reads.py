@@ -60,8 +60,7 @@ def test_parallel_reads_give_the_same_answers_with_one_neighbours_read():
         for question in _questions():
             runs = []
             for parallel in (False, True):
-                store.concurrent_reads = parallel
-                rec = Recaller(store, None, RecallWeights())
+                rec = Recaller(store, None, RecallWeights(), parallel_reads=parallel)
                 judged: list[tuple[int, int]] = []
                 superseded = rec._superseded
 

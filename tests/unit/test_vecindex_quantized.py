@@ -94,3 +94,38 @@ def test_rows_without_a_vector_and_empty_masks() -> None:
     q = _unit(np.ones(DIM))
     assert [key for key, _ in coded.search(q, 5, lambda t: t["hasvec"] == 1)] == [2]
     assert coded.search(q, 5, lambda t: t["hasvec"] == 5) == []
+
+
+def test_rows_appended_without_codes_search_the_same_and_get_the_same_codes(monkeypatch) -> None:
+    """A first load may leave the int8 codes for later (``append(code=False)``): its searches
+    scan float32 meanwhile and return the same answers; once ``code_pending`` has run, block by
+    block, the codes and the bound are those an eager append gives, and the pre-scan is used."""
+    from kg_memory.store.index import vectors
+
+    monkeypatch.setattr(vectors, "QUANTIZE_BLOCK", 64)  # several blocks
+    rng = np.random.default_rng(7)
+    vecs = _embeddings(rng, 300)
+    keys = list(range(300))
+    times = [np.arange(300, dtype=np.int64) % 7]
+    eager, later = VectorIndex(DIM, ("t",), quantized_from=0), VectorIndex(DIM, ("t",), quantized_from=0)
+    for s in range(0, 300, 100):
+        eager.append(keys[s:s + 100], vecs[s:s + 100], [t[s:s + 100] for t in times])
+        later.append(keys[s:s + 100], vecs[s:s + 100], [t[s:s + 100] for t in times], code=False)
+    assert later.uncoded == (0, 300) and not later.codes[:300].any()
+    prescans = []
+    scan = VectorIndex.candidates
+    monkeypatch.setattr(VectorIndex, "candidates", lambda self, *a: prescans.append(1) or scan(self, *a))
+    queries = _unit(rng.normal(size=(5, DIM)))
+    for q in queries:
+        assert later.search(q, 10, lambda t: t["t"] != 3) == eager.search(q, 10, lambda t: t["t"] != 3)
+    assert len(prescans) == 5  # the eager index only: the other scanned float32
+    steps = 0
+    while later.code_pending():
+        steps += 1
+    assert steps == 300 // 64 and later.uncoded is None
+    assert np.array_equal(later.codes[:300], eager.codes[:300])
+    assert np.array_equal(later.qscale[:300], eager.qscale[:300])
+    assert (later.qerr, later.qnorm) == (eager.qerr, eager.qnorm)
+    prescans.clear()
+    assert later.search(queries[0], 10, lambda t: t["t"] != 3) == eager.search(queries[0], 10, lambda t: t["t"] != 3)
+    assert len(prescans) == 2

@@ -47,6 +47,9 @@ def kth_largest(values: np.ndarray, k: int) -> np.floating:
     return np.partition(values, n - k)[n - k]  # the array's own type, as the comparisons after it expect
 
 
+# Rows of room kept over a first load (an eighth of it, at most this many): without it the first add
+# after loading a 1M-row group copied every row into a doubled array.
+GROWTH_HEADROOM = 65_536
 QUANTIZE_BLOCK = 4096  # rows quantized at a time: 4096 x 384 float32 is 6 MB, inside a core's cache share
 
 
@@ -110,6 +113,7 @@ class VectorIndex:
         self.codes = np.zeros((0, dim), dtype=np.int8)  # the rows' int8 codes, and their bound terms
         self.qscale = np.zeros(0, dtype=np.float32)
         self.qerr = self.qnorm = 0.0  # the largest error and decoded length of any row: one bound for all
+        self.uncoded: tuple[int, int] | None = None  # rows appended without codes yet (code_pending fills them)
         self.times = {c: np.zeros(0, dtype=np.int64) for c in self.time_cols}
         self._keyarr: tuple[int, np.ndarray, np.ndarray, np.ndarray] | None = None  # n, keys, sorted, order
         self.postings = PostingsCache()  # the owner's full-text postings over these rows
@@ -131,6 +135,11 @@ class VectorIndex:
             arr[: self.n] = self.times[c][: self.n]
             self.times[c] = arr
         self._cap = cap
+
+    def reserve(self, rows: int) -> None:
+        """Room for ``rows`` more rows, and some over (``GROWTH_HEADROOM``), allocated once: a first
+        load that appends in chunks then copies no row twice, and the adds after it grow nothing."""
+        self._grow(self.n + rows + min(rows // 8, GROWTH_HEADROOM))
 
     def upsert(self, rows: Iterable[tuple[object, bytes | None, Sequence[int]]]) -> None:
         """rows: (key, float32 bytes or None to keep the vector, time values)."""
@@ -156,9 +165,12 @@ class VectorIndex:
             self.codes[at], self.qscale[at], err, norm = quantize(self.vecs[at])
             self.qerr, self.qnorm = max(self.qerr, float(err.max())), max(self.qnorm, float(norm.max()))
 
-    def append(self, keys: Sequence[object], vecs: np.ndarray, times: Sequence[np.ndarray]) -> None:
+    def append(self, keys: Sequence[object], vecs: np.ndarray, times: Sequence[np.ndarray], code: bool = True
+               ) -> None:
         """Add rows whose keys the index does not hold yet, all at once: ``upsert``
-        without its loop over rows (a first load of 100k rows took 2.4 s through it)."""
+        without its loop over rows (a first load of 100k rows took 2.4 s through it).
+        ``code=False`` leaves their int8 codes to ``code_pending``: until every row has its
+        codes, searches scan the float32 rows (the same answers, without the pre-scan)."""
         m = len(keys)
         if not m:
             return
@@ -169,11 +181,29 @@ class VectorIndex:
         self.vecs[at] = vecs
         for c, values in zip(self.time_cols, times, strict=True):
             self.times[c][at] = values
-        self.codes[at], self.qscale[at], err, norm = quantize(self.vecs[at])
-        self.qerr, self.qnorm = max(self.qerr, float(err.max())), max(self.qnorm, float(norm.max()))
+        if code:
+            self._code(self.n, self.n + m)
+        else:
+            start = self.n if self.uncoded is None else self.uncoded[0]
+            self.uncoded = (start, self.n + m)
         self.pos.update(zip(keys, range(self.n, self.n + m), strict=True))
         self.keys.extend(keys)
         self.n += m
+
+    def _code(self, start: int, end: int) -> None:
+        self.codes[start:end], self.qscale[start:end], err, norm = quantize(self.vecs[start:end])
+        self.qerr, self.qnorm = max(self.qerr, float(err.max())), max(self.qnorm, float(norm.max()))
+
+    def code_pending(self) -> bool:
+        """Give the next block of uncoded rows their codes; True while some are left. The owner
+        calls it under its lock, a block at a time, so searches run between blocks."""
+        if self.uncoded is None:
+            return False
+        start, end = self.uncoded
+        stop = min(end, start + QUANTIZE_BLOCK)
+        self._code(start, stop)
+        self.uncoded = (stop, end) if stop < end else None
+        return self.uncoded is not None
 
     def _key_arrays(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         """Integer keys as an array, sorted, and the positions in sorted order."""
@@ -253,7 +283,7 @@ class VectorIndex:
             return []
         query = query.astype(np.float32)
         mask = mask_fn(self.view())
-        if self.n < self.quantized_from or _int8_dot() is None:
+        if self.n < self.quantized_from or self.uncoded is not None or _int8_dot() is None:
             rows = self.near_top(self.vecs[: self.n] @ query, k, mask, ROUNDING_SLACK)
         else:
             rows = self.candidates(query, k, mask)

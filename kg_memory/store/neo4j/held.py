@@ -185,6 +185,7 @@ class HeldGroups:
         self._lock = threading.Lock()
         self._searches: dict[str, int] = {}  # searches of a group whose vectors are not held
         self._loading: set[str] = set()  # groups whose vectors load in the background
+        self._loaders: list[threading.Thread] = []  # their threads (``settle`` waits for them)
 
     @property
     def enabled(self) -> bool:
@@ -264,9 +265,20 @@ class HeldGroups:
                 self._loading.add(group_id)
         if not self.background:
             return self.load(group_id)
-        threading.Thread(target=self._load_in_background, args=(group_id,), daemon=True,
-                         name="kgmem-neo4j-vectors").start()
+        thread = threading.Thread(target=self._load_in_background, args=(group_id,), daemon=True,
+                                  name="kgmem-neo4j-vectors")
+        with self._lock:
+            self._loaders = [t for t in self._loaders if t.is_alive()] + [thread]
+        thread.start()
         return None
+
+    def settle(self, timeout: float | None = None) -> bool:
+        """Wait for the loads running in the background; True when none is left running."""
+        with self._lock:
+            loaders = list(self._loaders)
+        for thread in loaders:
+            thread.join(timeout)
+        return not any(t.is_alive() for t in loaders)
 
     def _load_in_background(self, group_id: str) -> None:
         try:

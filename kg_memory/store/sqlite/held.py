@@ -16,6 +16,11 @@ from ..index.cache import GroupCache
 from ..index.vectors import NEG_INF_TIME, POS_INF_TIME, VectorIndex
 from .rows import EP_COLS, FACT_COLS, chunks, doc_len, micros_array, stored_micros
 
+LOAD_CHUNK = 4096  # rows read at a time on a first load: 6 MB of vectors, inside a core's cache share
+# A first load of this many rows leaves the int8 codes to a background thread: coding 100k rows took
+# a third of a cold group's first recall, whose search scans the float32 rows meanwhile (same answers).
+DEFER_CODES_FROM = 50_000
+
 
 class SQLiteHeld:
     """The held indexes of :class:`SQLiteStore`, which gives the connection and lock declared here."""
@@ -117,20 +122,49 @@ class SQLiteHeld:
         idx.upsert((g, None, (POS_INF_TIME, POS_INF_TIME, 0, 0)) for g in gone)
 
     def _first_load_episodes(self, idx: VectorIndex, where: str, args: tuple[Any, ...]) -> None:
-        """A group's first load, in bulk: one query with the vectors, times parsed as arrays, one append
-        (the row-by-row path took 3.9 s for 100k episodes; docs/benchmarks.md, "A cold group")."""
-        rows = self.conn.execute(
-            "SELECT e.rowid, e.occurred_at, e.created_at, e.embedding, d.sz FROM episodes e "
-            f"LEFT JOIN episodes_fts_docsize d ON d.id = e.rowid WHERE {where.replace('@', 'e.')}", args).fetchall()
-        if not rows:
+        """A group's first load, in bulk: the rows counted, room for them made once, then read in
+        chunks with their vectors (times parsed as arrays, each chunk appended and quantised while
+        it is in the CPU's cache). The row-by-row path took 3.9 s for 100k episodes, one query read
+        whole 1.9 s (docs/benchmarks.md, "A cold group")."""
+        cond = where.replace("@", "e.")
+        count = self.conn.execute(f"SELECT COUNT(*) FROM episodes e WHERE {cond}", args).fetchone()[0]
+        if not count:
             return
+        idx.reserve(count)
+        cur = self.conn.execute(
+            "SELECT e.rowid, e.occurred_at, e.created_at, e.embedding, d.sz FROM episodes e "
+            f"LEFT JOIN episodes_fts_docsize d ON d.id = e.rowid WHERE {cond}", args)
         zero = bytes(4 * self.dim)
-        vecs = np.frombuffer(b"".join(r[3] if r[3] is not None else zero for r in rows),
-                             dtype=np.float32).reshape(len(rows), self.dim)
-        times = [micros_array([r[1] for r in rows]), micros_array([r[2] for r in rows]),
-                 np.fromiter((r[3] is not None for r in rows), dtype=np.int64, count=len(rows)),
-                 np.fromiter((doc_len(r[4]) for r in rows), dtype=np.int64, count=len(rows))]
-        idx.append([r[0] for r in rows], vecs, times)
+        later = count >= DEFER_CODES_FROM
+        while chunk := cur.fetchmany(LOAD_CHUNK):
+            vecs = np.frombuffer(b"".join(r[3] if r[3] is not None else zero for r in chunk),
+                                 dtype=np.float32).reshape(len(chunk), self.dim)
+            times = [micros_array([r[1] for r in chunk]), micros_array([r[2] for r in chunk]),
+                     np.fromiter((r[3] is not None for r in chunk), dtype=np.int64, count=len(chunk)),
+                     np.fromiter((doc_len(r[4]) for r in chunk), dtype=np.int64, count=len(chunk))]
+            idx.append([r[0] for r in chunk], vecs, times, code=not later)
+        if later:
+            self._code_later(idx)
+
+    def _code_later(self, idx: VectorIndex) -> None:
+        """Give a freshly loaded index its int8 codes on a thread, a block at a time under the
+        store's lock, so searches run between blocks (on the float32 rows until the last)."""
+        def run() -> None:
+            more = True
+            while more:
+                with self._lock:
+                    more = idx.code_pending()
+
+        thread = threading.Thread(target=run, daemon=True, name="kgmem-sqlite-codes")
+        with self._lock:
+            self._coders = [t for t in getattr(self, "_coders", []) if t.is_alive()] + [thread]
+        thread.start()
+
+    def settle(self) -> None:
+        """Wait for the codes being given on threads (``_code_later``): from then on every held
+        index searches with its int8 pre-scan. Answers are the same before and after."""
+        for thread in list(getattr(self, "_coders", [])):
+            thread.join()
 
     def _code(self, table: dict[str, int], value: str) -> int:
         code = table.get(value)
