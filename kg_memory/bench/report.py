@@ -182,7 +182,8 @@ def _growth(bench_dir: Path) -> list[str]:
            f"`kgmem bench growth`: one group grows through {', '.join(f'{n:,}' for n in first['sizes'])} episodes "
            f"beside a neighbour of {first['neighbour']:,} (history filled through the store, extracted, with seeded "
            f"random vectors); at each size a new `Memory` over a new store handle makes the group's first recall "
-           f"(cold: the process holds nothing of it), then {first['rounds']} rounds of `Memory.recall`, `Memory.add` "
+           "(cold: the process holds nothing of it; three such, the median shown), then "
+           f"{first['rounds']} rounds of `Memory.recall`, `Memory.add` "
            "(waiting for extraction, the parser included) and `Memory.recall`. The add leaves out the time in the "
            "embedding model (the turn's vector and new facts' statements), which the next column keeps. "
            "Milliseconds p50 / p95; RSS is the process's now, the held column its growth on the first recall.", "",
