@@ -13,7 +13,7 @@ import random
 import re
 import time
 from collections import defaultdict
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from concurrent.futures import ThreadPoolExecutor
 from contextlib import contextmanager
 from dataclasses import dataclass, field, replace
@@ -141,14 +141,16 @@ class Pipeline:
                 break
         return stats
 
+    def _scopes(self, groups: Iterable[str]) -> dict[str, tuple[Extractor, Vocabulary]]:
+        """Each group's extractor and vocabulary (its ontology's), read once per batch: a batch is
+        extracted and decided under the same ontology even if it changes meanwhile."""
+        return {g: self.scope(g) if self.scope is not None else (self.extractor, self.vocab) for g in groups}
+
     @contextmanager
-    def _ontology_of(self, group_id: str) -> Iterator[None]:
-        """Extract and decide under the group's own ontology (its extractor and vocabulary)."""
-        if self.scope is None:
-            yield
-            return
+    def _ontology_of(self, scope: tuple[Extractor, Vocabulary]) -> Iterator[None]:
+        """Extract and decide under a group's own ontology (its extractor and vocabulary)."""
         saved = self.extractor, self.vocab
-        self.extractor, self.vocab = self.scope(group_id)
+        self.extractor, self.vocab = scope
         try:
             yield
         finally:
@@ -174,8 +176,9 @@ class Pipeline:
         self.progress.phase("extract", len(episodes))
         extracted: dict[str, dict[str, Extraction]] = {}
         failed: list[tuple[str, str, str, str | None]] = []
+        scopes = self._scopes(by_group)
         for group_id, eps in by_group.items():
-            with self._ontology_of(group_id):
+            with self._ontology_of(scopes[group_id]):
                 extracted[group_id] = self._extractions(group_id, sorted(eps, key=lambda e: e.occurred_at), failed,
                                                         stats)
         self.progress.phase("store facts", len(episodes))
@@ -183,7 +186,7 @@ class Pipeline:
             batch = WriteBatch(episode_vectors=dict(vectors), statuses=list(failed))
             decided = IngestStats()
             for group_id, eps in by_group.items():
-                with self._ontology_of(group_id):
+                with self._ontology_of(scopes[group_id]):
                     self._group(group_id, eps, extracted[group_id], batch, decided)
             self._embed_batch(batch)
             try:
