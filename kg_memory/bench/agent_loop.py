@@ -64,7 +64,7 @@ def _fill(mem: Memory, episodes: list[Episode], group: str) -> None:
         mem.add_episodes(eps[i: i + 1000])
 
 
-def _add(mem: Memory, turn: Episode, group: str, pre: PrecomputedEmbedder) -> tuple[float, float]:
+def timed_add(mem: Memory, turn: Episode, group: str, pre: PrecomputedEmbedder) -> tuple[float, float]:
     """One agent write: ``Memory.add``. Returns (seconds without the time spent in the embedding
     model, seconds with it)."""
     embedding = pre.inner_seconds
@@ -74,7 +74,7 @@ def _add(mem: Memory, turn: Episode, group: str, pre: PrecomputedEmbedder) -> tu
     return total - (pre.inner_seconds - embedding), total
 
 
-def _timed_recall(mem: Memory, group: str, q: str) -> float:
+def timed_recall(mem: Memory, group: str, q: str) -> float:
     t0 = time.perf_counter()
     mem.recall(q, group=group, k=10)
     return time.perf_counter() - t0
@@ -104,23 +104,23 @@ def run_agent_loop(stores: Sequence[str], embedder: Embedder, episodes: int = 10
             turns = iter(extra)
 
             def recall(q: str, mem: Memory = mem, group: str = group) -> float:
-                return _timed_recall(mem, group, q)
+                return timed_recall(mem, group, q)
 
             first = recall(qs[0])  # the group's first recall in this process: nothing held yet
             log(f"{name}: first recall {first * 1000:.1f} ms; warm-up")
             for i in range(WARMUP):  # plans compiled, caches filled, as in a server that has been up a while
                 recall(qs[i % len(qs)])
                 if i % 10 == 0:
-                    _add(mem, next(turns), group, pre)
+                    timed_add(mem, next(turns), group, pre)
             steady, after_same, after_other = [], [], []
             add_same: list[tuple[float, float]] = []
             add_other: list[tuple[float, float]] = []
             log(f"{name}: {rounds} rounds of recall, add, recall, add to the neighbour, recall")
             for r in range(rounds):
                 steady.append(recall(qs[3 * r]))
-                add_same.append(_add(mem, next(turns), group, pre))
+                add_same.append(timed_add(mem, next(turns), group, pre))
                 after_same.append(recall(qs[3 * r + 1]))
-                add_other.append(_add(mem, next(turns), other, pre))
+                add_other.append(timed_add(mem, next(turns), other, pre))
                 after_other.append(recall(qs[3 * r + 2]))
             row = {"recall_steady": percentiles(steady), "recall_after_same_group_write": percentiles(after_same),
                    "recall_after_other_group_write": percentiles(after_other),

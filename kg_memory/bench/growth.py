@@ -23,7 +23,6 @@ from __future__ import annotations
 
 import random
 import tempfile
-import time
 import uuid
 from collections.abc import Callable, Sequence
 from datetime import UTC, datetime, timedelta
@@ -38,6 +37,7 @@ from ..extract.rules import RulesExtractor
 from ..memory import Memory
 from ..settings import Settings
 from ..store.base import Store, WriteBatch
+from .agent_loop import timed_add, timed_recall
 from .scale import QUESTIONS, PrecomputedEmbedder, _open, percentiles
 from .synthetic import CITIES, NAMES, generate
 
@@ -79,23 +79,6 @@ def _questions(seed: int, n: int) -> list[str]:
     return [rng.choice(QUESTIONS).format(name=rng.choice(NAMES), city=rng.choice(CITIES)) for _ in range(n)]
 
 
-def _recall(mem: Memory, group: str, query: str) -> float:
-    """One timed ``Memory.recall``, in seconds."""
-    t0 = time.perf_counter()
-    mem.recall(query, group=group, k=10)
-    return time.perf_counter() - t0
-
-
-def _add(mem: Memory, group: str, turn: Episode, pre: PrecomputedEmbedder) -> tuple[float, float]:
-    """One timed ``Memory.add`` waiting for extraction: (seconds without the time spent in the
-    embedding model, seconds with it)."""
-    spent = pre.inner_seconds
-    t0 = time.perf_counter()
-    mem.add(turn.content, group=group, role=turn.role, speaker=turn.speaker)
-    total = time.perf_counter() - t0
-    return total - (pre.inner_seconds - spent), total
-
-
 def _memory(url: str, path: str, embedder: PrecomputedEmbedder, parser: bool) -> Memory:
     """A new ``Memory`` over a new handle on the same store: a process that holds nothing of it."""
     from ..store.url import open_store
@@ -112,21 +95,21 @@ def measure_size(url: str, path: str, group: str, pre: PrecomputedEmbedder, qs: 
     for i in range(COLD_TRIES):  # a new process's first recall of the group, each on a new handle
         mem = _memory(url, path, pre, parser=True)
         before = current_rss_mb()
-        colds.append(_recall(mem, group, qs[i]))
+        colds.append(timed_recall(mem, group, qs[i]))
         if i == 0:  # later handles reuse the memory the closed ones gave back
             held = current_rss_mb() - before
         if i < COLD_TRIES - 1:
             mem.close()
     for q in qs[1:WARMUP + 1]:
         mem.recall(q, group=group, k=10)
-    _add(mem, group, turns[-1], pre)  # the parser loads on a process's first add
+    timed_add(mem, turns[-1], group, pre)  # the parser loads on a process's first add
     steady, after, adds, adds_all = [], [], [], []
     for r in range(rounds):
-        steady.append(_recall(mem, group, qs[(2 * r) % len(qs)]))
-        own, total = _add(mem, group, turns[r % len(turns)], pre)
+        steady.append(timed_recall(mem, group, qs[(2 * r) % len(qs)]))
+        own, total = timed_add(mem, turns[r % len(turns)], group, pre)
         adds.append(own)
         adds_all.append(total)
-        after.append(_recall(mem, group, qs[(2 * r + 1) % len(qs)]))
+        after.append(timed_recall(mem, group, qs[(2 * r + 1) % len(qs)]))
     row = {"first_recall_cold_ms": round(float(np.median(colds)) * 1000, 1),
            "first_recall_cold_each_ms": [round(c * 1000, 1) for c in colds], "held_by_the_group_mb": round(held, 1),
            "add": percentiles(adds), "add_with_embedding": percentiles(adds_all),
@@ -184,13 +167,13 @@ def tenants(url: str, tmp: Path, pre: PrecomputedEmbedder, qs: list[str], groups
     order = random.Random(seed).sample(names, min(groups, max(cold, 2 * max_groups)))
     firsts, rss = [], []
     for i, g in enumerate(order):
-        t = _recall(mem, g, qs[i % len(qs)])
+        t = timed_recall(mem, g, qs[i % len(qs)])
         if i < cold:
             firsts.append(t)
         rss.append(current_rss_mb())
     for q in qs[:WARMUP]:  # warm-up
         mem.recall(q, group=order[0], k=10)
-    steady = [_recall(mem, order[0], q) for q in qs[WARMUP:WARMUP + 100]]
+    steady = [timed_recall(mem, order[0], q) for q in qs[WARMUP:WARMUP + 100]]
     row = {"groups": groups, "group_size": group_size, "first_recall_cold": percentiles(firsts),
            "recall_steady": percentiles(steady), "groups_read": len(order), "held_groups_max": max_groups,
            "rss_mb_after_64_groups": rss[min(len(rss), max_groups) - 1], "rss_mb_after_all_read": rss[-1],

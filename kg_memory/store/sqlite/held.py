@@ -33,6 +33,7 @@ class SQLiteHeld:
     _predicate_codes: dict[str, int]
     _indexes: GroupCache[tuple[VectorIndex, VectorIndex]]
     _pruned_upto: Callable[[], int]
+    _coders: list[threading.Thread]  # threads giving first loads their codes (``_code_later``)
     _episode: Callable[[sqlite3.Row], Episode]
     _fact: Callable[[sqlite3.Row], FactVersion]
 
@@ -157,13 +158,15 @@ class SQLiteHeld:
 
         thread = threading.Thread(target=run, daemon=True, name="kgmem-sqlite-codes")
         with self._lock:
-            self._coders = [t for t in getattr(self, "_coders", []) if t.is_alive()] + [thread]
+            self._coders = [t for t in self._coders if t.is_alive()] + [thread]
         thread.start()
 
     def settle(self) -> None:
         """Wait for the codes being given on threads (``_code_later``): from then on every held
         index searches with its int8 pre-scan. Answers are the same before and after."""
-        for thread in list(getattr(self, "_coders", [])):
+        with self._lock:
+            coders = list(self._coders)
+        for thread in coders:
             thread.join()
 
     def _code(self, table: dict[str, int], value: str) -> int:

@@ -72,6 +72,7 @@ class SQLiteStore(SQLiteUpkeep, SQLiteHeld, Store):
         self._predicate_codes: dict[str, int] = {}
         # each group's episode and fact index, for the groups used most recently
         self._indexes: GroupCache[tuple[VectorIndex, VectorIndex]] = GroupCache(max_groups)
+        self._coders: list[threading.Thread] = []  # first loads' codes being given (held.py)
 
     # -- lifecycle ---------------------------------------------------------
     @contextmanager
