@@ -36,7 +36,7 @@ def test_agent_loop_add_leaves_out_the_new_facts_embedding(embedder, store, grou
     """The add figure is the memory's own cost, through ``Memory.add``: the time the add spends in
     the embedding model (a new fact's statement, and the turn's text as the add indexes it when it
     was not embedded beforehand) is taken out, and kept in the figure beside it."""
-    from kg_memory.bench.agent_loop import _add
+    from kg_memory.bench.agent_loop import timed_add
     from kg_memory.bench.scale import PrecomputedEmbedder
     from kg_memory.core.models import Episode
     from kg_memory.core.timeutil import utcnow
@@ -48,7 +48,7 @@ def test_agent_loop_add_leaves_out_the_new_facts_embedding(embedder, store, grou
                    created_at=now)
     pre = PrecomputedEmbedder(embedder, {})
     mem = Memory(store, embedder=pre, extractor=RulesExtractor(use_parser=False), owns_store=False)
-    own, total = _add(mem, turn, group, pre)
+    own, total = timed_add(mem, turn, group, pre)
     assert pre.inner_seconds > 0  # the fact's statement was not known beforehand: the model embedded it
     assert 0 < own < total and abs((total - own) - pre.inner_seconds) < 1e-9
     assert [f.object for f in store.list_facts(group, None)] == ["Lisbon"]  # the add did write the fact
