@@ -7,27 +7,17 @@ from __future__ import annotations
 import re
 from datetime import UTC, datetime, timedelta
 
-import numpy as np
-
+from kg_memory.bench.growth import fill
 from kg_memory.core.models import Episode
-from kg_memory.store.base import Store, WriteBatch
+from kg_memory.store.base import Store
 from kg_memory.store.neo4j.queries import query
 
 T0 = datetime(2021, 3, 1, tzinfo=UTC)
 
 
 def _fill(store: Store, group: str, n: int, start: int = 0) -> None:
-    """``n`` extracted (done) episodes in ``group``, written through the store."""
-    eps = [Episode(group_id=group, role="user", content=f"filler turn {i}: lunch at place {i % 31}",
-                   occurred_at=T0 + timedelta(minutes=i), created_at=T0 + timedelta(minutes=i))
-           for i in range(start, start + n)]
-    for s in range(0, n, 1000):
-        chunk = eps[s:s + 1000]
-        store.add_episodes(chunk)
-        vecs = np.random.default_rng(s + start).standard_normal((len(chunk), 384)).astype(np.float32)
-        vecs /= np.linalg.norm(vecs, axis=1, keepdims=True)
-        store.write(WriteBatch(episode_vectors={(e.group_id, e.id): v for e, v in zip(chunk, vecs, strict=True)},
-                               statuses=[(e.group_id, e.id, "done", None) for e in chunk]))
+    """``n`` extracted (done) episodes in ``group``, written through the store (as ``bench growth`` fills)."""
+    fill(store, group, start, n, 384, seed=0)
 
 
 # Searches bound by the group alone that still cost O(1) or O(pending): the partial index of pending
