@@ -63,7 +63,8 @@ _CONTRACTIONS = [
     (r"\bIm\b", "I am"),
 ]
 # a sentence ends at . ! ? (not after a title: "Dr. Patel") or a line break
-SENTENCE = re.compile(r"(?<!\b[DMS][rts]\.)(?<!\bMrs\.)(?<!\bProf\.)(?<=[.!?])\s+|\n+")
+# (a headline's colon before a first-person clause ends a sentence too: "New goal: I'm training for ...")
+SENTENCE = re.compile(r"(?<!\b[DMS][rts]\.)(?<!\bMrs\.)(?<!\bProf\.)(?<=[.!?])\s+|(?<=:)\s+(?=(?:I|We|My|Our)\b)|\n+")
 
 
 def normalize_text(text: str) -> str:
@@ -87,6 +88,8 @@ class _Compiled:
     past: re.Pattern[str] | None
     ending: re.Pattern[str] | None
     ending_any: re.Pattern[str] | None
+    ending_together: re.Pattern[str] | None = None  # "Sam and I broke up": "I broke up with Sam" said of both
+    ending_named: re.Pattern[str] | None = None  # "Globex churned": a named subject's own slot ends
 
 
 def _compile(p: Predicate) -> _Compiled:
@@ -111,7 +114,18 @@ def _compile(p: Predicate) -> _Compiled:
     ending_any = None
     if p.ending_any:
         ending_any = re.compile(rf"\b(?:I|we)\s+{adv}{_phrase_rx(p.ending_any)}\b", re.I)
-    return _Compiled(p, first(p.first_person), chained, third, first(p.past), first(p.ending), ending_any)
+    together = None
+    mutual = {re.sub(r"\s+(?:with|from|to|of)$", "", e) for e in p.ending if re.search(r"\s(?:with|from)$", e)}
+    if mutual:
+        together = re.compile(rf"(?P<obj>{_NAME})\s+and\s+I\s+{adv}{_phrase_rx(mutual)}\b")
+    # an end said whole, of a named subject, with nothing after it ("Globex churned", "Initrode cancelled
+    # their subscription"): only of a group's own predicates, whose ends are said of things
+    named = None
+    whole = [e for e in p.ending if not re.search(r"\s(?:with|from|to|of|in|on|at)$", e)]
+    if whole and p.examples:
+        named = re.compile(rf"(?<![\w'])(?P<subj>{_NAME})\s+{adv}{_phrase_rx(whole)}\s*(?=[.;!?]|$)")
+    return _Compiled(p, first(p.first_person), chained, third, first(p.past), first(p.ending), ending_any,
+                     together, named)
 
 
 _COMPILED: dict[str, tuple[_Compiled, ...]] = {}  # by ontology version: an ontology's patterns compile once
@@ -158,7 +172,7 @@ class RulesExtractor:
         rel_words = sorted(self.vocab.relations, key=len, reverse=True)
         self._relation_rx = re.compile(
             r"\bmy\s+(?:(?:older|younger|little|big|elder|twin|oldest|youngest|eldest)\s+)?"
-            rf"(?P<rel>{'|'.join(map(re.escape, rel_words))})\b,?(?:\s+(?P<name>(?-i:{_NAME})))?",
+            rf"(?P<rel>{'|'.join(map(re.escape, rel_words))})\b,?(?:\s+(?:is\s+)?(?P<name>(?-i:{_NAME})))?",
             re.I,
         )
         animals = "|".join(re.escape(a) for a in classes["animal"])
@@ -315,6 +329,9 @@ class RulesExtractor:
             name = m.group("name")
             if name and name.split()[0].lower() in _NOT_SUBJECTS:
                 name = None
+            named_before = re.search(rf"(?P<who>{_NAME})\s+(?:is|was)\s+$", s[:m.start()])
+            if not name and named_before and named_before.group("who").split()[0].lower() not in _NOT_SUBJECTS:
+                name = named_before.group("who")  # "Tom is my brother"
             if not name:  # "my brother": a weak fact (docs/labelling.md), kept because people ask who has one
                 name = f"{me}'s {rel}"
                 aliases[m.group(0)] = name
@@ -339,6 +356,11 @@ class RulesExtractor:
             if self.parser and c.pred.name == "likes":
                 continue  # the parse reads preferences with their grammar; the phrase pattern made junk
             self._first_person(c, s, me, t, span, out)
+            if c.ending_named and c.pred.name in self.vocab.own:
+                for m in c.ending_named.finditer(s):
+                    subj = self._subject(m.group("subj"), aliases)
+                    if subj is not None and subj.lower() not in ("i", "we"):
+                        self._end(out, subj, c.pred, None, t, span)
             if c.third:
                 for m in c.third.finditer(s if not aliases else s_third):
                     subj = self._subject(m.group("subj"), aliases)
@@ -353,6 +375,11 @@ class RulesExtractor:
         p = c.pred
         if c.ending:
             for m in c.ending.finditer(s):
+                obj = self._object(p, m.group("obj"))
+                if obj:
+                    self._end(out, me, p, obj[0], t, span)
+        if c.ending_together:
+            for m in c.ending_together.finditer(s):
                 obj = self._object(p, m.group("obj"))
                 if obj:
                     self._end(out, me, p, obj[0], t, span)

@@ -124,3 +124,28 @@ def test_a_new_ontology_is_replayed_in_a_shadow_by_the_nightly_run(make_memory, 
     assert not mem.ontology(group).is_default and jobs.stale_versions(group) == []
     again = next(r for r in jobs.nightly([group]).runs if r["job"] == "reextract")
     assert again["counts"] == {"stale": 0}
+
+
+PERSONAL = ROOT / "examples" / "ontologies" / "personal.toml"
+HEALTH = ROOT / "examples" / "ontologies" / "health.toml"
+
+
+def test_an_end_that_names_the_slot_ends_the_one_held(make_memory, group):
+    """"I sold my car" names no value: it ends whichever of the slots the noun names the speaker holds
+    (the car they own, or the car they drive); "I came off sertraline" names a value, and ends the
+    slot that holds it, whatever the reading's nearest predicate."""
+    mem = make_memory()
+    mem.set_ontology(PERSONAL, group=group)
+    for g in (group, f"{group}-default"):  # owns_car under the group's ontology; drives under the default
+        mem.add("I drive a Volvo XC60.", group=g, occurred_at="2026-01-10T10:00:00Z")
+        mem.add("I sold my car last week.", group=g, occurred_at="2026-03-10T10:00:00Z")
+    assert _values(mem, group, "owns_car", as_of="2026-02-01") == ["Volvo XC60"]
+    assert _values(mem, f"{group}-default", "drives", as_of="2026-02-01") == ["Volvo XC60"]
+    assert _values(mem, group, "owns_car") == _values(mem, group, "drives") == []
+    assert _values(mem, f"{group}-default", "drives") == []
+    mem.set_ontology(HEALTH, group=f"{group}-health")
+    mem.add("I take sertraline for anxiety.", group=f"{group}-health", occurred_at="2026-01-10T10:00:00Z")
+    held = [f.predicate for f in mem.facts(group=f"{group}-health") if f.object.lower() == "sertraline"]
+    assert held
+    mem.add("I came off sertraline in May.", group=f"{group}-health", occurred_at="2026-06-10T10:00:00Z")
+    assert not [f for f in mem.facts(group=f"{group}-health") if f.object.lower() == "sertraline"]

@@ -1,0 +1,685 @@
+"""Clauses off the dependency parse: who a clause is about, what value it names, and its shape
+(plain, a change, a hand-over, a rewrite, an end). No meaning here: ``meaning`` maps a clause's
+reading onto an ontology's predicates. The shapes are grammar, for any predicate and domain:
+
+* "moved from A to B", "switched to B", "traded A for B": a change to B (from A);
+* "handed X over to B", "rewrote X in B": X's slot takes B;
+* "no longer uses A", "stopped using A", "gave up on A", "sold my car": the slot ends;
+* whose slot: the subject, or the speaker where a chat line drops its "I", "X and I", "our family";
+  a slot's noun's owner ("our contact at Hooli", "the deal with Acme", "our contact there");
+* which value: a name over a role ("a member at Gold's Gym", "a gym called Crux"), an amount with
+  its unit, an aimed-at phrase ("I want to swim a mile")."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, replace
+from typing import Any
+
+from . import parse
+
+HAND_OVER = frozenset({"hand", "transfer", "pass", "reassign", "give"})
+# (with the past forms the small parser leaves unlemmatised)
+REWRITE = frozenset({"rewrite", "write", "port", "reimplement", "rebuild", "build", "rebuilt", "rewrote", "rewritten"})
+WRITE = frozenset({"write", "rewrite", "rewrote", "rewritten"})  # of a language only "in" one; "to" a store is storage
+CHANGE = frozenset({"switch", "move", "migrate", "change", "upgrade", "downgrade", "swap", "transition",
+                    # an amount that changed: "bumped my lisinopril to 20 mg", "raised it to 75 mcg"
+                    "bump", "raise", "increase", "lower", "reduce", "double", "halve", "adjust"})
+REPLACE = frozenset({"trade", "swap", "exchange", "replace", "substitute"})
+STOP = frozenset({"stop", "quit", "drop", "abandon", "retire", "remove", "deprecate", "sell", "cancel", "leave"})
+# who acts on a thing without being its slot's subject ("the team ported billing to Kotlin")
+AGENTS = frozenset({"team", "someone", "somebody", "they", "everyone", "engineering", "ops", "devops", "platform"})
+_PRONOUNS = frozenset({"it", "they", "this", "that", "he", "she", "them", "me", "us", "you", "him", "her"})
+_FIRST = frozenset({"i", "we"})
+_DETS = frozenset({"the", "a", "an", "our", "my", "their", "its", "his", "her", "this", "that", "your"})
+
+
+@dataclass(frozen=True)
+class Reading:
+    subject: str
+    verb: str
+    object: str
+    text: str  # the clause as words, for the embedding
+    shape: str  # plain | change | hand_over | rewrite | end
+    object_proper: bool
+    old: str | None = None  # the value a change left ("from A to B": A), which ends
+    moved: str | None = None  # what the clause acts on ("we moved the wiki to Notion": the wiki)
+    any_value: bool = False  # an end of the slot whatever it holds ("I sold my car")
+
+
+# an amount as said: a number (digits or words, "and a half"), then a unit of UNITS
+_NUMBER = (r"(?:\$?\d[\d,.]*k?|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|fifteen|twenty|"
+           r"thirty|forty|fifty|hundred)(?:\s+and\s+a\s+half)?")
+PHONE = re.compile(r"\b\d{3}[-. ]\d{3,4}(?:[-. ]\d{3,4})?\b")
+
+
+def _amount_rx() -> re.Pattern[str]:
+    units = "|".join(sorted((re.escape(u) for u in UNITS), key=len, reverse=True))
+    return re.compile(rf"(?<![\w-]){_NUMBER}\s*(?:{units})(?![\w-])|\$\d[\d,.]*k?\b", re.I)
+
+
+def value_shape(value: str) -> str | None:
+    """The shape of a value that says which slots may hold it: ``phone`` (555-0134), ``amount:<unit>``
+    (500 mg, $40k), or None for words and names, which meaning alone places."""
+    if PHONE.fullmatch(value.strip()):
+        return "phone"
+    found = AMOUNT.fullmatch(value.strip())
+    if found is None:
+        return None
+    low = value.strip().lower()
+    unit = "$" if low.startswith("$") else re.sub(r"^[\d,.]+", "", low.split()[-1])
+    return f"amount:{unit[:-1] if len(unit) > 2 and unit.endswith('s') else unit}"
+
+
+_NUMBER_WORD = re.compile(r"\b(?:one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|fifteen|twenty|"
+                          r"thirty|forty|fifty|hundred)\b", re.I)
+
+
+def has_number(value: str) -> bool:
+    return any(c.isdigit() for c in value) or bool(_NUMBER_WORD.search(value))
+
+
+# -- clauses off the parse ----------------------------------------------------------------------
+# ("may" only in lower case: "in May" is a month)
+HYPOTHETICAL = re.compile(r"\b(?:would|should|could|might|(?-i:may)|someday|one day|if|hope to|want to|wanna|"
+                           r"thinking (?:about|of)|planning to|plan to|gonna|going to|'d love)\b", re.I)
+
+
+def readings(doc: Any, speaker: str, types: frozenset[str] = frozenset(), slot_words: frozenset[str] = frozenset(),
+             people: frozenset[str] = frozenset(), ends: frozenset[str] = frozenset()) -> list[Reading]:
+    """Every clause of a parsed sentence that has a subject (or a topic it continues) and an object."""
+    out: list[Reading] = []
+    topic: str | None = None
+    for verb in (t for t in doc if _is_verb(t)):
+        subject, topic = _subject_of(verb, speaker, topic, types, slot_words, people)
+        reading = _inverse_copula(verb, speaker, types, slot_words, people) or _done_to_me(verb, speaker) \
+            or _reading(verb, subject, types, speaker)
+        if reading is not None:
+            if reading.shape == "plain" and _says_an_end(verb, ends):  # an ontology's own ``ends``: "lost the deal"
+                reading = replace(reading, shape="end")
+            moved = _moved_thing(verb, types)
+            if moved and not _overlaps(moved, reading.object) and not _possessed(verb) \
+                    and moved.split()[-1].lower() not in slot_words:  # "got a new number: 555-9090" names the slot
+                reading = replace(reading, moved=moved)
+            if reading.shape == "change" and reading.subject != speaker and _possessed(verb):
+                reading = replace(reading, subject=speaker)  # "the doctor swapped my omeprazole for X": mine
+            whose = _end_owner(verb, reading, speaker, types, slot_words)
+            if whose is not None:  # "We lost the deal with Cyberdyne": Cyberdyne's deal ends
+                reading = replace(reading, subject=whose)
+            front = _fronted(verb)
+            if front is not None and reading.subject == speaker and not reading.moved:
+                reading = replace(reading, moved=_phrase(front, types))  # "At Stark we deal with Pepper Potts"
+            if reading.shape == "plain" and out and out[-1].shape == "end" and verb.dep_ == "conj":
+                reading = replace(reading, shape="change")  # "sold my Civic and bought a Tesla": the new value
+            out.append(reading)
+            if reading.subject != speaker:
+                topic = reading.subject
+        topic = _moved_thing(verb, types) or topic
+    return out
+
+
+def _says_an_end(verb: Any, ends: frozenset[str]) -> bool:
+    """Does the clause say one of an ontology's ``ends`` phrasings ("we lost the deal with Cyberdyne")?"""
+    said = " ".join(t.lower_ for t in verb.subtree)
+    return any(re.search(rf"\b{re.escape(e)}\b", said) for e in ends)
+
+
+def _done_to_me(verb: Any, speaker: str) -> Reading | None:
+    """A clause someone else does to the speaker that gives the speaker a value: "you can reach me at
+    555 201 7788", "they made me a senior developer", "the board named me treasurer"."""
+    me = next((k for k in verb.children if k.dep_ == "dobj" and k.lower_ in ("me", "us")), None)
+    if me is not None:
+        value = next((o for k in verb.children if k.dep_ == "prep" and k.lower_ in ("at", "on", "as")
+                      if (o := _pobj(k)) is not None), None)
+        return None if value is None else _made(speaker, verb.lemma_.lower(), value, _clause_text(verb), "plain")
+    after_me = any(k.dep_ == "prep" and any(g.dep_ == "pobj" and g.lower_ in ("me", "us") for g in k.children)
+                   for k in verb.children)
+    subj = next((k for k in verb.children if k.dep_ == "nsubj"), None)
+    if after_me and subj is not None and _is_name(subj) and subj.pos_ == "PROPN":
+        # "Dr. Moreau looks after me now", "Kim works with us": the one who does it is the speaker's value
+        return _made(speaker, verb.lemma_.lower(), subj, _clause_text(verb), "plain")
+    small = next((k for k in verb.children if k.dep_ in ("ccomp", "oprd") and k.pos_ == "NOUN"
+                  and any(g.dep_ == "nsubj" and g.lower_ in ("me", "us") for g in k.children)), None)
+    return None if small is None else _made(speaker, verb.lemma_.lower(), small, _clause_text(verb), "change")
+
+
+def _end_owner(verb: Any, reading: Reading, speaker: str, types: frozenset[str],
+               slot_words: frozenset[str]) -> str | None:
+    """Whose slot an end names when its object is the slot's noun with an owner ("lost the deal with
+    Cyberdyne", "cancelled Hooli's contract")."""
+    dobj = next((k for k in verb.children if k.dep_ == "dobj"), None)
+    if reading.shape != "end" or dobj is None or dobj.lemma_.lower() not in slot_words:
+        return None
+    owner = _owner(dobj, speaker, types) or _owner(verb, speaker, types)  # the parser may hang "with X" on the verb
+    return owner if owner not in (None, speaker) else None
+
+
+def _fronted(verb: Any) -> Any | None:
+    """A name a clause opens with, before its subject, that says whose the clause is ("For Vandelay we
+    talk to Art", "At Stark we deal with Pepper Potts")."""
+    subj = next((k for k in verb.children if k.dep_ == "nsubj"), None)
+    for k in verb.children:
+        if k.dep_ == "prep" and k.lower_ in ("for", "at", "with", "on") and subj is not None and k.i < subj.i:
+            obj = _pobj(k)
+            if obj is not None and _is_name(obj):
+                return obj
+    return None
+
+
+def _overlaps(a: str, b: str) -> bool:
+    """Do two phrases share a word ("mg" and "10 mg")?"""
+    return bool(set(a.lower().split()) & set(b.lower().split()))
+
+
+def _possessed(verb: Any) -> bool:
+    """Is what the clause acts on the speaker's ("I moved my care to Dr. Sato")?"""
+    dobj = next((k for k in verb.children if k.dep_ == "dobj"), None)
+    return dobj is not None and any(k.dep_ == "poss" and k.lower_ in ("my", "our") for k in dobj.children)
+
+
+def _is_verb(t: Any) -> bool:
+    """A clause's verb; also a verb the small parser took for a noun coordinated with an object
+    ("uses Postgres and deploys to Heroku": deploys/NOUN, conj of Postgres, with its own preposition)."""
+    if t.pos_ in ("VERB", "AUX") and t.dep_ in ("ROOT", "conj", "ccomp", "advcl", "xcomp", "parataxis"):
+        if t.dep_ == "xcomp" and t.head.lemma_.lower() in STOP:
+            return False  # "stopped using Memcached": the stop is the clause, "using" its slot
+        return not (t.dep_ == "xcomp" and t.head.lemma_.lower() in CHANGE and not any(
+            k.dep_ in ("dobj", "nsubj") for k in t.children))  # "migrating billing off": billing is a thing
+    return t.dep_ == "conj" and t.pos_ == "NOUN" and t.head.dep_ == "dobj" and any(
+        k.dep_ == "prep" for k in t.children)
+
+
+def _moved_thing(verb: Any, types: frozenset[str]) -> str | None:
+    """What a clause moves or works on, which a following "it" continues: its object, or what the
+    small parser took for a verb under a change verb ("migrating billing off Postgres")."""
+    dobj = next((k for k in verb.children if k.dep_ == "dobj"), None)
+    if dobj is not None and dobj.pos_ in ("NOUN", "PROPN"):
+        return _phrase(dobj, types)
+    if verb.lemma_.lower() in CHANGE:
+        thing = next((k for k in verb.children if k.dep_ == "xcomp" and not _is_verb(k)), None)
+        return None if thing is None else thing.text
+    return None
+
+
+def _subject_of(verb: Any, speaker: str, topic: str | None, types: frozenset[str],
+                slot_words: frozenset[str] = frozenset(), people: frozenset[str] = frozenset()
+                ) -> tuple[str | None, str | None]:
+    subj = next((k for k in verb.children if k.dep_ in ("nsubj", "nsubjpass")), None)
+    head = verb
+    while subj is None and head.dep_ in ("conj", "xcomp", "dobj") and head.head is not head:
+        head = head.head  # a coordinated verb, or one the parser hung on the first verb's object
+        subj = next((k for k in head.children if k.dep_ in ("nsubj", "nsubjpass")), None)
+    if subj is None:
+        # a chat line that drops its "I" ("Traded the Focus in for a Subaru"): a past verb that opens it
+        opens = head.dep_ == "ROOT" and head.tag_ in ("VBD", "VBN") and all(t.is_punct for t in head.doc[:head.i])
+        return (speaker if opens and topic is None else None), topic
+    low = subj.lower_
+    if low in _FIRST or _with_me(subj):
+        return speaker, topic
+    if low in _PRONOUNS:
+        return topic, topic
+    if subj.pos_ == "NOUN" and (subj.lemma_.lower() in slot_words or _mine_said_as(subj, verb, people)) or \
+            subj.pos_ == "PROPN" and _mine_said_as(subj, verb, people):  # "My GP is Dr. Lindqvist"
+        owner = _there(subj, slot_words) or _owner(subj, speaker, types)
+        if owner is not None:
+            return owner, owner
+        if _said_as_own(subj):
+            return speaker, topic
+        if topic is not None and subj.lemma_.lower() in slot_words:
+            return topic, topic  # "Tyrell signed; the deal is closed won": the deal is Tyrell's
+    phrase = _phrase(subj, types)
+    return phrase, phrase
+
+
+def _there(noun: Any, slot_words: frozenset[str]) -> str | None:
+    """"Alice left Umbrella; our contact there is Carlos": "there" is the last name said before, that
+    is no slot's value ("Hooli is on the Starter plan and our contact there ...": Hooli)."""
+    if not any(t.lower_ == "there" for t in (*noun.children, *noun.head.children)):
+        return None
+    names = [t for t in noun.doc[:noun.i] if t.pos_ == "PROPN" and t.dep_ != "compound"
+             and not (t.head.lemma_.lower() in slot_words and t.dep_ in ("compound", "amod"))]
+    names = [t for t in names if not any(k.lemma_.lower() in slot_words for k in t.head.children if k is t)]
+    return None if not names else " ".join(w.text for w in names[-1].subtree if w.dep_ in ("compound", "flat")
+                                           or w is names[-1])
+
+
+def _said_as_own(noun: Any) -> bool:
+    """A slot's noun the speaker says without an owner, as their own: bare ("Home is Denver for
+    now") or picked out by what the speaker does ("The band I love most is Wilco")."""
+    if not any(k.dep_ in ("det", "poss") for k in noun.children):
+        return noun.i == 0 or noun.doc[noun.i - 1].is_punct
+    return any(k.dep_ == "relcl" and any(g.dep_ == "nsubj" and g.lower_ in _FIRST for g in k.children)
+               for k in noun.children)
+
+
+def _with_me(subj: Any) -> bool:
+    """"Ana and I", "my wife and I", "our family": the speaker's "we"."""
+    return any(k.dep_ == "conj" and k.lower_ in ("i", "me") for k in subj.children) or (
+        subj.lemma_.lower() in _HOUSEHOLD and any(k.dep_ == "poss" and k.lower_ == "our" for k in subj.children))
+
+
+_HOUSEHOLD = frozenset({"family", "household", "home"})  # "our family moved": the speaker moved
+
+
+def _mine_said_as(subj: Any, verb: Any, people: frozenset[str]) -> bool:
+    """"My vitamin D is 1000 IU", "my cell is 555-4400": a thing of the speaker's that the copula gives
+    a value is the speaker's slot; not a person of theirs ("my brother is a nurse" is the brother's)."""
+    return verb.lemma_ == "be" and subj.lemma_.lower() not in people and any(
+        k.dep_ == "poss" and k.lower_ in ("my", "our") for k in subj.children) and any(
+        _numeric(t) or (t.dep_ == "attr" and _is_name(t)) for t in verb.subtree if t.i > subj.i)
+    # (a number or a name: "my roommate is into board games" is not; "my cardiologist is Dr. Weiss" is)
+
+
+def _inverse_copula(verb: Any, speaker: str, types: frozenset[str], slot_words: frozenset[str],
+                    people: frozenset[str] = frozenset()) -> Reading | None:
+    """"Luis is my boss now", "Dana is the contact at Globex": the slot noun is the complement, its
+    owner the subject of the slot, and the copula's subject the value."""
+    if verb.lemma_ != "be":
+        return None
+    subj = next((k for k in verb.children if k.dep_ == "nsubj"), None)
+    attr = next((k for k in verb.children if k.dep_ == "attr"), None)
+    if subj is None or attr is None or not _is_name(subj):
+        return None
+    mine = any(k.dep_ == "poss" and k.lower_ in ("my", "our") for k in attr.children)
+    if attr.lemma_.lower() not in slot_words and not (mine and attr.lemma_.lower() not in people):
+        return None  # ("Dr. Fischer is my GP": a thing of mine that is no relation of mine names a slot too)
+    owner = _owner(attr, speaker, types)
+    return None if owner is None else _made(owner, "be", subj, _clause_text(verb), "plain")
+
+
+def _owner(noun: Any, speaker: str, types: frozenset[str]) -> str | None:
+    """Whose slot a noun that names the slot speaks of: "my doctor" the speaker's, "Hooli's contract"
+    and "the Hooli contract" Hooli's, "our contact at Hooli" Hooli's."""
+    for k in noun.children:
+        if k.dep_ == "prep" and k.lower_ in ("at", "with", "for", "of", "on"):
+            obj = _pobj(k)
+            if obj is not None and obj.lower_ in ("me", "us"):
+                return speaker  # "home for me is Minneapolis"
+            if obj is not None and _is_name(obj):
+                return _phrase(obj, types)
+    for k in noun.children:
+        if k.dep_ == "poss":
+            if k.lower_ in ("my", "our"):
+                return speaker
+            if _is_name(k):
+                return _phrase(k, types).removesuffix("'s").removesuffix("’s").strip()
+        if k.dep_ == "compound" and k.pos_ == "PROPN":
+            return k.text
+    return None
+
+
+def _reading(verb: Any, subject: str | None, types: frozenset[str], speaker: str = "User") -> Reading | None:
+    aimed = _aimed(verb, subject)
+    if aimed is not None:
+        return aimed
+    lemma = verb.lemma_.lower()
+    kids = list(verb.children)
+    dobj = next((k for k in kids if k.dep_ in ("dobj", "attr")), None)
+    preps = {k.lower_: _pobj(k) for k in kids if k.dep_ in ("prep", "agent", "prt", "dative")}
+    if dobj is not None:  # "rewrote the parser in Go": the small parser hangs "in Go" on the object
+        preps.update({k.lower_: _pobj(k) for k in dobj.children if k.dep_ == "prep" and k.lower_ not in preps
+                      and k.lower_ in ("in", "to", "over")})
+    source = next((k for k in kids if k.lower_ == "from"), None)
+    if source is not None and preps.get("to") is None:  # "from A to B", the parser hanging "to B" on A
+        preps["to"] = next((_pobj(k) for h in (source, preps.get("from")) if h is not None for k in h.children
+                            if k.dep_ == "prep" and k.lower_ == "to"), None)
+    # "cut it down to 10 mg", "went up to 50 mg": a level that moved, whatever the verb
+    level = next((_pobj(p) for k in kids if k.lower_ in ("up", "down") for p in k.children
+                  if p.dep_ == "prep" and p.lower_ == "to"), None)
+    if level is not None and preps.get("to") is None:
+        preps["to"] = level
+    thing = next((k for k in kids if k.dep_ == "xcomp" and not _is_verb(k)), None) if lemma in CHANGE else None
+    if thing is not None:  # "moved reporting from Snowflake to BigQuery": the parser took "reporting" for a verb
+        preps.update({k.lower_: _pobj(k) for k in thing.children if k.dep_ == "prep" and k.lower_ not in preps})
+    if dobj is None and not any(v is not None for v in preps.values()):
+        dobj = _amount(verb)  # "I was prescribed 20 mg of X": the parser hung the amount off the clause
+    said = next((k for k in dobj.children if k.dep_ == "appos"), None) if dobj is not None else None
+    if said is not None:  # "I got a new number: 555-9090": the value is what the noun is said to be
+        dobj = said
+    dobj = _called(dobj) if dobj is not None else None  # "a climbing gym called Boulder Barn": the name
+    if dobj is not None and dobj.dep_ == "attr" and not _is_name(dobj):
+        # "I'm a member at Gold's Gym", "she's a patient of Dr. Sato": a role's value is the name it is held at
+        dobj = next((o for k in dobj.children if k.dep_ == "prep" and k.lower_ in ("at", "of", "with", "for")
+                     if (o := _pobj(k)) is not None and _is_name(o)), dobj)
+    # "no longer uses", "doesn't use it anymore" end a slot; a plain "didn't get the job" ends nothing
+    negated = any(k.lower_ in ("longer", "anymore") for k in verb.subtree)
+    if any(k.dep_ == "neg" for k in kids) and not negated:
+        return None
+    xcomp = next((k for k in kids if k.dep_ == "xcomp" and k.pos_ == "VERB"), None)
+    if lemma in HAND_OVER and dobj is not None and _someone(preps.get("to")):
+        x, b = _phrase(dobj, types), preps["to"]
+        return _made(x, lemma, b, f"{x} is now owned by {_text(b)}", "hand_over")
+    # "ported billing to Kotlin"; but "writes its transactions to Postgres" stores them there
+    into = preps.get("in") if preps.get("in") is not None or lemma in WRITE else preps.get("to")
+    if lemma in REWRITE and dobj is not None and into is not None and _is_name(into):
+        x, b = _phrase(dobj, types), into
+        return _made(x, lemma, b, f"{x} is written in {_text(b)}", "rewrite")
+    if subject is None:
+        return None
+    if lemma in REPLACE:  # "traded in the Civic for a Subaru", "replaced ClickHouse with Druid"
+        new = preps.get("for") if preps.get("for") is not None else preps.get("with")
+        old = dobj if dobj is not None else preps.get("in")
+        if new is not None:
+            made = _made(subject, lemma, new, _clause_text(verb), "change")
+            return made if made is None or old is None else replace(made, old=_text(old))
+    if lemma in STOP and xcomp is not None:  # "stopped using Mongo": the slot of "using" ends
+        obj = next((k for k in xcomp.children if k.dep_ == "dobj"), None)
+        return None if obj is None else _made(subject, xcomp.lemma_, obj, f"{subject} {xcomp.lemma_} {_text(obj)}",
+                                              "end")
+    if lemma in STOP and dobj is not None:  # "I quit the Zone 2 plan": the slot that held it ends
+        return _made(subject, lemma, dobj, _clause_text(verb), "end")
+    gave_up = _phrasal_stop(verb)
+    if gave_up is not None:  # "I gave up on the pull-ups goal", "came off metformin": a stop said with a particle
+        obj = dobj if dobj is not None else preps.get("on") if preps.get("on") is not None else preps.get(gave_up)
+        return None if obj is None else _made(subject, lemma, obj, _clause_text(verb), "end")
+    if negated:  # "no longer uses Postgres": the slot of the clause without its negation ends
+        obj = dobj if dobj is not None else next((v for v in preps.values() if v is not None), None)
+        return None if obj is None else _made(subject, lemma, obj, _clause_text(verb, drop_negation=True), "end")
+    if preps.get("to") is not None and (lemma in CHANGE or preps.get("from") is not None or level is not None):
+        b, a = preps["to"], preps.get("from")
+        mine = dobj is not None and (dobj.lower_ in ("me", "us") or any(
+            k.dep_ == "poss" and k.lower_ in ("my", "our") for k in dobj.children))  # "switched me from A to B"
+        # "My doctor bumped my lisinopril to 20 mg": what changed is the speaker's, whoever changed it
+        made = _made(speaker if mine else subject, lemma, b, _clause_text(verb), "change")
+        return made if made is None or a is None else replace(made, old=_text(a))
+    front = _fronted(verb)
+    if front is not None:  # the name a clause opens with says whose it is, not its value
+        preps = {p: (None if o is not None and o.i == front.i else o) for p, o in preps.items()}
+    not_value = _NOT_VALUE - {"with"} if front is not None else _NOT_VALUE
+    named = next((o for p, o in preps.items() if o is not None and _is_name(o) and p not in not_value), None)
+    if dobj is not None and (_is_name(dobj) or named is None):
+        return _made(subject, lemma, dobj, _clause_text(verb), "plain")
+    for prep, obj in preps.items():
+        takes = prep not in not_value or (lemma, prep) in AIM_PREPS
+        if obj is not None and takes and (named is None or obj is named):
+            return _made(subject, lemma, obj, _clause_text(verb), "plain")
+    return None
+
+
+# verbs of aiming, whose "for" names what is aimed at ("training for a marathon", "aim for eight hours")
+AIM_PREPS = frozenset({("train", "for"), ("aim", "for"), ("prepare", "for"), ("shoot", "for"), ("go", "for"),
+                       ("work", "toward"), ("work", "towards")})
+AIM_VERBS = frozenset({"want", "aim", "hope", "plan", "try", "train", "mean", "intend"})
+
+
+def _aimed(verb: Any, subject: str | None) -> Reading | None:
+    """A clause that says what is aimed at as a verb phrase ("I want to swim a mile", "my aim is to do
+    ten pull-ups"): the phrase is the value."""
+    light = verb.lemma_.lower() in parse.LIGHT_VERBS - {"do"}
+    if verb.dep_ != "xcomp" or verb.pos_ != "VERB" or subject is None or light:
+        return None
+    head = verb.head
+    if head.lemma_.lower() not in AIM_VERBS and not (head.lemma_ == "be" and any(
+            k.dep_ == "nsubj" and k.lemma_.lower() in ("aim", "goal", "plan", "target") for k in head.children)):
+        return None
+    words = [t for t in verb.subtree if t.dep_ not in ("aux", "prep", "punct", "advmod") and t.i >= verb.i
+             and not any(a.dep_ == "prep" for a in t.ancestors if a.i > verb.i)]
+    value = " ".join(t.text for t in words).replace(" - ", "-")
+    return None if len(words) < 2 else Reading(subject, verb.lemma_.lower(), value, _clause_text(verb), "plain", False)
+
+
+# a verb and particle that together say a stop ("give up", "come off", "go off", "walk away from")
+PHRASAL_STOP = frozenset({("give", "up"), ("come", "off"), ("go", "off"), ("walk", "away"), ("back", "out")})
+
+
+def _phrasal_stop(verb: Any) -> str | None:
+    """The particle of a stop said as verb and particle ("gave up", "came off"), else None."""
+    for k in verb.children:
+        if k.dep_ in ("prt", "prep", "advmod") and (verb.lemma_.lower(), k.lower_) in PHRASAL_STOP:
+            return k.lower_
+    return None
+
+
+def _called(noun: Any) -> Any:
+    """The name a noun is said to be called ("a climbing gym called Boulder Barn", "a band named
+    Low"), else the noun."""
+    for k in noun.children:
+        if k.dep_ == "acl" and k.lemma_.lower() in ("call", "name"):
+            name = next((g for g in k.children if g.dep_ in ("oprd", "attr", "dobj", "xcomp") and _is_name(g)), None)
+            if name is not None:
+                return name
+    return noun
+
+
+def _amount(verb: Any) -> Any | None:
+    """A unit with its number in the clause ("500 mg", "eight hours"), wherever the parser hung it."""
+    return next((t for t in verb.subtree if t.lower_ in UNITS and t is not verb
+                 and any(_numeric(k) for k in t.children if k.dep_ == "nummod")), None)
+
+
+# prepositions whose object is not the slot's value (where from, what for, when)
+_NOT_VALUE = frozenset({"off", "from", "for", "since", "after", "before", "during", "until", "about", "with",
+                        "without"})
+
+
+def _someone(tok: Any) -> bool:
+    """A recipient a thing can be handed to: a name or a known one ("Tom", "the SRE team"), not any
+    one ("give all my love to a child")."""
+    return tok is not None and (_is_name(tok) or not any(k.lower_ in ("a", "an", "some", "any")
+                                                          for k in tok.children))
+
+
+def _is_name(tok: Any) -> bool:
+    return tok.pos_ == "PROPN" or any(c.isupper() for c in tok.text)
+
+
+# a time said inside the value's phrase, which belongs to the clause's date ("Memcached last sprint")
+_WHEN_TAIL = re.compile(r"\s+(?:last|next|this|every|each)\s+\w+$", re.I)
+_WHEN = re.compile(r"^(?:last|next|this|every|each|that)\s|^(?:today|yesterday|tomorrow|now)$"
+                   r"|^(?:1[89]|20)\d\ds?$|^(?:mon|tues|wednes|thurs|fri|satur|sun)day$|^(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\.?(?:\s+\d{1,4})?$",
+                   re.I)  # a time is the clause's date, never a slot's value ("from 2018 to 2021")
+
+
+def _made(subject: str, verb: str, obj: Any, text: str, shape: str) -> Reading | None:
+    value = _text(obj)
+    if not value or value.lower() in _PRONOUNS or not subject or _WHEN.match(value):
+        return None
+    # a name keeps its case ("CockroachDB", which the small parser may tag a pronoun)
+    named = obj.pos_ == "PROPN" or any(c.isupper() for c in value)
+    return Reading(subject, verb, value, re.sub(r"\s+", " ", text).strip(), shape, named)
+
+
+def _pobj(prep: Any) -> Any | None:
+    """A preposition's object; or the name right after it, which the small parser sometimes hangs
+    elsewhere ("switched to CockroachDB": CockroachDB/advmod of the verb)."""
+    if prep.dep_ == "prt":
+        return None
+    found = next((k for k in prep.children if k.dep_ in ("pobj", "pcomp")), None)
+    if found is None and prep.i + 1 < len(prep.doc):
+        after = prep.doc[prep.i + 1]
+        if after.text[:1].isupper() and after.is_alpha and after.dep_ in ("advmod", "npadvmod", "dobj", "attr"):
+            return after
+    if found is not None and found.pos_ == "VERB":  # "changed to finishing a sprint triathlon": what it is of
+        return next((k for k in found.children if k.dep_ == "dobj"), found)
+    return found
+
+
+def _phrase(tok: Any, types: frozenset[str]) -> str:
+    """A noun phrase without its determiners, and without a closing word that only names its
+    entity type ("the billing service" is "billing" when the ontology has the type service)."""
+    words = [t for t in tok.subtree if t.dep_ in ("compound", "amod", "flat", "nmod") or t == tok]
+    words = [t for t in words if t.i <= tok.i and t.lower_ not in _DETS]
+    text = " ".join(t.text for t in words)
+    parts = text.split()
+    if len(parts) > 1 and parts[-1].lower() in types:
+        parts = parts[:-1]
+    return " ".join(parts)
+
+
+def _text(tok: Any) -> str:
+    """A value as said: the words of its phrase up to its head (no determiner or possessive before
+    them), then what the surface glues on after it: a hyphen or dot run ("555-0134", "6.5"), a
+    number after a name or number ("Zone 2", "555 300 1122"), a unit after a number ("500 mg",
+    "six and a half hours") and a bound after a target ("A1C under 6.5")."""
+    doc, start = tok.doc, tok.i
+    inside = {t.i for t in tok.subtree} - {t.i for k in tok.children if k.dep_ in _NOT_OF_VALUE
+                                           and not _named_owner(k, tok) for t in k.subtree}
+    while start - 1 in inside and not doc[start - 1].is_punct or start - 1 in inside and _glued(doc[start - 1]):
+        start -= 1
+    end = _value_end(doc, tok.i)
+    words = doc[start:end + 1]
+    while len(words) > 1 and words[0].lower_ in _DETS:
+        words = words[1:]
+    text = "".join(t.text_with_ws for t in words).strip()
+    return parse.TIME_TAIL.sub("", _WHEN_TAIL.sub("", text)).strip()
+
+
+def _named_owner(k: Any, head: Any) -> bool:
+    """A name's possessive that is part of the name ("Gold's Gym", "Trader Joe's Market")."""
+    return k.dep_ == "poss" and k.pos_ == "PROPN" and head.text[:1].isupper()
+
+
+# dependents of a value's head that are not part of the value ("my doctor's", "the", "a")
+_NOT_OF_VALUE = frozenset({"det", "poss", "predet", "case", "relcl", "acl", "prep", "appos", "punct", "cc"})
+# the units a number is said with; the closed class that makes "500" the value "500 mg"
+UNITS = frozenset({"mg", "mcg", "µg", "g", "kg", "lb", "lbs", "pound", "pounds", "iu", "ml", "unit", "units",
+                   "hour", "hours", "hr", "hrs", "minute", "minutes", "min", "mins", "km", "k", "mile", "miles",
+                   "percent", "%", "bpm", "gb", "tb", "ms", "seats", "users", "steps", "reps"})
+_BOUNDS = frozenset({"under", "below", "above", "over"})
+AMOUNT = _amount_rx()
+
+
+def _glued(t: Any) -> bool:
+    """A token written against the next with no space: a hyphen or slash run ("555-0134", "sub-two-hour")."""
+    return t.whitespace_ == "" and t.text in ("-", "–", "/", ".") and t.i + 1 < len(t.doc) \
+        and t.doc[t.i + 1].text[:1].isalnum()
+
+
+def _numeric(t: Any) -> bool:
+    return bool(t.like_num) or any(c.isdigit() for c in t.text)
+
+
+def _value_end(doc: Any, end: int) -> int:
+    """The last token of a value whose head is ``doc[end]``: the surface runs of ``_text``'s doc."""
+    while end + 1 < len(doc):
+        cur, nxt = doc[end], doc[end + 1]
+        joined = cur.whitespace_ == "" and (nxt.is_alpha or _numeric(nxt) or _glued(nxt)) \
+            and not nxt.text.startswith(("'", "’")) and (cur.text in ("-", "–", "/", ".") or _glued(nxt)
+                                                          or _numeric(cur) or _numeric(nxt))
+        if joined or (_glued(cur) and end + 1 < len(doc)):
+            end += 1
+        elif _numeric(nxt) and (_numeric(cur) or cur.pos_ == "PROPN" or cur.text[:1].isupper()):
+            end += 1  # "555 300 1122", "Zone 2", "iPhone 12"
+        elif _numeric(cur) and nxt.lower_ in UNITS:
+            end += 1
+        elif _numeric(cur) and [t.lower_ for t in doc[end + 1:end + 4]] == ["and", "a", "half"]:
+            end += 3
+        elif nxt.lower_ in _BOUNDS and end + 2 < len(doc) and _numeric(doc[end + 2]) and not _numeric(cur):
+            end += 2
+        else:
+            break
+    return end
+
+
+def _clause_text(verb: Any, drop_negation: bool = False) -> str:
+    """The clause's own words as said: the verb's subtree without the other clauses coordinated
+    with it, and with its subject when that hangs on another verb ("... and deploys to Heroku")."""
+    others = {t.i for k in verb.subtree if k is not verb and k.dep_ in ("conj", "ccomp", "parataxis")
+              and (_is_verb(k) or k.head is verb) for t in k.subtree}  # (a conj on the verb is another clause)
+    skip = {"neg", "cc"} | ({"advmod"} if drop_negation else set())
+    words = [t for t in verb.subtree if t.i not in others and t.dep_ not in skip and not t.is_punct]
+    if not any(t.dep_ in ("nsubj", "nsubjpass") for t in words):
+        head = verb.head
+        subj = next((k for k in head.children if k.dep_ in ("nsubj", "nsubjpass")), None)
+        if subj is not None:
+            words = [*subj.subtree, *words]
+    return " ".join(t.text for t in sorted(words, key=lambda t: t.i))
+
+
+_NAMED = re.compile(r"[A-Z0-9][\w.'’/-]*(?:\s+(?:[A-Z0-9][\w.'’/-]*|(?:of|de|la)\b))*")
+_CHANGE_WORDS = re.compile(r"\b(?:moved|migrated|switched|changed|swapped|replaced|upgraded|downgraded|went|"
+                           r"transferred|handed|passed|ported|rewrote|rewritten)\b", re.I)
+
+
+def surface_readings(doc: Any, speaker: str, types: frozenset[str], slot_words: frozenset[str] = frozenset(),
+                     people: frozenset[str] = frozenset(), verbs: frozenset[str] = frozenset()) -> list[Reading]:
+    """A reading of the whole sentence off its words, where the parse gave nothing usable: the
+    subject is its first noun phrase (or the thing a "we moved X" moves), the value the name after
+    "to" in a change, else the last name after the subject; ``no longer`` and ``stopped`` end."""
+    chunks = [c for c in doc.noun_chunks if c.root.lower_ not in _PRONOUNS]
+    if not chunks:
+        return []
+    # the clause's subject; none said ("Packed everything up and moved to Dublin"): the speaker
+    first = next((c for c in chunks if c.root.dep_ in ("nsubj", "nsubjpass")), None)
+    if first is None:
+        first = next(c for c in doc.noun_chunks if c.root.lower_ in _FIRST) if any(
+            c.root.lower_ in _FIRST for c in doc.noun_chunks) else None
+    if first is None:
+        lead = _leading_subject(doc, verbs, types)
+        if lead is not None:
+            return _surface_value(doc, lead[0], doc.text[lead[1]:])
+        if _someone_else(doc):
+            return []  # "He moved to Utrecht": someone this sentence does not name, never the speaker
+        return _surface_value(doc, speaker, doc.text)
+    subject_chunk = first
+    moved = chunks[1].root if len(chunks) > 1 else None
+    if first.root.lower_ in _FIRST and moved is not None and moved.dep_ == "dobj" \
+            and moved.head.lemma_.lower() in CHANGE | HAND_OVER | REWRITE \
+            and moved.lemma_.lower() not in slot_words:  # "we moved the web app"; "I switched schools": mine
+        subject_chunk = chunks[1]
+    root = subject_chunk.root
+    mine = root.lemma_.lower() in slot_words or _mine_said_as(root, root.head, people)
+    owner = _owner(root, speaker, types) if mine else None
+    subject = speaker if subject_chunk.root.lower_ in _FIRST or _with_me(subject_chunk.root) \
+        else owner or _phrase(subject_chunk.root, types)
+    return _surface_value(doc, subject, doc.text[subject_chunk.end_char:])
+
+
+def _leading_subject(doc: Any, verbs: frozenset[str], types: frozenset[str]) -> tuple[str, int] | None:
+    """Where the small parser read no subject because it took the verb for a noun ("Mailer deploys to
+    Lambda", "The events pipeline stores data in Kafka", "Reporting now ships to Kubernetes"): the
+    words before the first word the ontology's own examples use as a verb (or a root noun in -s
+    before a preposition, "talks to") are the subject; returns it and where the rest starts."""
+    for t in list(doc)[1:]:
+        low = t.lower_
+        said_as_verb = low in verbs or low.removesuffix("es") in verbs or low.removesuffix("s") in verbs
+        # a noun in -s after a noun and before what a verb takes ("pipeline stores data", "service talks to")
+        misread = t.pos_ == "NOUN" and low.endswith("s") and not low.endswith("ss") and t.i + 1 < len(doc) \
+            and doc[t.i - 1].pos_ in ("NOUN", "PROPN") and doc[t.i + 1].pos_ in ("ADP", "NOUN", "PROPN", "DET")
+        past = low.endswith("ed") and t.pos_ in ("ADJ", "VERB") and all(w.text[:1].isupper() for w in doc[:t.i])
+        if not (said_as_verb or misread or past):  # (or "Vandelay advanced to ...": a past after a name)
+            continue
+        words = [w for w in doc[:t.i] if w.lower_ not in _DETS and w.pos_ != "ADV" and not w.is_punct]
+        if not words or words[0].lower_ in _PRONOUNS | _FIRST or not all(w.pos_ in ("NOUN", "PROPN", "VERB", "ADJ")
+                                                                         for w in words):
+            return None
+        parts = [w.text for w in words]
+        if len(parts) > 1 and parts[-1].lower() in types:
+            parts = parts[:-1]
+        return " ".join(parts), t.idx + len(t.text)
+    return None
+
+
+def _someone_else(doc: Any) -> bool:
+    """Is a clause's subject a person other than the speaker ("he", "they")? ("Moved to Denver, it was
+    great": "it" is no one, and the move is the speaker's.)"""
+    return any(t.dep_ in ("nsubj", "nsubjpass") and t.lower_ in _OTHERS for t in doc)
+
+
+_OTHERS = frozenset({"he", "she", "they"})
+
+
+def _surface_value(doc: Any, subject: str, rest: str) -> list[Reading]:
+    """The value the words after the subject name: the name after "to" in a change, else the last name."""
+    shape = "plain"
+    to = re.search(r"\b(?:to|into|onto|for)\s+(?:the\s+)?(" + _NAMED.pattern + ")", rest)
+    if to and (_CHANGE_WORDS.search(doc.text) or re.search(r"\bfrom\s+(?:the\s+)?[A-Z][\w.'’/-]*.*?\bto\b", rest)):
+        value, shape = to.group(1), "change"
+    else:
+        names = [m.group(0) for m in _NAMED.finditer(rest) if not _WHEN.match(m.group(0).strip(" .,;"))
+                 and m.group(0).strip(" .,;").lower() not in _PRONOUNS] \
+            or [m.group(0) for m in AMOUNT.finditer(rest)]
+        plain = re.match(r"\s*(?:\w+\s+)?(?:to|into)\s+(?:the\s+)?([a-z][\w-]*(?:\s+[a-z][\w-]*)?)\b", rest)
+        if not names and plain is None:
+            return []
+        value = names[-1] if names else plain.group(1) if plain else ""  # "advanced to the demo stage"
+        if re.search(r"\bno longer\b|\bstopped\b|\bquit\b|\bdropped\b", rest, re.I):
+            shape = "end"
+    amounts = [m.group(0) for m in (*AMOUNT.finditer(rest), *PHONE.finditer(rest))]
+    if amounts and (shape != "change" or any(a.startswith(value) for a in amounts)):
+        value = next((a for a in amounts if a.startswith(value)), amounts[-1])  # "500" says "500 mg"
+    value = parse.TIME_TAIL.sub("", value).strip(" .,;")
+    if not value or value.lower() == subject.lower() or not subject:
+        return []
+    old = re.search(r"\bfrom\s+(?:the\s+)?(" + _NAMED.pattern + r")\s+to\b", rest)
+    return [Reading(subject, "", value, doc.text, shape, True, old.group(1) if old and shape == "change" else None)]

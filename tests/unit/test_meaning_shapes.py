@@ -1,0 +1,170 @@
+"""The clause shapes the meaning reader reads structurally, for any ontology: whose slot a clause is
+(a subject the small parser missed, a possessed role, "there", a fronted owner, "X and I"), which
+value it names (a name a thing is called, the place a role is held at, an aimed-at phrase) and when
+it ends a slot (a stop said with a particle, an end whose object is the slot's own noun). Each test
+uses sentences of its own, none of the update sets' (tests/fixtures/updates-*.json)."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+from pathlib import Path
+
+import pytest
+
+from kg_memory.core.models import Episode
+from kg_memory.core.ontology import load_ontology_file
+from kg_memory.extract import parse
+from kg_memory.extract.clauses import readings
+from kg_memory.extract.rules import SENTENCE, RulesExtractor
+
+ROOT = Path(__file__).resolve().parents[2]
+T = datetime(2026, 4, 10, 10, tzinfo=UTC)
+
+
+def _extractor(embedder, name):
+    return RulesExtractor(embedder).with_vocabulary(load_ontology_file(ROOT / "examples" / "ontologies"
+                                                                       / f"{name}.toml").vocab)
+
+
+@pytest.fixture(scope="module")
+def project(embedder):
+    return _extractor(embedder, "project")
+
+
+@pytest.fixture(scope="module")
+def sales(embedder):
+    return _extractor(embedder, "sales")
+
+
+@pytest.fixture(scope="module")
+def health(embedder):
+    return _extractor(embedder, "health")
+
+
+@pytest.fixture(scope="module")
+def personal(embedder):
+    return _extractor(embedder, "personal")
+
+
+def _facts(extractor, text):
+    ep = Episode(group_id="g", role="user", content=text, occurred_at=T, created_at=T)
+    return {(f.subject.lower(), f.predicate, f.object, f.ending) for f in extractor.extract(ep).facts}
+
+
+# -- whose slot -----------------------------------------------------------------------------------
+@pytest.mark.parametrize("text, fact", [
+    # the parser took the verb for a noun: the words before it are the subject, not the speaker
+    ("Invoicing deploys to Fly.io.", ("invoicing", "deploys_to", "Fly.io", False)),
+    ("The analytics pipeline stores events in ClickHouse.", ("analytics pipeline", "uses_database", "ClickHouse",
+                                                             False)),
+    # an entity type's own noun is whose slot it is, never the slot ("our search service")
+    ("Our search service talks to an Elasticsearch cluster.", ("search", "uses_database", "Elasticsearch", False)),
+])
+def test_a_things_subject_is_read_where_the_parser_missed_it(project, text, fact):
+    found = _facts(project, text)
+    assert fact in found
+    assert not any(f[0] == "user" for f in found)
+
+
+@pytest.mark.parametrize("text, fact", [
+    ("Acme signed; the deal is closed won.", ("acme", "deal_stage", "closed won", False)),  # the topic's deal
+    ("Bob left Initech; our contact there is Joanna Lee.", ("initech", "main_contact", "Joanna Lee", False)),
+    ("For Globex we talk to Hank Scorpio.", ("globex", "main_contact", "Hank Scorpio", False)),  # a fronted owner
+    ("We lost the deal with Massive Dynamic.", ("massive dynamic", "deal_stage", "", True)),  # the deal's owner
+])
+def test_whose_slot_a_sales_clause_is(sales, text, fact):
+    assert fact in _facts(sales, text)
+
+
+@pytest.mark.parametrize("text, fact", [
+    ("Dr. Okafor is my GP.", ("user", "primary_doctor", "Dr. Okafor", False)),  # a thing of mine, inverted
+    ("My dermatologist is Dr. Lund.", ("user", "primary_doctor", "Dr. Lund", False)),  # no slot word, a name
+])
+def test_a_possessed_role_with_a_name_is_the_speakers_slot(health, text, fact):
+    assert fact in _facts(health, text)
+
+
+@pytest.mark.parametrize("text, fact", [
+    ("Home is Lisbon these days.", ("user", "lives_in", "Lisbon", False)),  # a bare slot noun is the speaker's
+    ("The band I play loudest is Pixies.", ("user", "favourite_band", "Pixies", False)),  # picked out by "I"
+    ("Our family relocated from Leeds to York.", ("user", "lives_in", "York", False)),  # our household: us
+    ("Mo and I split up.", ("user", "partner", "Mo", True)),  # "X and I" + an end said "with X"
+    ("Traded the Corolla in for a Mazda CX-5.", ("user", "owns_car", "Mazda CX-5", False)),  # a dropped "I"
+])
+def test_the_speaker_is_read_where_the_sentence_does_not_say_I(personal, text, fact):
+    assert fact in _facts(personal, text)
+
+
+@pytest.mark.parametrize("text, fact", [
+    ("Call me on 555 867 5309.", ("user", "phone_number", "555 867 5309", False)),  # someone reaches me at it
+    ("Last week they made me a staff engineer.", ("user", "job_title", "staff engineer", False)),  # made me X
+])
+def test_what_someone_does_to_me_gives_me_a_value(personal, text, fact):
+    assert fact in _facts(personal, text)
+
+
+def test_someone_named_before_is_my_relation_by_name(personal):
+    found = _facts(personal, "Priya is my sister.")
+    assert ("user", "has_sibling", "Priya", False) in found
+    assert not any("'s sister" in f[2] for f in found)  # no placeholder when the name is said
+
+
+# -- which value ------------------------------------------------------------------------------------
+@pytest.mark.parametrize("text, fact", [
+    ("I joined a bouldering gym called Crux Climbing.", ("user", "gym", "Crux Climbing", False)),  # its name
+    ("I'm a member at Anytime Fitness.", ("user", "gym", "Anytime Fitness", False)),  # where a role is held
+    ("I'm a regular at Gold's Gym.", ("user", "gym", "Gold's Gym", False)),  # a name's own possessive
+])
+def test_the_value_is_the_name_not_the_role(personal, text, fact):
+    assert fact in _facts(personal, text)
+
+
+def test_what_is_aimed_at_is_the_value(health):
+    found = _facts(health, "I want to row 2000 metres without a break.")  # the aimed-at phrase, not "a break"
+    assert ("user", "fitness_goal", "row 2000 metres", False) in found
+    assert not any(f[2].lower() in ("break", "a break") for f in found)
+
+
+@pytest.mark.parametrize("text, value", [
+    ("I'm training for an ultramarathon.", "ultramarathon"),  # what a verb of aiming is "for"
+    ("Latest goal: I'm training for a century ride.", "century ride"),  # a headline's colon ends a sentence
+])
+def test_what_a_verb_of_aiming_is_for_is_its_value(health, text, value):
+    # the reading, before meaning picks between the aims (training for a race is near both of them)
+    sentences = [s for s in SENTENCE.split(text) if s]
+    found = [r for s in sentences for r in readings(parse.parsed(s), "User")]
+    assert [(r.subject, r.object) for r in found] == [("User", value)]
+
+
+def test_a_value_named_with_its_slots_noun_is_of_that_slot(health):
+    assert ("user", "diet", "paleo diet", False) in _facts(health, "I eat a paleo diet.")
+
+
+def test_a_value_like_the_examples_values_leans_to_their_slot(project):
+    # "Rust" is a language like the written_in examples' Go and Java; nothing else in the clause says so
+    assert ("scheduler", "written_in", "Rust", False) in _facts(project, "The scheduler got ported to Rust.")
+
+
+def test_a_slot_whose_values_are_never_names_takes_no_name(sales):
+    assert not any(f[1] == "deal_stage" for f in _facts(sales, "At Cyberdyne we deal with Miles Dyson."))
+
+
+# -- ends ---------------------------------------------------------------------------------------------
+def test_a_stop_said_with_a_particle_ends_the_slot_whatever_it_holds(health):
+    assert ("user", "fitness_goal", "", True) in _facts(health, "I gave up on the plank goal.")
+
+
+def test_an_end_whose_object_is_the_slots_noun_ends_it_whatever_it_holds(personal, sales):
+    assert ("user", "owns_car", "", True) in _facts(personal, "I sold my car last week.")
+    assert ("user", "gym", "", True) in _facts(personal, "I cancelled my gym membership.")
+    assert ("globex", "on_plan", "", True) in _facts(sales, "Globex cancelled their subscription.")
+
+
+def test_a_named_subjects_end_said_whole_ends_its_slot(sales):
+    assert ("soylent", "on_plan", "", True) in _facts(sales, "Soylent churned.")
+    assert not any(f[3] for f in _facts(sales, "Soylent churned out a new product line."))
+
+
+def test_an_end_with_a_value_names_it_so_the_slot_holding_it_ends(health):
+    ended = [f for f in health.meaning.read("I came off sertraline in May.", "User", T) if f.ending]
+    assert ended and ended[0].object == "sertraline" and ended[0].replaces == "sertraline"
