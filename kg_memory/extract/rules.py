@@ -23,8 +23,8 @@ from .meaning import MeaningReader, ontology_tag
 
 log = logging.getLogger(__name__)
 
-RULES_VERSION = "rules-7"  # rules-6 + what is worth keeping (extract/worth.py): no facts from questions, no
-# chat moves, passing acts, placeholders, empty objects or general knowledge as open facts
+RULES_VERSION = "rules-8"  # rules-7 (what is worth keeping, extract/worth.py) + the clause shapes of
+# extract/clauses.py (whose slot, which value, ends that name the slot, values like the examples')
 
 _ADVERBS = (r"just|also|recently|finally|now|still|currently|actually|really|already|officially|"
             r"eventually|happily|fully|then|even|both")
