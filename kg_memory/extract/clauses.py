@@ -191,10 +191,11 @@ def _is_verb(t: Any) -> bool:
 
 def _moved_thing(verb: Any, types: frozenset[str]) -> str | None:
     """What a clause moves or works on, which a following "it" continues: its object, or what the
-    small parser took for a verb under a change verb ("migrating billing off Postgres")."""
+    small parser took for a verb under a change verb ("migrating billing off Postgres"). Not an object
+    said with its name ("adopted a cat named Miso"): the name is the clause's value, not a thing moved."""
     dobj = next((k for k in verb.children if k.dep_ == "dobj"), None)
     if dobj is not None and dobj.pos_ in ("NOUN", "PROPN"):
-        return _phrase(dobj, types)
+        return None if _called(dobj) is not dobj else _phrase(dobj, types)
     if verb.lemma_.lower() in CHANGE:
         thing = next((k for k in verb.children if k.dep_ == "xcomp" and not _is_verb(k)), None)
         return None if thing is None else thing.text

@@ -257,13 +257,15 @@ class MeaningReader:
         """Does a fact someone else proposed (a model) state what the sentence says? Not when the
         sentence is a question or a wish, nor when the predicate is far from it in meaning: below
         ``VERIFY_FLOOR`` of the blend, or more than ``VERIFY_GAP`` below the nearest predicate
-        ("I switched to a Samsung Galaxy": uses_phone 0.65, has_pet far below)."""
+        ("I switched to a Samsung Galaxy": uses_phone 0.65, has_pet far below). Only the clause that
+        says the value is compared: "Reporting reads from BigQuery; I adopted a cat" is not about pets."""
         if sentence.rstrip().endswith("?") or HYPOTHETICAL.search(sentence):
             return False
         spec = self.vocab.predicates.get(predicate)
         if spec is None or not spec.examples or self.embedder is None:
             return True  # an open predicate, or one with nothing to compare against
-        scores = self._scores(Reading(subject, "", value, sentence, "plain", True))
+        clause = next((c for c in _CLAUSE_BREAK.split(sentence) if value.lower() in c.lower()), sentence)
+        scores = self._scores(Reading(subject, "", value, clause, "plain", True))
         score = scores.get(predicate, 0.0)
         return score >= VERIFY_FLOOR and score >= max(scores.values(), default=0.0) - VERIFY_GAP
 
@@ -333,6 +335,7 @@ class MeaningReader:
         return cache[self.vocab.version]
 
 
+_CLAUSE_BREAK = re.compile(r"\s*[;:]\s+|\s+[—–-]\s+")  # where one clause of a sentence ends and the next begins
 _Slots = tuple[Predicate, tuple[str, ...], bool]  # the predicate, the other slots a change may be of, unsure
 
 

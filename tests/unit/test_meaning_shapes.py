@@ -168,3 +168,17 @@ def test_a_named_subjects_end_said_whole_ends_its_slot(sales):
 def test_an_end_with_a_value_names_it_so_the_slot_holding_it_ends(health):
     ended = [f for f in health.meaning.read("I came off sertraline in May.", "User", T) if f.ending]
     assert ended and ended[0].object == "sertraline" and ended[0].replaces == "sertraline"
+
+
+def test_a_thing_said_with_its_name_is_the_value_not_a_thing_moved(project):
+    found = _facts(project, "I adopted a dog named Biscuit.")
+    assert ("user", "has_pet", "Biscuit", False) in found
+    assert not any(f[0] == "dog" for f in found)  # the dog is no service with a database
+
+
+def test_a_models_fact_is_checked_against_the_clause_that_says_it(project):
+    """Only the clause with the value is compared: the other clause of the sentence (a pet) does not
+    make a database implausible."""
+    said = "Reporting reads from BigQuery since last week; I adopted a cat named Miso."
+    assert project.meaning.plausible(said, "reporting", "BigQuery", "uses_database")  # (False, read whole)
+    assert not project.meaning.plausible(said, "reporting", "BigQuery", "has_pet")
