@@ -1,7 +1,9 @@
 """`kgmem bench precision`: how many of the facts believed now are worth keeping.
 
 Each file (a conversation in any input format kgmem reads) goes through ``Memory.ingest_files`` on a
-fresh store with the chosen extractor. A seeded sample of each group's current facts is looked up in a
+fresh store with the chosen extractor; a set of update cases (``kgmem-contradictions/1``, the domain
+sets) puts each case's turns in a group of its own under the ontology the set names, and its facts
+believed now are one source. A seeded sample of each group's current facts is looked up in a
 labels file (JSON lines ``{"source", "statement", "label", "note"}``, labels ``useful``, ``weak`` or
 ``junk`` by docs/labelling.md). A label is reused for as long as the fact's statement is unchanged, by
 any extractor; facts with no label are written to a to-do file for a person to label, and counted apart.
@@ -56,11 +58,46 @@ def _current_statements(paths: Sequence[Path], extractor: str, log: Callable[[st
                                      group=path.stem)
             with Memory.open(settings.store, settings=settings, embedder=embedder) as mem:
                 log(f"{path.name}: ingesting with the {extractor} extractor")
+                cases = _update_cases(path)
+                if cases is not None:
+                    out[path.name] = _case_statements(mem, path, cases)
+                    continue
                 mem.ingest_files([path], group=path.stem)
                 groups = [g for g, _ in mem.groups()]
                 for g in groups:
                     source = path.name if len(groups) == 1 else f"{path.name}#{g}"
                     out[source] = [f.statement for f in mem.facts(group=g, limit=100_000)]
+    return out
+
+
+def _update_cases(path: Path) -> dict[str, Any] | None:
+    """The cases of a ``kgmem-contradictions/1`` file, or None for a conversation."""
+    if path.suffix != ".json":
+        return None
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, json.JSONDecodeError):
+        return None  # not ours to judge here: ingest reports it
+    return data if isinstance(data, dict) and data.get("format") == "kgmem-contradictions/1" else None
+
+
+def _case_statements(mem: Any, path: Path, data: dict[str, Any]) -> list[str]:
+    """Every case's turns in a group of its own, under the case's (or the set's) ontology; the
+    statements of the facts believed now in all of them."""
+    from ..core.models import Episode
+    from ..core.timeutil import parse_datetime
+
+    out: list[str] = []
+    for case in data["cases"]:
+        group = f"case-{case['id']}"
+        ontology = case.get("ontology") or data.get("ontology")
+        if ontology:
+            mem.set_ontology(path.parent / ontology, group=group)
+        eps = [Episode(group_id=group, role=e.get("role", "user"), content=e["text"],
+                       occurred_at=parse_datetime(e["t"]), created_at=parse_datetime(e.get("recorded_at") or e["t"]),
+                       session_id=case["id"], source=str(path)) for e in case["episodes"]]
+        mem.add_episodes(eps)
+        out += [f.statement for f in mem.facts(group=group, limit=100_000)]
     return out
 
 

@@ -565,7 +565,7 @@ def _value_end(doc: Any, end: int) -> int:
             end += 1
         elif _numeric(cur) and [t.lower_ for t in doc[end + 1:end + 4]] == ["and", "a", "half"]:
             end += 3
-        elif nxt.lower_ in _BOUNDS and end + 2 < len(doc) and _numeric(doc[end + 2]) and not _numeric(cur):
+        elif nxt.lower_ in _BOUNDS and end + 2 < len(doc) and _numeric(doc[end + 2]) and not cur.like_num:
             end += 2
         else:
             break
@@ -667,8 +667,9 @@ def _surface_value(doc: Any, subject: str, rest: str) -> list[Reading]:
     if to and (_CHANGE_WORDS.search(doc.text) or re.search(r"\bfrom\s+(?:the\s+)?[A-Z][\w.'’/-]*.*?\bto\b", rest)):
         value, shape = to.group(1), "change"
     else:
+        # (a name, not a time nor a pronoun: "Sam and I" names no "I")
         names = [m.group(0) for m in _NAMED.finditer(rest) if not _WHEN.match(m.group(0).strip(" .,;"))
-                 and m.group(0).strip(" .,;").lower() not in _PRONOUNS] \
+                 and m.group(0).strip(" .,;").lower() not in _PRONOUNS | _FIRST] \
             or [m.group(0) for m in AMOUNT.finditer(rest)]
         plain = re.match(r"\s*(?:\w+\s+)?(?:to|into)\s+(?:the\s+)?([a-z][\w-]*(?:\s+[a-z][\w-]*)?)\b", rest)
         if not names and plain is None:

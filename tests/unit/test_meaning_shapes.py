@@ -103,6 +103,16 @@ def test_what_someone_does_to_me_gives_me_a_value(personal, text, fact):
     assert fact in _facts(personal, text)
 
 
+def test_the_speakers_I_is_never_a_value(personal):
+    assert not any(f[2] == "I" for f in _facts(personal, "Kim and I broke up."))
+
+
+def test_a_bound_after_a_name_with_a_digit_stays_in_the_value(health):
+    found = _facts(health, "I want to get my LDL under 100.")
+    assert any(f[2] == "LDL under 100" for f in found)
+    assert any(f[2] == "A1C under 6" for f in _facts(health, "I want to get my A1C under 6."))  # "A1C" is no number
+
+
 def test_someone_named_before_is_my_relation_by_name(personal):
     found = _facts(personal, "Priya is my sister.")
     assert ("user", "has_sibling", "Priya", False) in found
