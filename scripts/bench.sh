@@ -84,6 +84,9 @@ precision_files=(tests/fixtures/precision-chat.jsonl examples/project_memory.jso
 if ls ../shared/data/locomo-dev/*.json >/dev/null 2>&1; then precision_files+=(../shared/data/locomo-dev/*.json); fi
 KGMEM_HOME="$home" "$BIN/kgmem" bench precision "${precision_files[@]}" --todo .bench/precision-todo-rules.jsonl \
   --json > .bench/precision-rules.json
+# and the four domain sets, each case in its own group under its ontology (reported apart)
+KGMEM_HOME="$home" "$BIN/kgmem" bench precision tests/fixtures/updates-{project,sales,health,personal}.json \
+  --todo .bench/precision-todo-rules-domains.jsonl --json > .bench/precision-rules-domains.json
 if ls ../shared/data/locomo-dev/*.json >/dev/null 2>&1; then
   KGMEM_HOME="$home" "$BIN/kgmem" bench locomo ../shared/data/locomo-dev/*.json --json > .bench/locomo.json
 else

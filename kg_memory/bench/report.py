@@ -257,7 +257,9 @@ def _serve(bench_dir: Path) -> list[str]:
 
 
 def _precision(bench_dir: Path) -> list[str]:
-    runs = {k: _load(bench_dir / f"precision-{k}.json") for k in ("rules", "llm")}
+    # the conversations, and apart (their facts are the ones the cases plant) the domain update sets
+    runs = {name: _load(bench_dir / f"precision-{k}.json") for name, k in (
+        ("rules", "rules"), ("llm", "llm"), ("rules, domain sets", "rules-domains"))}
     if not any(runs.values()):
         return []
     out = ["## Fact precision", "",

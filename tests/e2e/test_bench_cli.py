@@ -159,3 +159,22 @@ def test_bench_precision_reuses_labels_and_lists_the_rest(tmp_path: Path):
     bad = kgmem("bench", "precision", str(chat), "--labels", str(labels), "--todo", str(todo), home=tmp_path,
                 check=False)
     assert bad.returncode == 3 and "label 'great'" in bad.stderr and "Traceback" not in bad.stderr
+
+
+def test_bench_precision_reads_a_domain_set_under_its_ontology(tmp_path: Path):
+    """A kgmem-contradictions/1 set is one source: each case in a group of its own, under the ontology the set
+    names, so its facts use the ontology's predicates."""
+    ontology = Path(__file__).resolve().parents[2] / "examples" / "ontologies" / "project.toml"
+    said = {"a": "The billing service uses Postgres.", "b": "Search is written in Go."}
+    cases = {"format": "kgmem-contradictions/1", "ontology": str(ontology), "cases": [
+        {"id": k, "kind": "update", "episodes": [{"t": "2025-01-10T12:00:00Z", "text": text}], "checks": []}
+        for k, text in said.items()]}
+    path = tmp_path / "set.json"
+    path.write_text(json.dumps(cases))
+    todo = tmp_path / "todo.jsonl"
+    (tmp_path / "labels.jsonl").write_text("")
+    r = kgmem("bench", "precision", str(path), "--labels", str(tmp_path / "labels.jsonl"), "--todo", str(todo),
+              "--json", home=tmp_path)
+    assert json.loads(r.stdout)["sources"]["set.json"]["facts_now"] == 2
+    drawn = {json.loads(line)["statement"] for line in todo.read_text().splitlines()}
+    assert drawn == {"billing uses database Postgres", "Search written in Go"}
