@@ -667,9 +667,10 @@ def _surface_value(doc: Any, subject: str, rest: str) -> list[Reading]:
     if to and (_CHANGE_WORDS.search(doc.text) or re.search(r"\bfrom\s+(?:the\s+)?[A-Z][\w.'’/-]*.*?\bto\b", rest)):
         value, shape = to.group(1), "change"
     else:
-        # (a name, not a time nor a pronoun: "Sam and I" names no "I")
+        # (a name, not a time, a pronoun or a bare number: "Sam and I" names no "I"; "a 4 day split" no "4")
         names = [m.group(0) for m in _NAMED.finditer(rest) if not _WHEN.match(m.group(0).strip(" .,;"))
-                 and m.group(0).strip(" .,;").lower() not in _PRONOUNS | _FIRST] \
+                 and m.group(0).strip(" .,;").lower() not in _PRONOUNS | _FIRST
+                 and not m.group(0).strip(" .,;").isdigit()] \
             or [m.group(0) for m in AMOUNT.finditer(rest)]
         plain = re.match(r"\s*(?:\w+\s+)?(?:to|into)\s+(?:the\s+)?([a-z][\w-]*(?:\s+[a-z][\w-]*)?)\b", rest)
         if not names and plain is None:

@@ -166,6 +166,10 @@ class MeaningReader:
             out.append((r, slots))
         return out
 
+    def _only_slot_nouns(self, value: str) -> bool:
+        words = [w.lower() for w in value.split()]
+        return bool(words) and all(w in self.slot_words or w.removesuffix("s") in self.slot_words for w in words)
+
     def _slot_named(self, r: Reading) -> list[Predicate]:
         """An end whose object names the slot itself, not a value ("I sold my car", "I cancelled my gym
         membership"): the single-valued predicates whose name says that word (first) or whose
@@ -203,6 +207,8 @@ class MeaningReader:
         named = self._slot_named(r)
         if named:  # the slot named, and the others its noun may name: the pipeline ends the one held
             return replace(r, object="", any_value=True), (named[0], tuple(p.name for p in named[1:]), False)
+        if self._only_slot_nouns(r.object) and not r.object_proper:
+            return None  # "I switched doctors": the slot's own noun is no value of it
         if r.moved and (r.subject == speaker or r.subject.lower() in AGENTS):
             thing = replace(r, subject=r.moved)
             found = self.slots(thing, things_only=True)

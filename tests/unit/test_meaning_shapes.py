@@ -113,6 +113,13 @@ def test_a_bound_after_a_name_with_a_digit_stays_in_the_value(health):
     assert any(f[2] == "A1C under 6" for f in _facts(health, "I want to get my A1C under 6."))  # "A1C" is no number
 
 
+def test_the_slots_own_noun_and_a_bare_number_are_no_values(health):
+    found = _facts(health, "I switched physicians; I see Dr. Kaur now.")
+    assert ("user", "primary_doctor", "Dr. Kaur", False) in found
+    assert not any(f[2].lower() in ("physicians", "physician") for f in found)
+    assert not any(f[2] == "3" for f in _facts(health, "My trainer has me on a 3 day split."))
+
+
 def test_someone_named_before_is_my_relation_by_name(personal):
     found = _facts(personal, "Priya is my sister.")
     assert ("user", "has_sibling", "Priya", False) in found
