@@ -26,24 +26,15 @@ def _extractor(embedder, name):
                                                                        / f"{name}.toml").vocab)
 
 
-@pytest.fixture(scope="module")
-def project(embedder):
-    return _extractor(embedder, "project")
+def _domain(name):
+    """A module fixture: the rules extractor reading one of the example ontologies."""
+    @pytest.fixture(scope="module", name=name)
+    def reader(embedder):
+        return _extractor(embedder, name)
+    return reader
 
 
-@pytest.fixture(scope="module")
-def sales(embedder):
-    return _extractor(embedder, "sales")
-
-
-@pytest.fixture(scope="module")
-def health(embedder):
-    return _extractor(embedder, "health")
-
-
-@pytest.fixture(scope="module")
-def personal(embedder):
-    return _extractor(embedder, "personal")
+project, sales, health, personal = (_domain(n) for n in ("project", "sales", "health", "personal"))
 
 
 def _facts(extractor, text):
