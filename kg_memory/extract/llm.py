@@ -228,7 +228,8 @@ class LLMExtractor:
     def _accepted(self, w: Any, e: Episode, participants: set[str]) -> ExtractedFact | None:
         """A model-written fact as the pipeline takes it, or None when the turn does not bear it out."""
         speaker = _who(e)
-        subject = speaker if w.subject.lower() in ("i", "me", "user") else w.subject.strip()
+        # ("The Hooli contract" is Hooli's slot, and "the billing service" is billing, as the offline reader says)
+        subject = speaker if w.subject.lower() in ("i", "me", "user") else self.rules.meaning.whose(w.subject.strip())
         said = e.content.lower()
         others = {p.lower() for p in participants} - {speaker.lower()}
         owned = subject == speaker or subject.lower().startswith(f"{speaker.lower()}'s ") or (

@@ -39,8 +39,9 @@ from .clauses import (
 )
 
 # Calibrated on tests/fixtures/updates-*.json: first on their even-numbered cases, from the third round on
-# all of them (docs/benchmarks-notes.md, "Ontologies"; updates-heldout.json is not tuned on). MiniLM puts a clause that states a slot at 0.27-0.6 from
-# the slot's examples, and chat that states none (thanks, plans, lunch) at 0.2 or less from any.
+# all of them (docs/benchmarks-notes.md, "Ontologies"; updates-heldout.json is not tuned on). MiniLM puts a
+# clause that states a slot at 0.27-0.6 from the slot's examples, and chat that states none (thanks, plans,
+# lunch) at 0.2 or less from any.
 MEANING_THRESHOLD = 0.32  # the blended cosine (below) of a clause to a predicate: below, no match
 MEANING_MARGIN = 0.02  # and this much nearer than any other predicate's, or it is ambiguous
 SHAPE_THRESHOLD = 0.28  # a change shape (hand over, rewrite in, from-to) already says a value changed
@@ -275,6 +276,18 @@ class MeaningReader:
         score = scores.get(predicate, 0.0)
         return score >= VERIFY_FLOOR and score >= max(scores.values(), default=0.0) - VERIFY_GAP
 
+    def whose(self, subject: str) -> str:
+        """A subject said with the noun of a slot or of an entity type after its name ("The Hooli
+        contract", "Hooli's contract", "the billing service"): the name, as the offline reader files it."""
+        words = [w for w in subject.split() if w.lower() not in ("the", "a", "an", "our", "their", "my")]
+        if len(words) < 2:
+            return subject
+        last = words[-1].lower()
+        owner = " ".join(words[:-1]).removesuffix("'s").removesuffix("’s")
+        if last in self.types or (last.removesuffix("s") in self.slot_words and owner[:1].isupper()):
+            return owner
+        return " ".join(words)  # ("The API gateway" is the "API gateway" the offline reader names)
+
     def _of_things(self, predicate: str) -> bool:
         """Do the predicate's own examples say it of things ("The billing service uses Postgres"),
         not of the speaker ("I take 20 mg of lisinopril")? Then a clause the speaker acts in ("we
@@ -293,6 +306,8 @@ class MeaningReader:
         ex = self._exemplars()
         if predicate in ex.numbered and not has_number(value):
             return False
+        if predicate in ex.amountless and AMOUNT.search(value):
+            return False  # and one whose examples never give an amount takes none ("5 mg of X" is no medication)
         if predicate in ex.named and not any(c.isupper() for c in value):
             return False  # a slot whose examples all name someone or something takes a name
         if predicate in ex.unnamed and all(w[:1].isupper() for w in value.split()):
@@ -314,6 +329,7 @@ class MeaningReader:
             shapes: dict[str, set[str]] = {}
             mine: dict[str, list[bool]] = {}
             numbered: dict[str, list[bool]] = {}
+            amounts: dict[str, list[bool]] = {}
             named: dict[str, list[bool]] = {}
             for p in self.active:
                 for text in (p.description, *p.examples, *(f"{e} it" for e in p.ending)):
@@ -326,6 +342,7 @@ class MeaningReader:
                         masked_owners.append(p.name)
                         values.append(found.object)
                         numbered.setdefault(p.name, []).append(has_number(found.object))
+                        amounts.setdefault(p.name, []).append(bool(AMOUNT.search(found.object)))
                         named.setdefault(p.name, []).append(any(c.isupper() for c in found.object))
                     shapes.setdefault(p.name, set()).update(_shapes_in(example))
                     mine.setdefault(p.name, []).append(_said_of_speaker(example, self.types, self.slot_words))
@@ -337,7 +354,8 @@ class MeaningReader:
                 {name: sum(said) / len(said) for name, said in mine.items()},
                 frozenset(name for name, has in numbered.items() if len(has) >= 2 and all(has)),
                 frozenset(name for name, has in named.items() if len(has) >= 2 and all(has)),
-                frozenset(name for name, has in named.items() if len(has) >= 2 and not any(has)))
+                frozenset(name for name, has in named.items() if len(has) >= 2 and not any(has)),
+                frozenset(name for name, has in amounts.items() if len(has) >= 2 and not any(has)))
         return cache[self.vocab.version]
 
 
@@ -367,6 +385,7 @@ class _Exemplars:
     numbered: frozenset[str]  # the predicates whose examples' values all have a number
     named: frozenset[str]  # the predicates whose examples' values are all names
     unnamed: frozenset[str]  # and those whose examples' values never are
+    amountless: frozenset[str]  # the predicates whose examples' values never give an amount with a unit
 
 
 def _shape_bonus(kind: str | None, shapes: frozenset[str]) -> float:

@@ -190,3 +190,18 @@ def test_a_models_fact_is_checked_against_the_clause_that_says_it(project):
     said = "Reporting reads from BigQuery since last week; I adopted a cat named Miso."
     assert project.meaning.plausible(said, "reporting", "BigQuery", "uses_database")  # (False, read whole)
     assert not project.meaning.plausible(said, "reporting", "BigQuery", "has_pet")
+
+
+def test_a_models_subject_said_with_a_slots_noun_is_its_owner(sales, project):
+    """The model writes "The Hooli contract"; the offline reader files the slot under Hooli."""
+    assert sales.meaning.whose("The Hooli contract") == "Hooli"
+    assert sales.meaning.whose("Initech's deal") == "Initech"
+    assert sales.meaning.whose("the deal") == "the deal"  # no name to own it
+    assert project.meaning.whose("the billing service") == "billing"  # an entity type's noun
+    assert project.meaning.whose("The API gateway") == "API gateway"
+
+
+def test_a_slot_whose_examples_never_give_an_amount_takes_none(health):
+    said = "I take 5 mg of amlodipine."
+    assert not health.meaning.plausible(said, "User", "5 mg of amlodipine", "takes_medication")
+    assert health.meaning.plausible(said, "User", "5 mg", "medication_dose")
