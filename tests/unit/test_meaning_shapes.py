@@ -205,3 +205,10 @@ def test_a_slot_whose_examples_never_give_an_amount_takes_none(health):
     said = "I take 5 mg of amlodipine."
     assert not health.meaning.plausible(said, "User", "5 mg of amlodipine", "takes_medication")
     assert health.meaning.plausible(said, "User", "5 mg", "medication_dose")
+
+
+def test_one_value_per_slot_from_a_clause_and_its_complement(health):
+    """"I'm trying to lose twenty pounds" reads "twenty pounds" off "trying" and "lose twenty pounds" off
+    "lose": the value the other contains is dropped, so the slot gets one value, not two in one turn."""
+    goals = [f for f in _facts(health, "I'm trying to lose twenty pounds.") if f[1] == "fitness_goal"]
+    assert goals == [("user", "fitness_goal", "lose twenty pounds", False)]
