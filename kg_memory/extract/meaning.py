@@ -140,7 +140,7 @@ class MeaningReader:
                                                    self.verbs)
                        if (m := self._match(r, speaker, wish))]
         out = []
-        for r, (spec, others, unsure) in _widest(matched):
+        for r, (spec, others, unsure) in _widest(self._successors(matched)):
             for value, ending in ((r.object, r.shape == "end"), *(((r.old, True),) if r.old else ())):
                 obj = value if (spec.object_kind == "entity" or r.object_proper) else value.lower()
                 statement = f"{r.subject} no longer {spec.name}" if r.any_value else spec.render(r.subject, obj)
@@ -150,6 +150,21 @@ class MeaningReader:
                                          ending=ending, confidence=0.9, alternatives=others, needs_slot=unsure,
                                          replaces=r.old or (obj if ending and not r.any_value else ""),
                                          any_object=r.any_value))
+        return out
+
+    def _successors(self, matched: list[tuple[Reading, _Slots]]) -> list[tuple[Reading, _Slots]]:
+        """"I quit tennis and took up padel": the value that follows an end in the same sentence is the
+        ended slot's successor, when that slot is near enough in meaning to call."""
+        out: list[tuple[Reading, _Slots]] = []
+        for r, slots in matched:
+            ended = out[-1][1][0] if out and out[-1][0].shape == "end" and out[-1][0].subject == r.subject else None
+            if ended is not None and r.shape == "change" and slots[0].name != ended.name:
+                # (the structure says it is the slot's value, though no class list names it: "padel")
+                scores = self._scores(r, classed=False)
+                near = scores.get(ended.name, 0.0)
+                if near >= SHAPE_THRESHOLD and near >= max(scores.values()) - MEANING_MARGIN:
+                    slots = (ended, (), False)
+            out.append((r, slots))
         return out
 
     def _only_slot_nouns(self, value: str) -> bool:
@@ -224,8 +239,8 @@ class MeaningReader:
                      and self.vocab.is_single(p))
         return self.vocab.predicates[ranked[0][0]], near, clear is None
 
-    def _scores(self, r: Reading, things_only: bool = False, among: frozenset[str] | None = None
-                ) -> dict[str, float]:
+    def _scores(self, r: Reading, things_only: bool = False, classed: bool = True,
+                among: frozenset[str] | None = None) -> dict[str, float]:
         """Each predicate's blended nearness to the reading (those whose value class the value fits;
         with ``things_only``, of those said of things)."""
         assert self.embedder is not None
@@ -242,7 +257,7 @@ class MeaningReader:
                 + _shape_bonus(kind, ex.shapes.get(p, frozenset()))
                 + (OWN_BONUS if p in self.vocab.own else 0.0)
                 + VALUE_WEIGHT * max(0.0, alike.get(p, 0.0) - VALUE_FLOOR)
-                for p, s in raw.items() if self._takes(p, r.object) and (among is None or p in among)
+                for p, s in raw.items() if (not classed or self._takes(p, r.object)) and (among is None or p in among)
                 and (not things_only or self._of_things(p))}
 
     def plausible(self, sentence: str, subject: str, value: str, predicate: str) -> bool:

@@ -207,6 +207,14 @@ def test_a_slot_whose_examples_never_give_an_amount_takes_none(health):
     assert health.meaning.plausible(said, "User", "5 mg", "medication_dose")
 
 
+def test_the_value_after_an_end_is_the_ended_slots_successor(personal):
+    """"I quit keto and eat Nordic now": no class list names "Nordic" a diet, but the clause that follows
+    the end of the diet slot gives its new value (and no gym called Nordic)."""
+    found = _facts(personal, "I quit keto and eat Nordic now.")
+    assert ("user", "diet", "keto", True) in found and ("user", "diet", "Nordic", False) in found
+    assert not any(f[1] == "gym" for f in found)
+
+
 def test_one_value_per_slot_from_a_clause_and_its_complement(health):
     """"I'm trying to lose twenty pounds" reads "twenty pounds" off "trying" and "lose twenty pounds" off
     "lose": the value the other contains is dropped, so the slot gets one value, not two in one turn."""
