@@ -37,6 +37,18 @@ def load_cases(path: str | Path) -> dict[str, Any]:
     return data
 
 
+def start_case(mem: Memory, path: str | Path, data: dict[str, Any], case: dict[str, Any], group: str
+               ) -> list[Episode]:
+    """Set the case's (or the set's) ontology on ``group`` and return the case's turns as episodes, each
+    recorded when its ``recorded_at`` says (else when it happened); the caller adds them."""
+    ontology = case.get("ontology") or data.get("ontology")
+    if ontology:
+        mem.set_ontology(Path(path).parent / ontology, group=group)
+    return [Episode(group_id=group, role=e.get("role", "user"), content=e["text"], occurred_at=parse_datetime(e["t"]),
+                    created_at=parse_datetime(e.get("recorded_at") or e["t"]), session_id=case["id"], source=str(path))
+            for e in case["episodes"]]
+
+
 def fact_text(f: dict[str, Any]) -> str:
     return " | ".join(str(f.get(k) or "") for k in ("subject", "predicate", "object", "statement")).lower()
 
@@ -54,15 +66,9 @@ def run_contradictions(path: str | Path, make_memory: Callable[[FixedClock], Mem
         clock = FixedClock(parse_datetime(first.get("recorded_at") or first["t"]))
         mem = make_memory(clock)
         group = f"contra-{run_id}-{case['id']}"
-        ontology = case.get("ontology") or data.get("ontology")
         try:
-            if ontology:
-                mem.set_ontology(Path(path).parent / ontology, group=group)
-            for e in case["episodes"]:
-                t = parse_datetime(e["t"])
-                clock.set(parse_datetime(e.get("recorded_at") or e["t"]))
-                ep = Episode(group_id=group, role=e.get("role", "user"), content=e["text"], occurred_at=t,
-                             created_at=clock.now(), session_id=case["id"], source=str(path))
+            for ep in start_case(mem, path, data, case, group):
+                clock.set(ep.created_at)
                 mem.add_episodes([ep])
             for i, chk in enumerate(case["checks"]):
                 res = mem.recall(chk["query"], group=group, as_of=chk.get("as_of"),

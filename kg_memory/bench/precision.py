@@ -84,19 +84,12 @@ def _update_cases(path: Path) -> dict[str, Any] | None:
 def _case_statements(mem: Any, path: Path, data: dict[str, Any]) -> list[str]:
     """Every case's turns in a group of its own, under the case's (or the set's) ontology; the
     statements of the facts believed now in all of them."""
-    from ..core.models import Episode
-    from ..core.timeutil import parse_datetime
+    from .contradictions import start_case
 
     out: list[str] = []
     for case in data["cases"]:
         group = f"case-{case['id']}"
-        ontology = case.get("ontology") or data.get("ontology")
-        if ontology:
-            mem.set_ontology(path.parent / ontology, group=group)
-        eps = [Episode(group_id=group, role=e.get("role", "user"), content=e["text"],
-                       occurred_at=parse_datetime(e["t"]), created_at=parse_datetime(e.get("recorded_at") or e["t"]),
-                       session_id=case["id"], source=str(path)) for e in case["episodes"]]
-        mem.add_episodes(eps)
+        mem.add_episodes(start_case(mem, path, data, case, group))
         out += [f.statement for f in mem.facts(group=group, limit=100_000)]
     return out
 
