@@ -142,41 +142,146 @@ def test_built_rows_and_term_postings_are_reused_and_follow_every_change(tmp_pat
     fresh.close()
 
 
-def test_a_large_first_load_codes_on_a_thread_and_answers_the_same(tmp_path: Path, embedder, monkeypatch):
-    """A group loaded whole for the first time gives its rows their int8 codes on a thread
-    (``DEFER_CODES_FROM``): the recall that loaded it, those made while the codes are given and
-    those after (``settle``) return the same as a store that coded them at once."""
-    import numpy as np
+def _snapshot_rows(store: SQLiteStore, group: str) -> list[tuple[int, int]]:
+    return store.conn.execute("SELECT part, seq FROM index_snapshots WHERE group_id = ? ORDER BY part",
+                              (group,)).fetchall()
 
+
+def _large_groups_from(monkeypatch, rows: int) -> None:
+    """Treat groups of ``rows`` episodes as large (``SNAPSHOT_FROM``), with the pre-scan on any size
+    and many code blocks and snapshot parts, so the paths of a 100k group run on a small one."""
     from kg_memory.store.index import vectors
-    from kg_memory.store.sqlite import held
+    from kg_memory.store.sqlite import held, snapshots
 
-    monkeypatch.setattr(vectors, "QUANTIZED_FROM", 0)  # the pre-scan on any size
-    monkeypatch.setattr(vectors, "QUANTIZE_BLOCK", 8)  # many blocks: searches fall between them
+    monkeypatch.setattr(vectors, "QUANTIZED_FROM", 0)
+    monkeypatch.setattr(vectors, "QUANTIZE_BLOCK", 8)
+    monkeypatch.setattr(held, "SNAPSHOT_FROM", rows)
+    monkeypatch.setattr(snapshots, "PART_ROWS", 16)
+
+
+def _filled(tmp_path: Path, embedder, n: int = 60) -> None:
     writer = SQLiteStore(tmp_path / "kg.db", dim=384)
     writer.migrate()
     mem = Memory(writer, settings=Settings(), embedder=embedder)
-    for i in range(60):
+    for i in range(n):
         mem.add(f"Turn {i}: lunch with Ana at the harbour cafe number {i}.", group="a",
                 occurred_at=f"2024-0{i % 9 + 1}-{i % 28 + 1:02d}T10:00:00Z")
+    mem.add("I had lunch with Bo at the harbour cafe.", group="b", occurred_at="2024-01-01T10:00:00Z")
     mem.close()
-    queries = ["where did I have lunch?", "harbour cafe 12", "Ana"]
 
-    def answers(defer_from: int) -> tuple[list[list[str]], SQLiteStore]:
-        monkeypatch.setattr(held, "DEFER_CODES_FROM", defer_from)
-        store = SQLiteStore(tmp_path / "kg.db", dim=384)
-        reader = Memory(store, settings=Settings(), embedder=embedder, owns_store=False)
-        out = [[e.episode.id for e in reader.recall(q, group="a", k=5).episodes] for q in queries]
-        return out, store
 
-    eager, eager_store = answers(10**9)
-    assert eager_store._indexes.peek("a")[0].uncoded is None  # coded while loading
-    deferred, store = answers(0)
-    idx = store._indexes.peek("a")[0]
-    store.settle()
+QUERIES = ["where did I have lunch?", "harbour cafe 12", "Ana"]
+
+
+def _answers(store: SQLiteStore, embedder, group: str = "a") -> list[list[str]]:
+    reader = Memory(store, settings=Settings(), embedder=embedder, owns_store=False)
+    return [[e.episode.id for e in reader.recall(q, group=group, k=5).episodes] for q in QUERIES]
+
+
+def test_a_large_group_is_coded_on_a_thread_kept_as_a_snapshot_and_restored_with_the_same_answers(
+        tmp_path: Path, embedder, monkeypatch):
+    """A large group loaded whole gets its int8 codes on a thread (searches scan float32
+    meanwhile), which then writes the group's snapshot; a new handle restores it, scores
+    candidates with vectors read for them until its own are read (``settle``), and every
+    recall on the way answers as a small-group store that coded at once."""
+    import numpy as np
+
+    from kg_memory.store.sqlite import held
+
+    _filled(tmp_path, embedder)
+    eager_store = SQLiteStore(tmp_path / "kg.db", dim=384)
+    monkeypatch.setattr(held, "SNAPSHOT_FROM", 10**9)
+    eager = _answers(eager_store, embedder)  # the plain load: coded at once, no snapshot
+    assert eager_store._indexes.peek("a")[0].uncoded is None and not _snapshot_rows(eager_store, "a")
+
+    _large_groups_from(monkeypatch, 10)
+    loader = SQLiteStore(tmp_path / "kg.db", dim=384)
+    first = _answers(loader, embedder)
+    loader.settle()
+    idx = loader._indexes.peek("a")[0]
     assert idx.uncoded is None and np.array_equal(idx.codes[:idx.n], eager_store._indexes.peek("a")[0].codes[:idx.n])
-    after = [[e.episode.id for e in Memory(store, settings=Settings(), embedder=embedder, owns_store=False)
-              .recall(q, group="a", k=5).episodes] for q in queries]
-    assert deferred == eager == after and all(eager)
-    eager_store.close()
-    store.close()
+    parts = _snapshot_rows(loader, "a")
+    assert len(parts) == 4 and {seq for _, seq in parts} == {idx.seq}  # 60 rows in parts of 16
+    assert not _snapshot_rows(loader, "b")  # one episode: not large
+
+    restored = SQLiteStore(tmp_path / "kg.db", dim=384)
+    reads = _traced(restored)
+    during = _answers(restored, embedder)
+    ridx = restored._indexes.peek("a")[0]
+    assert ridx.n == 60 and not any("e.embedding" in s for s in reads)  # no row nor vector read whole
+    assert np.array_equal(ridx.codes[:60], idx.codes[:60]) and (ridx.qerr, ridx.qnorm) == (idx.qerr, idx.qnorm)
+    restored.settle()
+    assert ridx.fetch_vecs is None and np.array_equal(ridx.vecs[:60], eager_store._indexes.peek("a")[0].vecs[:60])
+    after = _answers(restored, embedder)
+    assert first == during == after == eager and all(eager)
+    for s in (eager_store, loader, restored):
+        s.close()
+
+
+def test_a_restored_group_reads_what_changed_since_its_snapshot(tmp_path: Path, embedder, monkeypatch):
+    """Turns added after a snapshot are read from the change log on restore; a snapshot too far
+    behind is not restored (the group loads whole and writes a new one)."""
+    from kg_memory.store.sqlite import held
+
+    _large_groups_from(monkeypatch, 10)
+    _filled(tmp_path, embedder)
+    loader = SQLiteStore(tmp_path / "kg.db", dim=384)
+    _answers(loader, embedder)
+    loader.settle()
+    (_, seq), *_ = _snapshot_rows(loader, "a")
+    mem = Memory(loader, settings=Settings(), embedder=embedder, owns_store=False)
+    mem.add("Turn 99: lunch with Ana at the harbour cafe number 12, again.", group="a",
+            occurred_at="2024-05-05T10:00:00Z")
+    (new,) = [e.id for e in loader.list_episodes("a", 100) if e.content.startswith("Turn 99")]
+    restored = SQLiteStore(tmp_path / "kg.db", dim=384)
+    got = Memory(restored, settings=Settings(), embedder=embedder, owns_store=False).recall(
+        "harbour cafe number 12 again", group="a", k=3)
+    assert new in [e.episode.id for e in got.episodes]
+    assert restored._indexes.peek("a")[0].n == 61
+    monkeypatch.setattr(held, "RESTORE_BEHIND_MAX", 0)  # now too far behind: loaded whole, snapshot rewritten
+    again = SQLiteStore(tmp_path / "kg.db", dim=384)
+    _answers(again, embedder)
+    again.settle()
+    assert again._indexes.peek("a")[0].fetch_vecs is None
+    assert {s for _, s in _snapshot_rows(again, "a")} != {seq}
+    for s in (loader, restored, again):
+        s.close()
+
+
+def test_a_snapshot_never_keeps_an_erased_episode(tmp_path: Path, embedder, monkeypatch):
+    """Erasing an episode drops its group's snapshot (a trigger), a snapshot is not written over
+    an episode deleted since the index it comes from was read, and one written after the erasure
+    holds no row of it; a group swap drops both groups' snapshots."""
+    import numpy as np
+
+    _large_groups_from(monkeypatch, 10)
+    _filled(tmp_path, embedder)
+    store = SQLiteStore(tmp_path / "kg.db", dim=384)
+    mem = Memory(store, settings=Settings(), embedder=embedder, owns_store=False)
+    _answers(store, embedder)
+    store.settle()
+    assert _snapshot_rows(store, "a")
+    (gone,) = [e for e in store.list_episodes("a", 100) if e.content.startswith("Turn 7:")]
+    row = store.conn.execute("SELECT rowid FROM episodes WHERE id = ?", (gone.id,)).fetchone()[0]
+
+    stale = SQLiteStore(tmp_path / "kg.db", dim=384)  # holds the group as it was before the erasure
+    _answers(stale, embedder)
+    mem.forget(episode=gone.id, group="a")
+    assert not _snapshot_rows(store, "a")
+    stale._after_search()
+    stale._unsnapped.append(("a", stale._indexes.peek("a")[0]))
+    stale.settle()  # its snapshot would hold the erased row: not written
+    assert not _snapshot_rows(store, "a")
+
+    fresh = SQLiteStore(tmp_path / "kg.db", dim=384)
+    _answers(fresh, embedder)
+    fresh.settle()
+    bodies = [b for (b,) in store.conn.execute("SELECT body FROM index_snapshots WHERE group_id = 'a'")]
+    from kg_memory.store.sqlite.snapshots import decode
+    snap = decode(0, bodies, 384)
+    assert snap is not None and snap.rows == 59 and row not in snap.keys.tolist()
+    assert not np.isin(snap.keys, [row]).any()
+    store.swap_groups("a", "b")
+    assert not _snapshot_rows(store, "a") and not _snapshot_rows(store, "b")
+    for s in (store, stale, fresh):
+        s.close()

@@ -73,6 +73,11 @@ def _quantize(vecs: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.
             np.linalg.norm(decoded, axis=1).astype(np.float32))
 
 
+def pre_scan_available() -> bool:
+    """Whether searches can pre-scan int8 codes (the kernel is installed)."""
+    return _int8_dot() is not None
+
+
 @functools.cache
 def _int8_dot() -> Callable[[np.ndarray, np.ndarray], np.ndarray] | None:
     """The int8 dot-product kernel (SimSIMD), or None where it is not installed:
@@ -113,6 +118,9 @@ class VectorIndex:
         self.codes = np.zeros((0, dim), dtype=np.int8)  # the rows' int8 codes, and their bound terms
         self.qscale = np.zeros(0, dtype=np.float32)
         self.qerr = self.qnorm = 0.0  # the largest error and decoded length of any row: one bound for all
+        # While set, rows restored from a snapshot lack their float32 vectors (the owner fills them on a
+        # thread): searches pre-scan the codes and score the candidates with the vectors this reads by key.
+        self.fetch_vecs: Callable[[list[object]], np.ndarray] | None = None
         self.uncoded: tuple[int, int] | None = None  # rows appended without codes yet (code_pending fills them)
         self.times = {c: np.zeros(0, dtype=np.int64) for c in self.time_cols}
         self._keyarr: tuple[int, np.ndarray, np.ndarray, np.ndarray] | None = None  # n, keys, sorted, order
@@ -189,6 +197,25 @@ class VectorIndex:
         self.pos.update(zip(keys, range(self.n, self.n + m), strict=True))
         self.keys.extend(keys)
         self.n += m
+
+    def restore(self, keys: np.ndarray, times: Sequence[np.ndarray], codes: np.ndarray, qscale: np.ndarray,
+                bound: tuple[float, float], fetch_vecs: Callable[[list[object]], np.ndarray]) -> None:
+        """A first load from a snapshot of the rows: keys, times, int8 codes, their scales and
+        the error bound's two terms (``qerr``, ``qnorm``), no float32 vectors. Until the owner has
+        written those and cleared ``fetch_vecs``, candidates are scored with the vectors it reads."""
+        if self.n:
+            raise ValueError("restore is a first load: the index holds rows")
+        m = len(keys)
+        self.reserve(m)
+        for c, values in zip(self.time_cols, times, strict=True):
+            self.times[c][:m] = values
+        self.codes[:m] = codes
+        self.qscale[:m] = qscale
+        self.qerr, self.qnorm = bound
+        self.keys = keys.tolist()
+        self.pos = dict(zip(self.keys, range(m), strict=True))
+        self.n = m
+        self.fetch_vecs = fetch_vecs
 
     def _code(self, start: int, end: int) -> None:
         self.codes[start:end], self.qscale[start:end], err, norm = quantize(self.vecs[start:end])
@@ -283,7 +310,8 @@ class VectorIndex:
             return []
         query = query.astype(np.float32)
         mask = mask_fn(self.view())
-        if self.n < self.quantized_from or self.uncoded is not None or _int8_dot() is None:
+        if self.fetch_vecs is None and (self.n < self.quantized_from or self.uncoded is not None
+                                        or _int8_dot() is None):
             rows = self.near_top(self.vecs[: self.n] @ query, k, mask, ROUNDING_SLACK)
         else:
             rows = self.candidates(query, k, mask)
@@ -293,6 +321,8 @@ class VectorIndex:
         """The query's cosine with the rows at ``rows``, each summed the same way
         wherever it sits. A BLAS scan rounds a row by its place in the block, so two
         equal vectors could score a few ulps apart and a tie would go by position."""
+        if self.fetch_vecs is not None:  # a restored index whose vectors are still coming: read the rows'
+            return np.einsum("ij,j->i", self.fetch_vecs([self.keys[int(i)] for i in rows]), query)
         return np.einsum("ij,j->i", self.vecs[rows], query)
 
     def candidates(self, query: np.ndarray, k: int, mask: np.ndarray) -> np.ndarray:

@@ -7,19 +7,35 @@ from __future__ import annotations
 import sqlite3
 import threading
 from collections.abc import Callable
+from contextlib import AbstractContextManager
 from typing import Any, cast
 
 import numpy as np
 
 from ...core.models import Episode, FactVersion
 from ..index.cache import GroupCache
-from ..index.vectors import NEG_INF_TIME, POS_INF_TIME, VectorIndex
-from .rows import EP_COLS, FACT_COLS, chunks, doc_len, micros_array, stored_micros
+from ..index.vectors import NEG_INF_TIME, POS_INF_TIME, VectorIndex, pre_scan_available
+from .rows import (
+    EP_COLS,
+    FACT_COLS,
+    chunks,
+    doc_len,
+    doc_lens,
+    micros_array,
+    stored_micros,
+)
+from .snapshots import decode, encode, taken
 
 LOAD_CHUNK = 4096  # rows read at a time on a first load: 6 MB of vectors, inside a core's cache share
-# A first load of this many rows leaves the int8 codes to a background thread: coding 100k rows took
-# a third of a cold group's first recall, whose search scans the float32 rows meanwhile (same answers).
-DEFER_CODES_FROM = 50_000
+# A group of this many episodes keeps a snapshot of its held index (``snapshots.py``): reading 100k
+# episodes' rows and vectors was most of a cold group's 535 ms first recall (docs/benchmarks.md).
+SNAPSHOT_FROM = 50_000
+RESTORE_BEHIND_MAX = 8_192  # a snapshot more rows behind the change log than this is not restored...
+RESNAPSHOT_BEHIND = 2_048  # ...and one this far behind is written anew once restored
+# Episodes of the group deleted or moved since a snapshot's position (a swap marks its rows -1): a snapshot
+# is not written over them, so it never holds the codes of an erased episode.
+_GONE_SINCE = ("SELECT COUNT(*) FROM changes c WHERE c.group_id = ? AND c.tbl = 'e' AND c.seq > ? AND (c.row < 0 "
+               "OR NOT EXISTS (SELECT 1 FROM episodes e WHERE e.rowid = c.row AND e.group_id = c.group_id))")
 
 
 class SQLiteHeld:
@@ -33,7 +49,10 @@ class SQLiteHeld:
     _predicate_codes: dict[str, int]
     _indexes: GroupCache[tuple[VectorIndex, VectorIndex]]
     _pruned_upto: Callable[[], int]
-    _coders: list[threading.Thread]  # threads giving first loads their codes (``_code_later``)
+    _tx: Callable[[], AbstractContextManager[sqlite3.Connection]]
+    _fillers: list[threading.Thread]  # threads of ``_after_search``: restored vectors read, snapshots written
+    _unfilled: list[VectorIndex]  # restored indexes whose vectors are not being read yet
+    _unsnapped: list[tuple[str, VectorIndex]]  # loaded indexes whose group's snapshot is to be written
     _episode: Callable[[sqlite3.Row], Episode]
     _fact: Callable[[sqlite3.Row], FactVersion]
 
@@ -86,6 +105,8 @@ class SQLiteHeld:
         write it reads only the rows the change log names for this group."""
         with self._lock:
             idx = self._indexes.get(group_id, self._new_indexes)[0]
+            if idx.seq is None:
+                self._restore(group_id, idx)
             return self._refresh(group_id, "e", idx, self._load_episodes)
 
     def _refresh(self, group_id: str, tbl: str, idx: VectorIndex,
@@ -126,47 +147,140 @@ class SQLiteHeld:
         """A group's first load, in bulk: the rows counted, room for them made once, then read in
         chunks with their vectors (times parsed as arrays, each chunk appended and quantised while
         it is in the CPU's cache). The row-by-row path took 3.9 s for 100k episodes, one query read
-        whole 1.9 s (docs/benchmarks.md, "A cold group")."""
+        whole 1.9 s (docs/benchmarks.md, "A cold group"). A large group's rows are given their int8
+        codes on a thread (coding 100k rows took a third of the load; searches scan the float32 rows
+        meanwhile, with the same answers), which then writes the group's snapshot."""
         cond = where.replace("@", "e.")
         count = self.conn.execute(f"SELECT COUNT(*) FROM episodes e WHERE {cond}", args).fetchone()[0]
         if not count:
             return
         idx.reserve(count)
-        cur = self.conn.execute(
+        cur = self._plain().execute(
             "SELECT e.rowid, e.occurred_at, e.created_at, e.embedding, d.sz FROM episodes e "
             f"LEFT JOIN episodes_fts_docsize d ON d.id = e.rowid WHERE {cond}", args)
         zero = bytes(4 * self.dim)
-        later = count >= DEFER_CODES_FROM
+        large = count >= SNAPSHOT_FROM and where == "@group_id = ?" and pre_scan_available()
         while chunk := cur.fetchmany(LOAD_CHUNK):
             vecs = np.frombuffer(b"".join(r[3] if r[3] is not None else zero for r in chunk),
                                  dtype=np.float32).reshape(len(chunk), self.dim)
             times = [micros_array([r[1] for r in chunk]), micros_array([r[2] for r in chunk]),
                      np.fromiter((r[3] is not None for r in chunk), dtype=np.int64, count=len(chunk)),
-                     np.fromiter((doc_len(r[4]) for r in chunk), dtype=np.int64, count=len(chunk))]
-            idx.append([r[0] for r in chunk], vecs, times, code=not later)
-        if later:
-            self._code_later(idx)
+                     doc_lens(tuple(r[4] for r in chunk))]
+            idx.append([r[0] for r in chunk], vecs, times, code=not large)
+        if large:
+            self._unsnapped.append((args[0], idx))
 
-    def _code_later(self, idx: VectorIndex) -> None:
-        """Give a freshly loaded index its int8 codes on a thread, a block at a time under the
-        store's lock, so searches run between blocks (on the float32 rows until the last)."""
+    def _restore(self, group_id: str, idx: VectorIndex) -> None:
+        """Fill a group's empty episode index from the group's snapshot, when there is one the change
+        log still reaches back to and not too far behind it; the refresh that follows reads the rows
+        changed since. Its float32 vectors are read later (``_after_search``)."""
+        row = self.conn.execute("SELECT seq FROM index_snapshots WHERE group_id = ? AND part = 0",
+                                (group_id,)).fetchone()
+        if row is None or row[0] < self._pruned_upto() or not pre_scan_available():
+            return
+        seq = row[0]
+        behind = self.conn.execute("SELECT COUNT(DISTINCT row) FROM changes WHERE group_id = ? AND tbl = 'e' "
+                                   "AND seq > ?", (group_id, seq)).fetchone()[0]
+        if behind > RESTORE_BEHIND_MAX:
+            return
+        bodies = [r[0] for r in self._plain().execute(
+            "SELECT body FROM index_snapshots WHERE group_id = ? AND seq = ? ORDER BY part", (group_id, seq))]
+        snap = decode(seq, bodies, self.dim)
+        if snap is None:
+            return
+        idx.restore(snap.keys, snap.times, snap.codes, snap.qscale, (snap.qerr, snap.qnorm), self._float_rows)
+        idx.seq = seq
+        self._unfilled.append(idx)
+        if behind >= RESNAPSHOT_BEHIND:
+            self._unsnapped.append((group_id, idx))
+
+    def _plain(self) -> sqlite3.Cursor:
+        """A cursor giving plain tuples: a bulk load built an ``sqlite3.Row`` per row for nothing
+        (100k rows: 136 ms against 88)."""
+        cur = self.conn.cursor()
+        cur.row_factory = None
+        return cur
+
+    def _float_rows(self, keys: list[object]) -> np.ndarray:
+        """The stored float32 vectors of these episode rows, in order (zeros for a row without one)."""
+        with self._lock:
+            blobs = self._embeddings("episodes", cast(list[int], keys))
+        zero = bytes(4 * self.dim)
+        return np.frombuffer(b"".join(blobs.get(cast(int, k)) or zero for k in keys),
+                             dtype=np.float32).reshape(len(keys), self.dim)
+
+    def _after_search(self) -> None:
+        """Start the work a search's loads left, each on a thread started once that search has
+        answered (so the two do not share the cores): the float32 vectors of restored indexes, read
+        a chunk at a time under the store's lock (searches run between chunks), and the snapshots
+        of large groups loaded whole (given their codes first) or restored from an old one."""
+        with self._lock:
+            restored, self._unfilled = self._unfilled, []
+            loaded, self._unsnapped = self._unsnapped, []
+        for idx in restored:
+            self._start(self._filler(idx), "kgmem-sqlite-vectors")
+        for group_id, idx in loaded:
+            self._start(self._snapshotter(group_id, idx), "kgmem-sqlite-snapshot")
+
+    def _start(self, run: Callable[[], None], name: str) -> None:
+        thread = threading.Thread(target=run, daemon=True, name=name)
+        with self._lock:
+            self._fillers = [t for t in self._fillers if t.is_alive()] + [thread]
+        thread.start()
+
+    def _snapshotter(self, group_id: str, idx: VectorIndex) -> Callable[[], None]:
+        """Give a loaded index its codes, a block at a time under the store's lock (searches run between
+        blocks), then write the group's snapshot from it: its rows but those deleted (whose codes it
+        keeps in memory only), unless an episode of the group left it since (``_GONE_SINCE``)."""
         def run() -> None:
             more = True
             while more:
                 with self._lock:
                     more = idx.code_pending()
+            with self._lock:
+                held = self._indexes.peek(group_id)
+                if idx.seq is None or held is None or held[0] is not idx:  # dropped, or loaded again
+                    return
+                snap = taken(idx, keep=idx.times["occurred"][:idx.n] != POS_INF_TIME)
+            bodies = encode(snap)
+            try:
+                with self._tx() as c:
+                    if snap.seq < self._pruned_upto() or c.execute(_GONE_SINCE, (group_id, snap.seq)).fetchone()[0]:
+                        return
+                    c.execute("DELETE FROM index_snapshots WHERE group_id = ?", (group_id,))
+                    c.executemany("INSERT INTO index_snapshots (group_id, part, seq, body) VALUES (?, ?, ?, ?)",
+                                  [(group_id, i, snap.seq, b) for i, b in enumerate(bodies)])
+            except sqlite3.Error:  # closed, or busy past the timeout: a later load writes it
+                return
+        return run
 
-        thread = threading.Thread(target=run, daemon=True, name="kgmem-sqlite-codes")
-        with self._lock:
-            self._coders = [t for t in self._coders if t.is_alive()] + [thread]
-        thread.start()
+    def _filler(self, idx: VectorIndex) -> Callable[[], None]:
+        """Read a restored index's float32 vectors into it, then let its searches use them; stop when
+        the index was dropped or loaded again, or the store closed."""
+        token, keys = idx.fetch_vecs, list(idx.keys)
+
+        def run() -> None:
+            for part in chunks(keys, LOAD_CHUNK):
+                with self._lock:
+                    if idx.fetch_vecs is not token:
+                        return
+                    try:
+                        vecs = self._float_rows(part)
+                    except sqlite3.ProgrammingError:  # closed
+                        return
+                    idx.vecs[[idx.pos[k] for k in part]] = vecs
+            with self._lock:
+                if idx.fetch_vecs is token:
+                    idx.fetch_vecs = None
+        return run
 
     def settle(self) -> None:
-        """Wait for the codes being given on threads (``_code_later``): from then on every held
-        index searches with its int8 pre-scan. Answers are the same before and after."""
+        """Wait for the work on threads (``_after_search``): from then on every held index scores
+        with the vectors it holds, and the snapshots are written. Answers are the same before and after."""
+        self._after_search()
         with self._lock:
-            coders = list(self._coders)
-        for thread in coders:
+            fillers = list(self._fillers)
+        for thread in fillers:
             thread.join()
 
     def _code(self, table: dict[str, int], value: str) -> int:

@@ -55,6 +55,24 @@ def doc_len(size: bytes | None) -> int:
     return (value << 8) | size[8]
 
 
+def doc_lens(sizes: tuple[bytes | None, ...]) -> np.ndarray:
+    """``doc_len`` of many ``_docsize`` records at once: their varints decoded a byte place at a time
+    over all rows (100k rows: 42 ms one by one in Python)."""
+    if None in sizes:
+        sizes = tuple(s or b"" for s in sizes)
+    lens = np.fromiter(map(len, sizes), dtype=np.int64, count=len(sizes))  # type: ignore[arg-type]
+    if not len(lens) or lens.max() > 8:  # a nine-byte varint: never a turn's token count
+        return np.fromiter(map(doc_len, sizes), dtype=np.int64, count=len(sizes))
+    data = np.frombuffer(b"".join(sizes), dtype=np.uint8).astype(np.int64)  # type: ignore[arg-type]
+    starts = np.cumsum(lens) - lens
+    value = np.zeros(len(sizes), dtype=np.int64)
+    for j in range(int(lens.max())):  # a record's bytes after its last are ignored, as doc_len does
+        live = lens > j
+        value[live] = (value[live] << 7) | (data[starts[live] + j] & 0x7F)
+        lens[live & (data[np.minimum(starts + j, len(data) - 1)] < 0x80)] = j + 1  # ends here
+    return value
+
+
 def among(codes: np.ndarray, wanted: list[int], size: int) -> np.ndarray:
     """``np.isin(codes, wanted)`` for small integer codes (1..size, 0 for none), as one
     table lookup: np.isin sorted the whole column on every call."""

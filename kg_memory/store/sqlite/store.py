@@ -72,7 +72,9 @@ class SQLiteStore(SQLiteUpkeep, SQLiteHeld, Store):
         self._predicate_codes: dict[str, int] = {}
         # each group's episode and fact index, for the groups used most recently
         self._indexes: GroupCache[tuple[VectorIndex, VectorIndex]] = GroupCache(max_groups)
-        self._coders: list[threading.Thread] = []  # first loads' codes being given (held.py)
+        self._fillers: list[threading.Thread] = []  # the held indexes' work on threads (held.py)
+        self._unfilled: list[VectorIndex] = []
+        self._unsnapped: list[tuple[str, VectorIndex]] = []
 
     # -- lifecycle ---------------------------------------------------------
     @contextmanager
@@ -565,6 +567,8 @@ class SQLiteStore(SQLiteUpkeep, SQLiteHeld, Store):
                 fidx = self._facts_index(group_id)
                 fact_vec, fact_text, fact_sim = self._half(fidx, "facts_fts", FACT_VISIBLE, query, vector, k, tf)
                 found = self._facts_by_rowid(fidx, [r for r, _ in (*fact_vec, *fact_text)])
+        if self._unfilled or self._unsnapped:
+            self._after_search()
         return SearchHits(
             episode_vector=[(eps[r].id, s) for r, s in ep_vec if r in eps],
             episode_text=[(eps[r].id, s) for r, s in ep_text if r in eps],
