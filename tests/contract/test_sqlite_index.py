@@ -285,3 +285,18 @@ def test_a_snapshot_never_keeps_an_erased_episode(tmp_path: Path, embedder, monk
     assert not _snapshot_rows(store, "a") and not _snapshot_rows(store, "b")
     for s in (store, stale, fresh):
         s.close()
+
+
+def test_closing_a_store_finishes_the_snapshot_it_began(tmp_path: Path, embedder, monkeypatch):
+    """A one-shot process (a CLI recall) closes right after its first recall: the close waits
+    for the snapshot being written, so the next process restores it."""
+    _large_groups_from(monkeypatch, 10)
+    _filled(tmp_path, embedder)
+    once = SQLiteStore(tmp_path / "kg.db", dim=384)
+    _answers(once, embedder)
+    once.close()
+    after = SQLiteStore(tmp_path / "kg.db", dim=384)
+    assert len(_snapshot_rows(after, "a")) == 4
+    _answers(after, embedder)
+    assert after._indexes.peek("a")[0].n == 60
+    after.close()

@@ -53,6 +53,7 @@ class SQLiteHeld:
     _fillers: list[threading.Thread]  # threads of ``_after_search``: restored vectors read, snapshots written
     _unfilled: list[VectorIndex]  # restored indexes whose vectors are not being read yet
     _unsnapped: list[tuple[str, VectorIndex]]  # loaded indexes whose group's snapshot is to be written
+    _closing: bool
     _episode: Callable[[sqlite3.Row], Episode]
     _fact: Callable[[sqlite3.Row], FactVersion]
 
@@ -215,7 +216,7 @@ class SQLiteHeld:
         a chunk at a time under the store's lock (searches run between chunks), and the snapshots
         of large groups loaded whole (given their codes first) or restored from an old one."""
         with self._lock:
-            restored, self._unfilled = self._unfilled, []
+            restored, self._unfilled = ([] if self._closing else self._unfilled), []
             loaded, self._unsnapped = self._unsnapped, []
         for idx in restored:
             self._start(self._filler(idx), "kgmem-sqlite-vectors")
@@ -262,7 +263,7 @@ class SQLiteHeld:
         def run() -> None:
             for part in chunks(keys, LOAD_CHUNK):
                 with self._lock:
-                    if idx.fetch_vecs is not token:
+                    if idx.fetch_vecs is not token or self._closing:
                         return
                     try:
                         vecs = self._float_rows(part)

@@ -75,6 +75,7 @@ class SQLiteStore(SQLiteUpkeep, SQLiteHeld, Store):
         self._fillers: list[threading.Thread] = []  # the held indexes' work on threads (held.py)
         self._unfilled: list[VectorIndex] = []
         self._unsnapped: list[tuple[str, VectorIndex]] = []
+        self._closing = False  # close() has begun: threads reading vectors stop
 
     # -- lifecycle ---------------------------------------------------------
     @contextmanager
@@ -157,6 +158,10 @@ class SQLiteStore(SQLiteUpkeep, SQLiteHeld, Store):
         }
 
     def close(self) -> None:
+        """Close the connection once the threads' work is over: a snapshot being written is
+        finished (the next process restores it), vectors being read are given up."""
+        self._closing = True
+        self.settle()
         with self._lock:
             self.conn.close()
 
