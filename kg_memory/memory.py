@@ -212,6 +212,14 @@ class Memory:
                 stats.merge(self._drain(group, progress))
         return stats
 
+    def _add_now(self, ep: Episode) -> IngestStats:
+        """Store and extract one episode: in one transaction when its group has no pending episode
+        (``Pipeline.add_new``), else after those, in their order (``add_episodes``)."""
+        with self._extracting:
+            if self.store.pending_episodes(ep.group_id, 1):
+                return self.add_episodes([ep])
+            return self._pipeline().add_new(ep)
+
     def _drain(self, group: str, progress: Progress | None = None) -> IngestStats:
         """Extract every pending episode of one group (never another group's)."""
         with self._extracting:
@@ -257,7 +265,7 @@ class Memory:
     def add_episode(self, ep: Episode, *, wait: bool = True) -> IngestStats:
         """Store an episode built by :meth:`episode`; extract it now, or in the background."""
         if wait:
-            return self.add_episodes([ep])
+            return self._add_now(ep)
         stats = self.add_episodes([ep], extract=False)
         if stats.episodes_added:
             self.worker().submit(ep.group_id, stats.episodes_added)

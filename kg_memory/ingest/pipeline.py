@@ -28,7 +28,7 @@ from ..embed.base import Embedder
 from ..errors import KgMemError
 from ..extract.base import ExtractContext, ExtractedFact, Extraction, Extractor
 from ..progress import NoProgress, Progress
-from ..store.base import StoreCore, WriteBatch, WriteConflict
+from ..store.base import EpisodeStored, StoreCore, WriteBatch, WriteConflict
 from .leases import claim_owner, dead_owners
 from .links import related_links
 
@@ -165,9 +165,33 @@ class Pipeline:
         dead = dead_owners(self.store.claim_owners(group_id))
         return self.store.claim_pending(group_id, batch_size, owner, now, now + self.lease, dead)
 
-    def process(self, episodes: list[Episode]) -> IngestStats:
+    def add_new(self, episode: Episode) -> IngestStats:
+        """Store a new episode and its extraction in one transaction: no claim is needed, since no
+        one else sees the episode before it is extracted (an add on Neo4j paid four commits for
+        this, docs/benchmarks.md). The caller has seen no pending episode in its group, which would
+        have to be decided first. A turn stored already is skipped. Should its extraction or
+        decision fail, the episode is still stored, pending, before the error is raised."""
+        try:
+            stats = self.process([episode], new=True)
+        except EpisodeStored:
+            return IngestStats(episodes_skipped=1)
+        except BaseException:
+            self._keep(episode)
+            raise
+        stats.episodes_added = 1
+        return stats
+
+    def _keep(self, episode: Episode) -> None:
+        """Episodes first: store the episode an add could not extract (it stays pending)."""
+        try:
+            self.store.add_episodes([episode])
+        except Exception:  # the store itself failed: the caller sees the first error
+            log.exception("could not store episode %s after its extraction failed", episode.id)
+
+    def process(self, episodes: list[Episode], new: bool = False) -> IngestStats:
         """Extract a batch once, then decide and write it; a write that loses a race with
-        another writer (``WriteConflict``) is decided again on what is now stored."""
+        another writer (``WriteConflict``) is decided again on what is now stored. ``new``:
+        the episodes are not stored yet, and the write stores them first."""
         stats = IngestStats()
         vectors = self._embed_episodes(episodes)
         by_group: dict[str, list[Episode]] = defaultdict(list)
@@ -183,7 +207,8 @@ class Pipeline:
                                                         stats)
         self.progress.phase("store facts", len(episodes))
         for attempt in range(1, CONFLICT_ATTEMPTS + 1):
-            batch = WriteBatch(episode_vectors=dict(vectors), statuses=list(failed))
+            batch = WriteBatch(episodes=list(episodes) if new else [],
+                               episode_vectors=dict(vectors), statuses=list(failed))
             decided = IngestStats()
             for group_id, eps in by_group.items():
                 with self._ontology_of(scopes[group_id]):

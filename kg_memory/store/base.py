@@ -29,6 +29,9 @@ DEFAULT_DIM = 384  # the vector width when no embedder says otherwise: MiniLM's,
 class WriteBatch:
     """Everything one extraction batch persists, written in one transaction."""
 
+    # new episodes this write stores first (an add that extracts in the same transaction); one that
+    # is stored already (by id, or the same turn) makes the write raise ``EpisodeStored`` and write nothing
+    episodes: list[Episode] = field(default_factory=list)
     entities: list[Entity] = field(default_factory=list)
     entity_vectors: dict[str, np.ndarray] = field(default_factory=dict)
     episode_vectors: dict[tuple[str, str], np.ndarray] = field(default_factory=dict)  # (group, episode_id)
@@ -45,14 +48,19 @@ class WriteBatch:
     records: list[JobRecord] = field(default_factory=list)
 
     def is_empty(self) -> bool:
-        return not (self.entities or self.inserts or self.expiries or self.statuses or self.episode_vectors
-                    or self.mentions or self.links or self.entity_updates or self.unmentions or self.records)
+        return not (self.episodes or self.entities or self.inserts or self.expiries or self.statuses
+                    or self.episode_vectors or self.mentions or self.links or self.entity_updates or self.unmentions
+                    or self.records)
 
 
 class WriteConflict(StoreError):
     """A write lost a race: a version it closes was closed by another writer, or an entity
     it creates was created by another writer. The caller re-reads and decides again."""
 
+
+
+class EpisodeStored(StoreError):
+    """A write's new episode was stored already (``WriteBatch.episodes``): nothing was written."""
 
 
 def expired_already(version_id: str | None = None) -> WriteConflict:

@@ -43,7 +43,7 @@ from ..core.models import Entity, Episode, FactVersion
 from ..core.temporal import ended, episode_visible, visible
 from ..core.timeutil import micros
 from ..errors import StoreError
-from .base import DEFAULT_DIM, JobRecord, Store, TimeFilter, WriteBatch, WriteConflict, expired_already
+from .base import DEFAULT_DIM, EpisodeStored, JobRecord, Store, TimeFilter, WriteBatch, WriteConflict, expired_already
 
 _FIRST = micros(datetime.min.replace(tzinfo=UTC))  # an open start orders as the first instant
 _WORD = re.compile(r"\w+")
@@ -196,6 +196,7 @@ class ReferenceStore(Store):
     def write(self, batch: WriteBatch) -> None:
         with self._lock:
             self._check(batch)
+            self.add_episodes(batch.episodes)
             for n in batch.entities:
                 self.entity_rows[n.id] = n
                 if n.id in batch.entity_vectors:
@@ -231,6 +232,11 @@ class ReferenceStore(Store):
 
     def _check(self, batch: WriteBatch) -> None:
         """All or nothing: a batch that would break a rule changes nothing."""
+        stored = {e.dedupe_key for e in self.episodes.values()}
+        for e in batch.episodes:
+            if e.id in self.episodes or e.dedupe_key in stored:
+                raise EpisodeStored("an episode of this write is stored already")
+            stored.add(e.dedupe_key)
         keys = {(n.group_id, n.key) for n in self.entity_rows.values()}
         for n in batch.entities:
             if (n.group_id, n.key) in keys or n.id in self.entity_rows:

@@ -1,6 +1,6 @@
 """An add costs O(pending episodes), not O(group): on SQLite every statement a `Memory.add` runs is an
-index search (no table scan), and on Neo4j the database hits of the per-add claim queries stay bounded
-while the group grows tenfold. (Speed itself is measured in `make bench`, not here.)"""
+index search (no table scan), and on Neo4j the database hits of the per-add pending check and claim
+queries stay bounded while the group grows tenfold. (Speed itself is measured in `make bench`, not here.)"""
 
 from __future__ import annotations
 
@@ -33,21 +33,15 @@ def _whole_group(step: str) -> bool:
     return bool(whole) and whole.group(1) not in BOUNDED_BY_GROUP
 
 
-def test_every_statement_of_an_add_on_sqlite_is_an_index_search(sqlite_store, group, embedder):
-    from kg_memory.memory import Memory
-
-    _fill(sqlite_store, group, 3000)
-    _fill(sqlite_store, f"{group}-neighbour", 1000)
-    mem = Memory(sqlite_store, embedder=embedder)
-    mem.add("I moved to Porto last week.", group=group)  # the group's first facts
-    conn = sqlite_store.conn  # type: ignore[attr-defined]
+def _traced_add(mem, store: Store, text: str, group: str) -> tuple[object, list[str], dict[str, list[str]]]:
+    """One ``Memory.add``: its stats, the statements it ran and those whose plan reads a group whole."""
+    conn = store.conn  # type: ignore[attr-defined]
     statements: list[str] = []
     conn.set_trace_callback(statements.append)
     try:
-        stats = mem.add("Actually I live in Braga now, and my sister Ana works at Acme.", group=group)
+        stats = mem.add(text, group=group)
     finally:
         conn.set_trace_callback(None)
-    assert stats.episodes_failed == 0 and stats.facts_added >= 2, stats
     planned = [s for s in statements if re.match(r"\s*(SELECT|UPDATE|DELETE|INSERT|WITH)\b", s, re.I)
                and "_config'" not in s]  # FTS5's own reads of its one-row config table
     scans = {}
@@ -56,8 +50,32 @@ def test_every_statement_of_an_add_on_sqlite_is_an_index_search(sqlite_store, gr
         bad = [p for p in plan if _whole_group(p)]
         if bad:
             scans[sql[:120]] = bad
-    assert any("claimed_by = " in s and s.lstrip().upper().startswith("UPDATE") for s in planned)  # the claim ran
-    assert any("SELECT DISTINCT claimed_by" in s for s in planned)
+    return stats, planned, scans
+
+
+def _claimed(planned: list[str]) -> bool:
+    return any(s.lstrip().upper().startswith("UPDATE EPISODES SET CLAIMED_BY = ") for s in planned)
+
+
+def test_every_statement_of_an_add_on_sqlite_is_an_index_search(sqlite_store, group, embedder):
+    """Both ways an add goes: alone in its group (stored and extracted in one transaction, no claim)
+    and behind a pending episode (stored, then the group's pending episodes claimed and extracted)."""
+    from kg_memory.memory import Memory
+
+    _fill(sqlite_store, group, 3000)
+    _fill(sqlite_store, f"{group}-neighbour", 1000)
+    mem = Memory(sqlite_store, embedder=embedder)
+    mem.add("I moved to Porto last week.", group=group)  # the group's first facts
+    stats, planned, scans = _traced_add(mem, sqlite_store, "Actually I live in Braga now, and my sister Ana works "
+                                        "at Acme.", group)
+    assert stats.episodes_added == 1 and stats.episodes_failed == 0 and stats.facts_added >= 2, stats
+    assert any("status = 'pending'" in s for s in planned) and not _claimed(planned)  # checked, then one transaction
+    assert scans == {}
+
+    sqlite_store.add_episodes([Episode(group_id=group, content="I work at Initech.", occurred_at=T0, created_at=T0)])
+    stats, planned, scans = _traced_add(mem, sqlite_store, "My sister Ana moved to Lisbon.", group)
+    assert stats.episodes_added == 1 and stats.episodes_extracted == 2, stats  # the pending one first
+    assert _claimed(planned) and any("SELECT DISTINCT claimed_by" in s for s in planned)
     assert scans == {}
 
 
@@ -71,7 +89,7 @@ def _db_hits(store: Store, name: str, params: dict) -> int:
     return hits(summary.profile)
 
 
-def test_the_per_add_claim_queries_on_neo4j_do_not_grow_with_the_group(neo4j_store_session, group):
+def test_the_per_add_queries_on_neo4j_do_not_grow_with_the_group(neo4j_store_session, group):
     store = neo4j_store_session
     now = datetime.now(UTC)
 
@@ -81,7 +99,8 @@ def test_the_per_add_claim_queries_on_neo4j_do_not_grow_with_the_group(neo4j_sto
                                     occurred_at=now, created_at=now)])
         params = {"group_id": group, "limit": 256, "owner": owner, "now": now, "until": now + timedelta(minutes=5),
                   "steal": []}
-        return _db_hits(store, "episodes_claim", params), _db_hits(store, "episodes_claim_owners", params)
+        return (_db_hits(store, "episodes_claim", params), _db_hits(store, "episodes_claim_owners", params),
+                _db_hits(store, "episodes_pending", {"group_id": group, "limit": 1}))
 
     _fill(store, group, 300)
     small = claim_hits()

@@ -20,7 +20,7 @@ import numpy as np
 from ...core.models import Entity, Episode, FactVersion, from_trusted
 from ...core.timeutil import micros
 from ...errors import SchemaError, StoreError
-from ..base import DEFAULT_DIM, SearchHits, Store, TimeFilter, WriteBatch, WriteConflict, expired_already
+from ..base import DEFAULT_DIM, EpisodeStored, SearchHits, Store, TimeFilter, WriteBatch, WriteConflict, expired_already
 from ..faults import guard
 from ..url import StoreURL
 from .held import HOLD_VECTORS_AFTER, GroupVectors, HeldGroups, HeldVectors, VectorLog
@@ -256,6 +256,21 @@ class Neo4jStore(Neo4jUpkeep, Store):
 
     # -- episodes ----------------------------------------------------------
     def add_episodes(self, episodes: list[Episode]) -> tuple[list[Episode], int]:
+        rows = self._episode_rows(episodes)
+        token = uuid.uuid4().hex
+        created: set[str] = set()
+
+        def work(tx: Any) -> None:
+            created.clear()
+            created.update(self._insert_episodes(tx, rows, token))
+
+        with self._session() as s:
+            s.execute_write(work)
+        added = [e for e in episodes if e.id in created]
+        return added, len(episodes) - len(added)
+
+    @staticmethod
+    def _episode_rows(episodes: list[Episode]) -> list[dict[str, Any]]:
         rows = []
         seen: set[str] = set()
         for e in episodes:
@@ -272,20 +287,17 @@ class Neo4jStore(Neo4jUpkeep, Store):
             }
             key = f"{e.group_id}\x1f{e.role}\x1f{e.content_sha256}\x1f{e.occurred_at.isoformat()}"
             rows.append({"dedupe_key": key, "props": {k: v for k, v in props.items() if v is not None}})
+        return rows
+
+    @staticmethod
+    def _insert_episodes(tx: Any, rows: list[dict[str, Any]], token: str) -> set[str]:
+        """Create the episodes not stored yet (by id, or the same turn); the ids created."""
         created: set[str] = set()
-        token = uuid.uuid4().hex
-
-        def work(tx: Any) -> None:
-            created.clear()
-            for i in range(0, len(rows), 1000):
-                for r in tx.run(query("episodes_add"), {"rows": rows[i : i + 1000], "token": token}):
-                    if r["created"]:
-                        created.add(r["id"])
-
-        with self._session() as s:
-            s.execute_write(work)
-        added = [e for e in episodes if e.id in created]
-        return added, len(episodes) - len(added)
+        for i in range(0, len(rows), 1000):
+            for r in tx.run(query("episodes_add"), {"rows": rows[i : i + 1000], "token": token}):
+                if r["created"]:
+                    created.add(r["id"])
+        return created
 
     def pending_episodes(self, group_id: str | None, limit: int) -> list[Episode]:
         return [self._episode(r["e"]) for r in self._read("episodes_pending", group_id=group_id, limit=limit)]
@@ -424,7 +436,11 @@ class Neo4jStore(Neo4jUpkeep, Store):
         fact_groups = [*(f.group_id for f in batch.inserts), *(g for g, _ in batch.expiries)]
         committed: dict[str, Any] = {}  # what the transaction wrote, for the vectors held here
 
+        new_episodes = self._episode_rows(batch.episodes)
+
         def work(tx: Any) -> None:
+            if new_episodes and len(self._insert_episodes(tx, new_episodes, uuid.uuid4().hex)) < len(new_episodes):
+                raise EpisodeStored("an episode of this write is stored already")
             if ents:
                 try:
                     tx.run(query("write_entities"), {"rows": ents}).consume()

@@ -121,8 +121,9 @@ class SQLiteHeld:
         if changed is None:
             load(idx, "@group_id = ?", (group_id,), [])
         elif changed:
-            for part in chunks(changed, 500):  # a row that left the group is gone from its index
-                load(idx, f"@group_id = ? AND @rowid IN ({','.join('?' * len(part))})", (group_id, *part), part)
+            for part in chunks(changed, 500):  # a row that left the group is gone from its index; the unary
+                # plus keeps the planner on the rowids (it chose the group's index, reading the group whole)
+                load(idx, f"+@group_id = ? AND @rowid IN ({','.join('?' * len(part))})", (group_id, *part), part)
             idx.postings.changed(changed)
             idx.rows.drop(changed)
         idx.stamp = stamp

@@ -19,7 +19,16 @@ from ...core.temporal import EPISODE_VISIBLE, FACT_ENDED, FACT_VISIBLE, Bound
 from ...core.text import query_terms
 from ...core.timeutil import from_iso, micros, to_iso
 from ...errors import SchemaError, StoreError
-from ..base import DEFAULT_DIM, SearchHits, Store, TimeFilter, WriteBatch, WriteConflict, expired_already
+from ..base import (
+    DEFAULT_DIM,
+    EpisodeStored,
+    SearchHits,
+    Store,
+    TimeFilter,
+    WriteBatch,
+    WriteConflict,
+    expired_already,
+)
 from ..faults import guard
 from ..index.cache import GroupCache
 from ..index.vectors import POS_INF_TIME, VectorIndex, bm25_at
@@ -192,20 +201,25 @@ class SQLiteStore(SQLiteUpkeep, SQLiteHeld, Store):
 
     # -- episodes ----------------------------------------------------------
     def add_episodes(self, episodes: list[Episode]) -> tuple[list[Episode], int]:
-        added: list[Episode] = []
         with self._tx() as c:
-            for e in episodes:
-                cur = c.execute(
-                    f"INSERT OR IGNORE INTO episodes ({EP_COLS}) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
-                    (e.id, e.group_id, e.role, e.speaker, e.content, to_iso(e.occurred_at), to_iso(e.created_at),
-                     e.session_id, e.source, e.content_sha256, json.dumps(e.metadata, ensure_ascii=False),
-                     e.status, e.status_reason, e.archive_ref),
-                )
-                if cur.rowcount:
-                    c.execute("INSERT INTO episodes_fts (rowid, text) VALUES (?, ?)",
-                              (cur.lastrowid, e.index_text()))
-                    added.append(e)
+            added = self._insert_episodes(c, episodes)
         return added, len(episodes) - len(added)
+
+    @staticmethod
+    def _insert_episodes(c: sqlite3.Connection, episodes: list[Episode]) -> list[Episode]:
+        """Insert the episodes not stored yet (by id, or the same turn), with their text indexed."""
+        added: list[Episode] = []
+        for e in episodes:
+            cur = c.execute(
+                f"INSERT OR IGNORE INTO episodes ({EP_COLS}) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
+                (e.id, e.group_id, e.role, e.speaker, e.content, to_iso(e.occurred_at), to_iso(e.created_at),
+                 e.session_id, e.source, e.content_sha256, json.dumps(e.metadata, ensure_ascii=False),
+                 e.status, e.status_reason, e.archive_ref),
+            )
+            if cur.rowcount:
+                c.execute("INSERT INTO episodes_fts (rowid, text) VALUES (?, ?)", (cur.lastrowid, e.index_text()))
+                added.append(e)
+        return added
 
     def pending_episodes(self, group_id: str | None, limit: int) -> list[Episode]:
         sql = (f"SELECT {EP_COLS} FROM episodes WHERE status = 'pending'"
@@ -353,6 +367,8 @@ class SQLiteStore(SQLiteUpkeep, SQLiteHeld, Store):
         if batch.is_empty():
             return
         with self._tx() as c:
+            if len(self._insert_episodes(c, batch.episodes)) < len(batch.episodes):
+                raise EpisodeStored("an episode of this write is stored already")
             for e in batch.entities:
                 vec = batch.entity_vectors.get(e.id)
                 try:
