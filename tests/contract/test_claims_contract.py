@@ -155,3 +155,46 @@ def test_processes_and_threads_writing_one_group(store, group, make_memory, tmp_
     assert now_state(group) == now_state(ref)
     # Evidence may differ: a turn that arrives after a later restatement of the same value, with another
     # value between them, counts as evidence for the later one (docs/guarantees.md, "Not promised").
+
+
+class _FailingOnFacts:
+    """A real embedder that fails when asked for the new facts' statements about York (after the
+    turn itself and the extraction were embedded), as a remote embedding API might between calls."""
+
+    def __init__(self, inner) -> None:
+        self.inner, self.dim = inner, inner.dim
+
+    def embed(self, texts: list[str]):
+        if any("York" in t for t in texts) and "I moved to York." not in texts:
+            raise ConnectionError("embedding service went away")
+        return self.inner.embed(texts)
+
+
+def test_an_add_alone_in_its_group_is_one_write_that_keeps_the_turn_whatever_fails(store, group, embedder):
+    """An add with no pending episode in its group stores the turn and its facts in one write, with
+    no claim; the same turn again is skipped (no second episode, no second fact); should the work
+    after extraction fail, the turn is stored all the same (pending), and the next add extracts it first."""
+    import pytest
+
+    from kg_memory.memory import Memory
+    from kg_memory.settings import Settings
+
+    mem = Memory(store, settings=Settings(), embedder=embedder, owns_store=False)
+    first = mem.add("I live in Leeds.", group=group, occurred_at="2024-01-01T10:00:00Z")
+    assert (first.episodes_added, first.episodes_extracted, first.facts_added) == (1, 1, 1), first
+    (ep,) = store.list_episodes(group, 10)
+    assert ep.status == "done" and not store.claim_owners(group)
+    again = mem.add("I live in Leeds.", group=group, occurred_at="2024-01-01T10:00:00Z")
+    assert (again.episodes_added, again.episodes_skipped, again.facts_added) == (0, 1, 0), again
+    assert store.counts(group)["episodes"] == 1 and len(store.list_facts(group, None)) == 1
+
+    flaky = Memory(store, settings=Settings(), embedder=_FailingOnFacts(embedder), owns_store=False)
+    with pytest.raises(ConnectionError):
+        flaky.add("I moved to York.", group=group, occurred_at="2024-02-01T10:00:00Z")
+    kept = [e for e in store.list_episodes(group, 10) if e.content == "I moved to York."]
+    assert [e.status for e in kept] == ["pending"] and len(store.list_facts(group, None)) == 1
+    later = mem.add("I love hiking.", group=group, occurred_at="2024-03-01T10:00:00Z")
+    assert later.episodes_extracted == 2, later  # the pending turn first, in its order
+    assert [f.object for f in store.list_facts(group, None) if f.predicate == "lives_in" and f.expired_at is None
+            and f.valid_to is None] == ["York"]
+    assert all(e.status == "done" for e in store.list_episodes(group, 10))
