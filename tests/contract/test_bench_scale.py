@@ -107,7 +107,8 @@ def test_growth_runs_on_both_stores_through_the_public_calls(embedder, tmp_path:
             for key in ("add", "add_with_embedding", "recall_steady", "recall_after_write"):
                 assert row[key]["n"] == 3 and 0 < row[key]["p50_ms"] <= row[key]["p99_ms"], key
             assert row["add_with_embedding"]["p50_ms"] >= row["add"]["p50_ms"]
-            assert row["first_recall_cold_ms"] > 0 and row["rss_mb"] > 0
+            assert row["first_recall_cold_ms"] > 0 and row["rss_mb"] > 0 and len(row["first_recall_cold_each_ms"]) == 4
+            assert row["first_recall_unsnapshotted_ms"] == row["first_recall_cold_each_ms"][0]
         t = r["tenants"]
         assert t["groups_read"] == 6 and t["first_recall_cold"]["n"] == 4 and t["recall_steady"]["n"] == 100
     assert res["stores"]["sqlite"]["growth"][-1]["store_bytes"] > res["stores"]["sqlite"]["growth"][0]["store_bytes"]

@@ -72,7 +72,8 @@ def test_the_notes_are_every_hand_written_section_of_the_benchmarks():
 
 def test_growth_tables_have_a_row_per_size_and_the_tenants(tmp_path: Path):
     pct = lambda p50: {"p50_ms": p50, "p95_ms": p50 * 2, "p99_ms": p50 * 3, "n": 100}  # noqa: E731
-    row = lambda n, add: {"episodes": n, "first_recall_cold_ms": 120.5, "held_by_the_group_mb": 40.0,  # noqa: E731
+    row = lambda n, add: {"episodes": n, "first_recall_cold_ms": 120.5, "first_recall_unsnapshotted_ms": 640.0,  # noqa: E731
+                          "first_recall_cold_each_ms": [640.0, 120.5, 118.0, 122.0], "held_by_the_group_mb": 40.0,
                           "add": pct(add), "add_with_embedding": pct(add + 7), "recall_steady": pct(3.0),
                           "recall_after_write": pct(4.0), "rss_mb": 400.0, "store_bytes": 87_000_000}
     tenants = {"groups": 1000, "group_size": 1000, "first_recall_cold": pct(9.0), "recall_steady": pct(1.5),
@@ -85,5 +86,6 @@ def test_growth_tables_have_a_row_per_size_and_the_tenants(tmp_path: Path):
     rows = [line for line in text.splitlines() if line.startswith("| sqlite |")]
     assert rows[0].startswith("| sqlite | 10,000 | 3.5 / 7.0 | 10.5 / 21.0 |")
     assert rows[1].startswith("| sqlite | 100,000 | 3.9 / 7.8 |") and rows[1].endswith("| 87 MB |")
+    assert "| 120.5 | 640.0 | 40.0 MB |" in rows[1]  # the cold first recall, and the one with no snapshot
     assert rows[2] == "| sqlite | 9.0 / 18.0 | 1.5 / 3.0 | 64 | 700.0 MB | 710.0 MB | 900 MB |"
     assert "## Growth, through the public API" in text and text.endswith("hand-written\n")
