@@ -467,8 +467,11 @@ def _is_name(tok: Any) -> bool:
 # a time said inside the value's phrase, which belongs to the clause's date ("Memcached last sprint")
 _WHEN_TAIL = re.compile(r"\s+(?:last|next|this|every|each)\s+\w+$", re.I)
 _WHEN = re.compile(r"^(?:last|next|this|every|each|that)\s|^(?:today|yesterday|tomorrow|now)$"
-                   r"|^(?:1[89]|20)\d\ds?$|^(?:mon|tues|wednes|thurs|fri|satur|sun)day$|^(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\.?(?:\s+\d{1,4})?$",
-                   re.I)  # a time is the clause's date, never a slot's value ("from 2018 to 2021")
+                   r"|^(?:1[89]|20)\d\ds?$|^(?:mon|tues|wednes|thurs|fri|satur|sun)day$"
+                   r"|^(?:jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?"
+                   r"|sep(?:t(?:ember)?)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?)\.?(?:\s+\d{1,4})?$",
+                   re.I)  # a time is the clause's date, never a slot's value ("from 2018 to 2021"); a month
+# is its whole name or its abbreviation: "Marco", "Augustus" and "Junior" are names
 
 
 def _made(subject: str, verb: str, obj: Any, text: str, shape: str) -> Reading | None:
@@ -660,6 +663,11 @@ def _someone_else(doc: Any) -> bool:
 _OTHERS = frozenset({"he", "she", "they"})
 
 
+# a when or a why after a clause's value ("after Lena's reorg", "because of the merger"): the names
+# from it on are not the value (as the parse reads the objects of _NOT_VALUE's prepositions)
+_ADJUNCT = re.compile(r"\b(?:after|before|since|during|until|because|following)\b", re.I)
+
+
 def _surface_value(doc: Any, subject: str, rest: str) -> list[Reading]:
     """The value the words after the subject name: the name after "to" in a change, else the last name."""
     shape = "plain"
@@ -667,11 +675,17 @@ def _surface_value(doc: Any, subject: str, rest: str) -> list[Reading]:
     if to and (_CHANGE_WORDS.search(doc.text) or re.search(r"\bfrom\s+(?:the\s+)?[A-Z][\w.'’/-]*.*?\bto\b", rest)):
         value, shape = to.group(1), "change"
     else:
-        # (a name, not a time, a pronoun or a bare number: "Sam and I" names no "I"; "a 4 day split" no "4")
-        names = [m.group(0) for m in _NAMED.finditer(rest) if not _WHEN.match(m.group(0).strip(" .,;"))
+        # (a name, not a time, a pronoun or a bare number: "Sam and I" names no "I"; "a 4 day split" no "4";
+        # nor the name in a when or why after one: "belongs to Marco after Lena's reorg")
+        found = [m for m in _NAMED.finditer(rest) if not _WHEN.match(m.group(0).strip(" .,;"))
                  and m.group(0).strip(" .,;").lower() not in _PRONOUNS | _FIRST
-                 and not m.group(0).strip(" .,;").isdigit()] \
-            or [m.group(0) for m in AMOUNT.finditer(rest)]
+                 and not m.group(0).strip(" .,;").isdigit()]
+        kept: list[re.Match[str]] = []
+        for m in found:
+            if kept and _ADJUNCT.search(rest[kept[-1].end():m.start()]):
+                break  # the rest says when or why
+            kept.append(m)
+        names = [m.group(0) for m in kept] or [m.group(0) for m in AMOUNT.finditer(rest)]
         plain = re.match(r"\s*(?:\w+\s+)?(?:to|into)\s+(?:the\s+)?([a-z][\w-]*(?:\s+[a-z][\w-]*)?)\b", rest)
         if not names and plain is None:
             return []

@@ -220,3 +220,16 @@ def test_one_value_per_slot_from_a_clause_and_its_complement(health):
     "lose": the value the other contains is dropped, so the slot gets one value, not two in one turn."""
     goals = [f for f in _facts(health, "I'm trying to lose twenty pounds.") if f[1] == "fitness_goal"]
     assert goals == [("user", "fitness_goal", "lose twenty pounds", False)]
+
+
+@pytest.mark.parametrize("text, fact", [
+    # a name that begins like a month is a name, not the clause's date ("Marco", "Augustus", "Junie")
+    ("Search now belongs to Augustus.", ("search", "owned_by", "Augustus", False)),
+    # a when or a why after the value names no value ("after Kim's reorg", "because of Lee's audit")
+    ("Billing belongs to Junie after Kim's reorg.", ("billing", "owned_by", "Junie", False)),
+    ("Ledger belongs to Omar because of Lee's audit.", ("ledger", "owned_by", "Omar", False)),
+])
+def test_a_value_is_a_name_and_not_a_when_said_after_it(project, text, fact):
+    found = _facts(project, text)
+    assert fact in found, found
+    assert not any(f[2] in ("Kim's", "Lee's", "") for f in found if f[1] == "owned_by")
