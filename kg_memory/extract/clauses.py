@@ -228,8 +228,18 @@ def _subject_of(verb: Any, speaker: str, topic: str | None, types: frozenset[str
             return speaker, topic
         if topic is not None and subj.lemma_.lower() in slot_words:
             return topic, topic  # "Tyrell signed; the deal is closed won": the deal is Tyrell's
+    if _my_thing(subj, types, people):
+        return speaker, topic  # "My amlodipine went up to 10 mg", "My aim is to do ten pull-ups": mine
     phrase = _phrase(subj, types)
     return phrase, phrase
+
+
+def _my_thing(subj: Any, types: frozenset[str], people: frozenset[str]) -> bool:
+    """A common noun the speaker possesses, that is no one (not "my brother") and no thing the group
+    keeps as an entity ("my billing service") nor a team: what is said of it is said of the speaker."""
+    low = subj.lemma_.lower()
+    return subj.pos_ == "NOUN" and any(k.dep_ == "poss" and k.lower_ == "my" for k in subj.children) \
+        and low not in people and subj.lower_ not in people and low not in types and low not in AGENTS
 
 
 def _there(noun: Any, slot_words: frozenset[str]) -> str | None:
@@ -475,12 +485,15 @@ _WHEN = re.compile(r"^(?:last|next|this|every|each|that)\s|^(?:today|yesterday|t
 
 
 def _made(subject: str, verb: str, obj: Any, text: str, shape: str) -> Reading | None:
-    value = _text(obj)
+    value = _TO_AMOUNT.sub("", _text(obj))  # "went up to 10 mg": the amount it went to
     if not value or value.lower() in _PRONOUNS or not subject or _WHEN.match(value):
         return None
     # a name keeps its case ("CockroachDB", which the small parser may tag a pronoun)
     named = obj.pos_ == "PROPN" or any(c.isupper() for c in value)
     return Reading(subject, verb, value, re.sub(r"\s+", " ", text).strip(), shape, named)
+
+
+_TO_AMOUNT = re.compile(r"^(?:up\s+|down\s+)?to\s+(?=\d)", re.I)  # where a number went, before the number
 
 
 def _pobj(prep: Any) -> Any | None:

@@ -233,3 +233,15 @@ def test_a_value_is_a_name_and_not_a_when_said_after_it(project, text, fact):
     found = _facts(project, text)
     assert fact in found, found
     assert not any(f[2] in ("Kim's", "Lee's", "") for f in found if f[1] == "owned_by")
+
+
+@pytest.mark.parametrize("text, fact", [
+    # a thing the speaker possesses is the speaker's slot's ("my metformin" is no subject of its own), and
+    # the amount it went up or down to is the value, without the "to"
+    ("My metformin went up to 1000 mg.", ("user", "medication_dose", "1000 mg", False)),
+    ("My insulin went down to 12 units.", ("user", "medication_dose", "12 units", False)),
+])
+def test_what_is_said_of_my_thing_is_said_of_me(health, text, fact):
+    found = _facts(health, text)
+    assert fact in found, found
+    assert not any(f[0] in ("metformin", "insulin") for f in found)
