@@ -222,7 +222,19 @@ class MeaningReader:
             # a light verb states little even with a word of change ("I have a car now")
             clear = None if r.verb in parse.LIGHT_VERBS else self.predicate(r)
             found = found if clear is not None and clear[1] >= CUE_THRESHOLD else None
+        if found is None and not wish:
+            return self._turned(r, speaker)
         return (r, found) if found and (not wish or found[0].name in self.aims) else None
+
+    def _turned(self, r: Reading, speaker: str) -> tuple[Reading, _Slots] | None:
+        """A named one acting on an unnamed thing ("Lena owns the auth service"), which no slot took
+        as said: the thing's slot whose values are names, with the one named as its value."""
+        if r.shape != "plain" or r.subject == speaker or r.any_value or r.old or not r.object \
+                or not r.subject[:1].isupper() or any(c.isupper() for c in r.object) or not self.vocab.own:
+            return None
+        turned = replace(r, subject=self.whose(r.object), object=r.subject, object_proper=True)
+        found = self.slots(turned, things_only=True)
+        return (turned, found) if found and found[0].name in self._exemplars().named else None
 
     def slots(self, r: Reading, things_only: bool = False, among: frozenset[str] | None = None) -> _Slots | None:
         """The predicate of a reading, as ``predicate`` finds it; and for a change, the other slots

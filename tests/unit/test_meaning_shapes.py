@@ -245,3 +245,10 @@ def test_what_is_said_of_my_thing_is_said_of_me(health, text, fact):
     found = _facts(health, text)
     assert fact in found, found
     assert not any(f[0] in ("metformin", "insulin") for f in found)
+
+
+def test_a_named_one_acting_on_an_unnamed_thing_is_the_things_slot(project):
+    """"Ines owns the ledger service": no slot takes it as said, since the owner's values are names;
+    turned round it is the thing's slot whose value is the one named."""
+    assert ("ledger", "owned_by", "Ines", False) in _facts(project, "Ines owns the ledger service.")
+    assert not any(f[0] == "ines" for f in _facts(project, "Ines owns the ledger service."))
