@@ -284,11 +284,14 @@ def _mine_said_as(subj: Any, verb: Any, people: frozenset[str]) -> bool:
 def _inverse_copula(verb: Any, speaker: str, types: frozenset[str], slot_words: frozenset[str],
                     people: frozenset[str] = frozenset()) -> Reading | None:
     """"Luis is my boss now", "Dana is the contact at Globex": the slot noun is the complement, its
-    owner the subject of the slot, and the copula's subject the value."""
-    if verb.lemma_ != "be":
-        return None
+    owner the subject of the slot, and the copula's subject the value; so too of a verb "as" the slot
+    noun ("took over as my GP")."""
     subj = next((k for k in verb.children if k.dep_ == "nsubj"), None)
-    attr = next((k for k in verb.children if k.dep_ == "attr"), None)
+    if verb.lemma_ == "be":
+        attr = next((k for k in verb.children if k.dep_ == "attr"), None)
+    else:  # "Dr. Park took over as my GP", "Ana stepped in as our contact at Hooli": the same, said with "as"
+        attr = next((o for k in verb.children if k.dep_ == "prep" and k.lower_ == "as" and (o := _pobj(k))
+                     is not None and o.pos_ == "NOUN"), None)
     if subj is None or attr is None or not _is_name(subj):
         return None
     mine = any(k.dep_ == "poss" and k.lower_ in ("my", "our") for k in attr.children)

@@ -252,3 +252,10 @@ def test_a_named_one_acting_on_an_unnamed_thing_is_the_things_slot(project):
     turned round it is the thing's slot whose value is the one named."""
     assert ("ledger", "owned_by", "Ines", False) in _facts(project, "Ines owns the ledger service.")
     assert not any(f[0] == "ines" for f in _facts(project, "Ines owns the ledger service."))
+
+
+def test_a_name_that_acts_as_my_slots_noun_is_its_value(health, sales):
+    """"Dr. Okafor stepped in as my GP", as "Dr. Okafor is my GP": the slot noun after "as" is whose
+    slot it is, the one who acts its value."""
+    assert ("user", "primary_doctor", "Dr. Okafor", False) in _facts(health, "Dr. Okafor stepped in as my GP.")
+    assert ("hooli", "main_contact", "Ana", False) in _facts(sales, "Ana took over as our contact at Hooli.")
