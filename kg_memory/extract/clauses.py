@@ -126,12 +126,15 @@ def _says_an_end(verb: Any, ends: frozenset[str]) -> bool:
 
 def _done_to_me(verb: Any, speaker: str) -> Reading | None:
     """A clause someone else does to the speaker that gives the speaker a value: "you can reach me at
-    555 201 7788", "they made me a senior developer", "the board named me treasurer"."""
+    555 201 7788", "they made me a senior developer", "the board named me treasurer"; or ends one
+    ("the doctor took me off lisinopril")."""
     me = next((k for k in verb.children if k.dep_ == "dobj" and k.lower_ in ("me", "us")), None)
     if me is not None:
-        value = next((o for k in verb.children if k.dep_ == "prep" and k.lower_ in ("at", "on", "as")
-                      if (o := _pobj(k)) is not None), None)
-        return None if value is None else _made(speaker, verb.lemma_.lower(), value, _clause_text(verb), "plain")
+        prep, value = next(((k.lower_, o) for k in verb.children if k.dep_ == "prep"
+                            and k.lower_ in ("at", "on", "as", "off") if (o := _pobj(k)) is not None), ("", None))
+        # "took me off lisinopril and put me on amlodipine": off ends a value, and on after an off changes it
+        shape = "end" if prep == "off" else "change" if prep == "on" and _taken_off(verb) else "plain"
+        return None if value is None else _made(speaker, verb.lemma_.lower(), value, _clause_text(verb), shape)
     after_me = any(k.dep_ == "prep" and any(g.dep_ == "pobj" and g.lower_ in ("me", "us") for g in k.children)
                    for k in verb.children)
     subj = next((k for k in verb.children if k.dep_ == "nsubj"), None)
@@ -141,6 +144,12 @@ def _done_to_me(verb: Any, speaker: str) -> Reading | None:
     small = next((k for k in verb.children if k.dep_ in ("ccomp", "oprd") and k.pos_ == "NOUN"
                   and any(g.dep_ == "nsubj" and g.lower_ in ("me", "us") for g in k.children)), None)
     return None if small is None else _made(speaker, verb.lemma_.lower(), small, _clause_text(verb), "change")
+
+
+def _taken_off(verb: Any) -> bool:
+    """Does the sentence also take the speaker off something ("took me off X and put me on Y")?"""
+    return any(t is not verb and any(k.dep_ == "dobj" and k.lower_ in ("me", "us") for k in t.children)
+               and any(k.dep_ == "prep" and k.lower_ == "off" for k in t.children) for t in verb.doc)
 
 
 def _end_owner(verb: Any, reading: Reading, speaker: str, types: frozenset[str],

@@ -259,3 +259,10 @@ def test_a_name_that_acts_as_my_slots_noun_is_its_value(health, sales):
     slot it is, the one who acts its value."""
     assert ("user", "primary_doctor", "Dr. Okafor", False) in _facts(health, "Dr. Okafor stepped in as my GP.")
     assert ("hooli", "main_contact", "Ana", False) in _facts(sales, "Ana took over as our contact at Hooli.")
+
+
+def test_what_someone_takes_me_off_ends_and_puts_me_on_follows(health):
+    """"The nurse took me off metformin and put me on insulin": done to the speaker, "off" ends the
+    value and the "on" after it changes the slot to the new one."""
+    found = _facts(health, "The nurse took me off metformin and put me on insulin.")
+    assert {("user", "takes_medication", "metformin", True), ("user", "takes_medication", "insulin", False)} <= found
