@@ -238,7 +238,7 @@ def _subject_of(verb: Any, speaker: str, topic: str | None, types: frozenset[str
         if topic is not None and subj.lemma_.lower() in slot_words:
             return topic, topic  # "Tyrell signed; the deal is closed won": the deal is Tyrell's
     if _my_thing(subj, types, people):
-        return speaker, topic  # "My amlodipine went up to 10 mg", "My aim is to do ten pull-ups": mine
+        return speaker, topic  # "My amlodipine went up to 10 mg": the speaker's dose
     phrase = _phrase(subj, types)
     return phrase, phrase
 
@@ -486,14 +486,14 @@ def _is_name(tok: Any) -> bool:
     return tok.pos_ == "PROPN" or any(c.isupper() for c in tok.text)
 
 
-# a time said inside the value's phrase, which belongs to the clause's date ("Memcached last sprint")
+# a time said inside the value's phrase, which belongs to the clause's date ("Memcached last sprint"); a
+# time is the clause's date, never a slot's value ("from 2018 to 2021")
 _WHEN_TAIL = re.compile(r"\s+(?:last|next|this|every|each)\s+\w+$", re.I)
 _WHEN = re.compile(r"^(?:last|next|this|every|each|that)\s|^(?:today|yesterday|tomorrow|now)$"
                    r"|^(?:1[89]|20)\d\ds?$|^(?:mon|tues|wednes|thurs|fri|satur|sun)day$"
                    r"|^(?:jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?"
                    r"|sep(?:t(?:ember)?)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?)\.?(?:\s+\d{1,4})?$",
-                   re.I)  # a time is the clause's date, never a slot's value ("from 2018 to 2021"); a month
-# is its whole name or its abbreviation: "Marco", "Augustus" and "Junior" are names
+                   re.I)  # (a month is its whole name or its abbreviation: "Marco" and "Augustus" are names)
 
 
 def _made(subject: str, verb: str, obj: Any, text: str, shape: str) -> Reading | None:

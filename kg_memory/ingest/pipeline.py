@@ -167,10 +167,11 @@ class Pipeline:
 
     def add_new(self, episode: Episode) -> IngestStats:
         """Store a new episode and its extraction in one transaction: no claim is needed, since no
-        one else sees the episode before it is extracted (an add on Neo4j paid four commits for
-        this, docs/benchmarks.md). The caller has seen no pending episode in its group, which would
-        have to be decided first. A turn stored already is skipped. Should its extraction or
-        decision fail, the episode is still stored, pending, before the error is raised."""
+        one else sees the episode before it is extracted (an add paid three commits and a read of
+        the claimants for that; docs/benchmarks.md, "The public path, round two"). The caller has
+        seen no pending episode in its group, which would have to be decided first. A turn stored
+        already is skipped. Should its extraction or decision fail, the episode is still stored,
+        pending, before the error is raised."""
         try:
             stats = self.process([episode], new=True)
         except EpisodeStored:
