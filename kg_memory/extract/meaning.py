@@ -222,8 +222,11 @@ class MeaningReader:
             # a light verb states little even with a word of change ("I have a car now")
             clear = None if r.verb in parse.LIGHT_VERBS else self.predicate(r)
             found = found if clear is not None and clear[1] >= CUE_THRESHOLD else None
-        if found is None and not wish:
-            return self._turned(r, speaker)
+        if not wish and (found is None or found[0].name not in self.vocab.own):
+            # (the built-in slots are people's: "Tariq owns the invoicing service" is no pet of Tariq's)
+            turned = self._turned(r, speaker)
+            if turned is not None or found is None:
+                return turned
         return (r, found) if found and (not wish or found[0].name in self.aims) else None
 
     def _turned(self, r: Reading, speaker: str) -> tuple[Reading, _Slots] | None:

@@ -252,6 +252,8 @@ def test_a_named_one_acting_on_an_unnamed_thing_is_the_things_slot(project):
     turned round it is the thing's slot whose value is the one named."""
     assert ("ledger", "owned_by", "Ines", False) in _facts(project, "Ines owns the ledger service.")
     assert not any(f[0] == "ines" for f in _facts(project, "Ines owns the ledger service."))
+    # a built-in slot (people's) that took it as said gives way: the invoicing service is no one's pet
+    assert _facts(project, "Tariq owns the invoicing service.") == {("invoicing", "owned_by", "Tariq", False)}
 
 
 def test_a_name_that_acts_as_my_slots_noun_is_its_value(health, sales):
