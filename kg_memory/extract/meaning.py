@@ -230,8 +230,8 @@ class MeaningReader:
         return (r, found) if found and (not wish or found[0].name in self.aims) else None
 
     def _turned(self, r: Reading, speaker: str) -> tuple[Reading, _Slots] | None:
-        """A named one acting on an unnamed thing ("Lena owns the auth service"), which no slot took
-        as said: the thing's slot whose values are names, with the one named as its value."""
+        """A named one acting on an unnamed thing ("Lena owns the auth service"), which no slot of the
+        group's own took as said: the thing's slot whose values are names, with the one named as its value."""
         if r.shape != "plain" or r.subject == speaker or r.any_value or r.old or not r.object \
                 or not r.subject[:1].isupper() or any(c.isupper() for c in r.object) or not self.vocab.own:
             return None

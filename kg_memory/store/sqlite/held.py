@@ -28,7 +28,8 @@ from .snapshots import decode, encode, taken
 
 LOAD_CHUNK = 4096  # rows read at a time on a first load: 6 MB of vectors, inside a core's cache share
 # A group of this many episodes keeps a snapshot of its held index (``snapshots.py``): reading 100k
-# episodes' rows and vectors was most of a cold group's 535 ms first recall (docs/benchmarks.md).
+# episodes' rows and vectors was most of a cold group's 535 ms first recall (docs/benchmarks.md, "The public
+# path, round two").
 SNAPSHOT_FROM = 50_000
 RESTORE_BEHIND_MAX = 8_192  # a snapshot more rows behind the change log than this is not restored...
 RESNAPSHOT_BEHIND = 2_048  # ...and one this far behind is written anew once restored

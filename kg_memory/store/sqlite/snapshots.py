@@ -1,7 +1,7 @@
 """Snapshots of a group's held episode index, as the SQLite store keeps them (``index_snapshots``):
 the rows' keys, times, document lengths and int8 codes at a position in the change log, without the
 float32 vectors. A process's first recall of a large group restores one and reads only the rows
-changed since, instead of every row and vector (docs/benchmarks.md, "A cold group from a snapshot")."""
+changed since, instead of every row and vector (docs/benchmarks.md, "The public path, round two")."""
 
 from __future__ import annotations
 
