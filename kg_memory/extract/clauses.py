@@ -111,11 +111,62 @@ def readings(doc: Any, speaker: str, types: frozenset[str] = frozenset(), slot_w
                 reading = replace(reading, moved=_phrase(front, types))  # "At Stark we deal with Pepper Potts"
             if reading.shape == "plain" and out and out[-1].shape == "end" and verb.dep_ == "conj":
                 reading = replace(reading, shape="change")  # "sold my Civic and bought a Tesla": the new value
+            reading = _in_place_of(verb, reading)
             out.append(reading)
+            out += _misread_clauses(verb, reading.subject)
             if reading.subject != speaker:
                 topic = reading.subject
         topic = _moved_thing(verb, types) or topic
     return out
+
+
+def _misread_clauses(verb: Any, subject: str) -> list[Reading]:
+    """The clause of a second verb the parser took for a noun ("uses MySQL and deploys to Heroku"):
+    the same subject, and the object of the preposition right after that verb."""
+    out = []
+    for t in verb.subtree:
+        if t.i > verb.i and misread_verb(t):
+            doc = t.doc
+            value = _NAMED.match(doc.text, doc[t.i + 2].idx)  # the name after its preposition
+            if value is not None:  # (which the parser may have hung anywhere: "to Render" as a verb)
+                name = value.group(0).strip(" .,;")
+                out.append(Reading(subject, t.lemma_.lower(), name, f"{subject} {t.text} {doc[t.i + 1].text} {name}",
+                                   "plain", True))
+    return out
+
+
+# a value said in place of another: "runs on ECS instead of Lambda" (the name after it is the old
+# value), "dropped Redis in favour of DynamoDB" (the name after it is the new one)
+_INSTEAD = re.compile(r"\b(?:instead\s+of|rather\s+than|in\s+place\s+of)\s+(?:the\s+)?")
+_IN_FAVOUR = re.compile(r"\bin\s+favou?r\s+of\s+(?:the\s+)?")
+
+
+def _in_place_of(verb: Any, reading: Reading) -> Reading:
+    """A clause that names the value it replaces: a change from that value."""
+    said = " ".join(t.text for t in verb.subtree)
+    found = in_place_of(said, reading.subject)
+    if found is None:
+        return reading
+    new, old = found
+    return replace(reading, object=new, old=old, shape="change", object_proper=True)
+
+
+def in_place_of(said: str, subject: str) -> tuple[str, str] | None:
+    """(new value, old value) of words that say one in place of the other ("runs on ECS instead of
+    Lambda", "dropped Redis in favour of DynamoDB"), with the name before the phrase the other one."""
+    for rx, new_after in ((_INSTEAD, False), (_IN_FAVOUR, True)):
+        m = rx.search(said)
+        after = _NAMED.match(said, m.end()) if m else None
+        if m is None or after is None:
+            continue
+        before = [n.group(0).strip(" .,;") for n in _NAMED.finditer(said[:m.start()])
+                  if not _overlaps(n.group(0), subject) and not _WHEN.match(n.group(0))
+                  and n.group(0).strip(" .,;").lower() not in _PRONOUNS | _FIRST]
+        if not before:
+            return None
+        other = after.group(0).strip(" .,;")
+        return (other, before[-1]) if new_after else (before[-1], other)
+    return None
 
 
 def _says_an_end(verb: Any, ends: frozenset[str]) -> bool:
@@ -148,7 +199,7 @@ def _done_to_me(verb: Any, speaker: str) -> Reading | None:
 
 def _taken_off(verb: Any) -> bool:
     """Does the sentence also take the speaker off something ("took me off X and put me on Y")?"""
-    return any(t is not verb and any(k.dep_ == "dobj" and k.lower_ in ("me", "us") for k in t.children)
+    return any(t != verb and any(k.dep_ == "dobj" and k.lower_ in ("me", "us") for k in t.children)
                and any(k.dep_ == "prep" and k.lower_ == "off" for k in t.children) for t in verb.doc)
 
 
@@ -216,9 +267,10 @@ def _subject_of(verb: Any, speaker: str, topic: str | None, types: frozenset[str
                 ) -> tuple[str | None, str | None]:
     subj = next((k for k in verb.children if k.dep_ in ("nsubj", "nsubjpass")), None)
     head = verb
-    while subj is None and head.dep_ in ("conj", "xcomp", "dobj") and head.head is not head:
+    while subj is None and head.dep_ in ("conj", "xcomp", "dobj") and head.head != head:
         head = head.head  # a coordinated verb, or one the parser hung on the first verb's object
         subj = next((k for k in head.children if k.dep_ in ("nsubj", "nsubjpass")), None)
+    subj = subj if subj is not None else _hung_subject(head)
     if subj is None:
         # a chat line that drops its "I" ("Traded the Focus in for a Subaru"): a past verb that opens it
         opens = head.dep_ == "ROOT" and head.tag_ in ("VBD", "VBN") and all(t.is_punct for t in head.doc[:head.i])
@@ -228,7 +280,8 @@ def _subject_of(verb: Any, speaker: str, topic: str | None, types: frozenset[str
         return speaker, topic
     if low in _PRONOUNS:
         return topic, topic
-    if subj.pos_ == "NOUN" and (subj.lemma_.lower() in slot_words or _mine_said_as(subj, verb, people)) or \
+    if subj.pos_ == "NOUN" and (subj.lemma_.lower() in slot_words or subj.lower_ in slot_words
+                                or _mine_said_as(subj, verb, people)) or \
             subj.pos_ == "PROPN" and _mine_said_as(subj, verb, people):  # "My GP is Dr. Lindqvist"
         owner = _there(subj, slot_words) or _owner(subj, speaker, types)
         if owner is not None:
@@ -243,6 +296,15 @@ def _subject_of(verb: Any, speaker: str, topic: str | None, types: frozenset[str
     return phrase, phrase
 
 
+def _hung_subject(verb: Any) -> Any | None:
+    """A subject the parser hung on the clause before as a conj ("Hooli is on the Starter plan and our
+    contact there is Gavin Belson": "contact" a conj of the first "is"): the noun right before the
+    verb's expletive "there"."""
+    expl = next((k for k in verb.children if k.dep_ == "expl" and k.i < verb.i), None)
+    prev = verb.doc[expl.i - 1] if expl is not None and expl.i > 0 else None
+    return prev if prev is not None and prev.pos_ == "NOUN" and prev.dep_ == "conj" else None
+
+
 def _my_thing(subj: Any, types: frozenset[str], people: frozenset[str]) -> bool:
     """A common noun the speaker possesses, that is no one (not "my brother") and no thing the group
     keeps as an entity ("my billing service") nor a team: what is said of it is said of the speaker."""
@@ -254,13 +316,14 @@ def _my_thing(subj: Any, types: frozenset[str], people: frozenset[str]) -> bool:
 def _there(noun: Any, slot_words: frozenset[str]) -> str | None:
     """"Alice left Umbrella; our contact there is Carlos": "there" is the last name said before, that
     is no slot's value ("Hooli is on the Starter plan and our contact there ...": Hooli)."""
-    if not any(t.lower_ == "there" for t in (*noun.children, *noun.head.children)):
+    doc = noun.doc
+    if not any(t.lower_ == "there" for t in (*noun.children, *noun.head.children)) \
+            and not (noun.i + 1 < len(doc) and doc[noun.i + 1].lower_ == "there"):
         return None
     names = [t for t in noun.doc[:noun.i] if t.pos_ == "PROPN" and t.dep_ != "compound"
              and not (t.head.lemma_.lower() in slot_words and t.dep_ in ("compound", "amod"))]
-    names = [t for t in names if not any(k.lemma_.lower() in slot_words for k in t.head.children if k is t)]
     return None if not names else " ".join(w.text for w in names[-1].subtree if w.dep_ in ("compound", "flat")
-                                           or w is names[-1])
+                                           or w == names[-1])
 
 
 def _said_as_own(noun: Any) -> bool:
@@ -296,18 +359,36 @@ def _inverse_copula(verb: Any, speaker: str, types: frozenset[str], slot_words: 
     owner the subject of the slot, and the copula's subject the value; so too of a verb "as" the slot
     noun ("took over as my GP")."""
     subj = next((k for k in verb.children if k.dep_ == "nsubj"), None)
-    if verb.lemma_ == "be":
-        attr = next((k for k in verb.children if k.dep_ == "attr"), None)
+    if verb.lemma_ == "be":  # ("Nadia is responsible for payments": an adjective of the slot's own words)
+        attr = next((k for k in verb.children if k.dep_ == "attr" or k.dep_ == "acomp"
+                     and k.lower_ in slot_words and any(g.dep_ == "prep" for g in k.children)), None)
     else:  # "Dr. Park took over as my GP", "Ana stepped in as our contact at Hooli": the same, said with "as"
         attr = next((o for k in verb.children if k.dep_ == "prep" and k.lower_ == "as" and (o := _pobj(k))
                      is not None and o.pos_ == "NOUN"), None)
     if subj is None or attr is None or not _is_name(subj):
         return None
     mine = any(k.dep_ == "poss" and k.lower_ in ("my", "our") for k in attr.children)
-    if attr.lemma_.lower() not in slot_words and not (mine and attr.lemma_.lower() not in people):
+    # ("the account executive for Umbrella": a compound of the slot's words or an entity type names it too)
+    named_slot = any(k.dep_ == "compound" and k.lemma_.lower() in slot_words | types for k in attr.children)
+    if attr.lemma_.lower() not in slot_words and not _agent_of(attr, slot_words) and not named_slot \
+            and not (mine and attr.lemma_.lower() not in people):
         return None  # ("Dr. Fischer is my GP": a thing of mine that is no relation of mine names a slot too)
     owner = _owner(attr, speaker, types)
     return None if owner is None else _made(owner, "be", subj, _clause_text(verb), "plain")
+
+
+def _taken_over(verb: Any) -> bool:
+    """"took over", "picked up" a thing (not "took over as my GP", said with "as")."""
+    prt = {k.lower_ for k in verb.children if k.dep_ == "prt"}
+    return (verb.lemma_.lower(), *prt) in (("take", "over"), ("pick", "up"), ("inherit",)) \
+        and not any(k.dep_ == "prep" and k.lower_ == "as" for k in verb.children)
+
+
+def _agent_of(noun: Any, slot_words: frozenset[str]) -> bool:
+    """A noun for the one who does a slot's verb ("owner" of owns/owned, "manager" of manages)."""
+    low = noun.lemma_.lower()
+    stem = low[:-2] if low.endswith(("er", "or")) else ""
+    return len(stem) >= 3 and any(w.startswith(stem) and w != low for w in slot_words)
 
 
 def _owner(noun: Any, speaker: str, types: frozenset[str]) -> str | None:
@@ -318,7 +399,7 @@ def _owner(noun: Any, speaker: str, types: frozenset[str]) -> str | None:
             obj = _pobj(k)
             if obj is not None and obj.lower_ in ("me", "us"):
                 return speaker  # "home for me is Minneapolis"
-            if obj is not None and _is_name(obj):
+            if obj is not None and (_is_name(obj) or obj.lemma_.lower() in types):  # "of the billing service"
                 return _phrase(obj, types)
     for k in noun.children:
         if k.dep_ == "poss":
@@ -372,6 +453,10 @@ def _reading(verb: Any, subject: str | None, types: frozenset[str], speaker: str
     if lemma in HAND_OVER and dobj is not None and _someone(preps.get("to")):
         x, b = _phrase(dobj, types), preps["to"]
         return _made(x, lemma, b, f"{x} is now owned by {_text(b)}", "hand_over")
+    if _taken_over(verb) and dobj is not None and subject is not None and _is_name(dobj):
+        # "I took over Umbrella from Priya": the one who takes a thing over is its new holder
+        x = _phrase(dobj, types)
+        return Reading(x, lemma, subject, f"{x} is now owned by {subject}", "hand_over", True)
     # "ported billing to Kotlin"; but "writes its transactions to Postgres" stores them there
     into = preps.get("in") if preps.get("in") is not None or lemma in WRITE else preps.get("to")
     if lemma in REWRITE and dobj is not None and into is not None and _is_name(into):
@@ -466,7 +551,7 @@ def _called(noun: Any) -> Any:
 
 def _amount(verb: Any) -> Any | None:
     """A unit with its number in the clause ("500 mg", "eight hours"), wherever the parser hung it."""
-    return next((t for t in verb.subtree if t.lower_ in UNITS and t is not verb
+    return next((t for t in verb.subtree if t.lower_ in UNITS and t != verb
                  and any(_numeric(k) for k in t.children if k.dep_ == "nummod")), None)
 
 
@@ -600,128 +685,35 @@ def _value_end(doc: Any, end: int) -> int:
     return end
 
 
+def misread_verb(t: Any) -> bool:
+    """A second verb the small parser took for a noun coordinated with the first clause's object
+    ("uses MySQL and deploys to Heroku": "deploys" a conj of "MySQL", "to Heroku" on "uses")."""
+    doc = t.doc
+    return t.dep_ == "conj" and t.pos_ == "NOUN" and t.lower_.endswith("s") and not t.lower_.endswith("ss") \
+        and t.i > 0 and doc[t.i - 1].lower_ == "and" and t.i + 2 < len(doc) \
+        and (doc[t.i + 1].pos_ == "ADP" or doc[t.i + 1].lower_ in _PLACE_WORDS)
+
+
+_PLACE_WORDS = frozenset({"to", "on", "in", "into", "onto", "at", "with", "from"})
+
+
 def _clause_text(verb: Any, drop_negation: bool = False) -> str:
     """The clause's own words as said: the verb's subtree without the other clauses coordinated
     with it, and with its subject when that hangs on another verb ("... and deploys to Heroku")."""
-    others = {t.i for k in verb.subtree if k is not verb and k.dep_ in ("conj", "ccomp", "parataxis")
-              and (_is_verb(k) or k.head is verb) for t in k.subtree}  # (a conj on the verb is another clause)
+    # (a conj on the verb is another clause: "Hooli is on the Starter plan and our contact ...")
+    others = {t.i for k in verb.subtree if k != verb and k.dep_ in ("conj", "ccomp", "parataxis")
+              and (_is_verb(k) or k.dep_ == "conj" and k.head == verb) for t in k.subtree}
     skip = {"neg", "cc"} | ({"advmod"} if drop_negation else set())
     words = [t for t in verb.subtree if t.i not in others and t.dep_ not in skip and not t.is_punct]
+    cut = next((t.i for t in words if t.i > verb.i and misread_verb(t)), None)
+    if cut is not None:  # "uses MySQL and deploys to Heroku": the words from "deploys" on are its clause
+        words = [t for t in words if t.i < cut]
     if not any(t.dep_ in ("nsubj", "nsubjpass") for t in words):
         head = verb.head
-        subj = next((k for k in head.children if k.dep_ in ("nsubj", "nsubjpass")), None)
+        subj = next((k for k in head.children if k.dep_ in ("nsubj", "nsubjpass")), None) or _hung_subject(verb)
         if subj is not None:
             words = [*subj.subtree, *words]
     return " ".join(t.text for t in sorted(words, key=lambda t: t.i))
 
 
 _NAMED = re.compile(r"[A-Z0-9][\w.'’/-]*(?:\s+(?:[A-Z0-9][\w.'’/-]*|(?:of|de|la)\b))*")
-_CHANGE_WORDS = re.compile(r"\b(?:moved|migrated|switched|changed|swapped|replaced|upgraded|downgraded|went|"
-                           r"transferred|handed|passed|ported|rewrote|rewritten)\b", re.I)
-
-
-def surface_readings(doc: Any, speaker: str, types: frozenset[str], slot_words: frozenset[str] = frozenset(),
-                     people: frozenset[str] = frozenset(), verbs: frozenset[str] = frozenset()) -> list[Reading]:
-    """A reading of the whole sentence off its words, where the parse gave nothing usable: the
-    subject is its first noun phrase (or the thing a "we moved X" moves), the value the name after
-    "to" in a change, else the last name after the subject; ``no longer`` and ``stopped`` end."""
-    chunks = [c for c in doc.noun_chunks if c.root.lower_ not in _PRONOUNS]
-    if not chunks:
-        return []
-    # the clause's subject; none said ("Packed everything up and moved to Dublin"): the speaker
-    first = next((c for c in chunks if c.root.dep_ in ("nsubj", "nsubjpass")), None)
-    if first is None:
-        first = next(c for c in doc.noun_chunks if c.root.lower_ in _FIRST) if any(
-            c.root.lower_ in _FIRST for c in doc.noun_chunks) else None
-    if first is None:
-        lead = _leading_subject(doc, verbs, types)
-        if lead is not None:
-            return _surface_value(doc, lead[0], doc.text[lead[1]:])
-        if _someone_else(doc):
-            return []  # "He moved to Utrecht": someone this sentence does not name, never the speaker
-        return _surface_value(doc, speaker, doc.text)
-    subject_chunk = first
-    moved = chunks[1].root if len(chunks) > 1 else None
-    if first.root.lower_ in _FIRST and moved is not None and moved.dep_ == "dobj" \
-            and moved.head.lemma_.lower() in CHANGE | HAND_OVER | REWRITE \
-            and moved.lemma_.lower() not in slot_words:  # "we moved the web app"; "I switched schools": mine
-        subject_chunk = chunks[1]
-    root = subject_chunk.root
-    mine = root.lemma_.lower() in slot_words or _mine_said_as(root, root.head, people)
-    owner = _owner(root, speaker, types) if mine else None
-    subject = speaker if subject_chunk.root.lower_ in _FIRST or _with_me(subject_chunk.root) \
-        else owner or _phrase(subject_chunk.root, types)
-    return _surface_value(doc, subject, doc.text[subject_chunk.end_char:])
-
-
-def _leading_subject(doc: Any, verbs: frozenset[str], types: frozenset[str]) -> tuple[str, int] | None:
-    """Where the small parser read no subject because it took the verb for a noun ("Mailer deploys to
-    Lambda", "The events pipeline stores data in Kafka", "Reporting now ships to Kubernetes"): the
-    words before the first word the ontology's own examples use as a verb (or a root noun in -s
-    before a preposition, "talks to") are the subject; returns it and where the rest starts."""
-    for t in list(doc)[1:]:
-        low = t.lower_
-        said_as_verb = low in verbs or low.removesuffix("es") in verbs or low.removesuffix("s") in verbs
-        # a noun in -s after a noun and before what a verb takes ("pipeline stores data", "service talks to")
-        misread = t.pos_ == "NOUN" and low.endswith("s") and not low.endswith("ss") and t.i + 1 < len(doc) \
-            and doc[t.i - 1].pos_ in ("NOUN", "PROPN") and doc[t.i + 1].pos_ in ("ADP", "NOUN", "PROPN", "DET")
-        past = low.endswith("ed") and t.pos_ in ("ADJ", "VERB") and all(w.text[:1].isupper() for w in doc[:t.i])
-        if not (said_as_verb or misread or past):  # (or "Vandelay advanced to ...": a past after a name)
-            continue
-        words = [w for w in doc[:t.i] if w.lower_ not in _DETS and w.pos_ != "ADV" and not w.is_punct]
-        if not words or words[0].lower_ in _PRONOUNS | _FIRST or not all(w.pos_ in ("NOUN", "PROPN", "VERB", "ADJ")
-                                                                         for w in words):
-            return None
-        parts = [w.text for w in words]
-        if len(parts) > 1 and parts[-1].lower() in types:
-            parts = parts[:-1]
-        return " ".join(parts), t.idx + len(t.text)
-    return None
-
-
-def _someone_else(doc: Any) -> bool:
-    """Is a clause's subject a person other than the speaker ("he", "they")? ("Moved to Denver, it was
-    great": "it" is no one, and the move is the speaker's.)"""
-    return any(t.dep_ in ("nsubj", "nsubjpass") and t.lower_ in _OTHERS for t in doc)
-
-
-_OTHERS = frozenset({"he", "she", "they"})
-
-
-# a when or a why after a clause's value ("after Lena's reorg", "because of the merger"): the names
-# from it on are not the value (as the parse reads the objects of _NOT_VALUE's prepositions)
-_ADJUNCT = re.compile(r"\b(?:after|before|since|during|until|because|following)\b", re.I)
-
-
-def _surface_value(doc: Any, subject: str, rest: str) -> list[Reading]:
-    """The value the words after the subject name: the name after "to" in a change, else the last name."""
-    shape = "plain"
-    to = re.search(r"\b(?:to|into|onto|for)\s+(?:the\s+)?(" + _NAMED.pattern + ")", rest)
-    if to and (_CHANGE_WORDS.search(doc.text) or re.search(r"\bfrom\s+(?:the\s+)?[A-Z][\w.'’/-]*.*?\bto\b", rest)):
-        value, shape = to.group(1), "change"
-    else:
-        # (a name, not a time, a pronoun or a bare number: "Sam and I" names no "I"; "a 4 day split" no "4";
-        # nor the name in a when or why after one: "belongs to Marco after Lena's reorg")
-        found = [m for m in _NAMED.finditer(rest) if not _WHEN.match(m.group(0).strip(" .,;"))
-                 and m.group(0).strip(" .,;").lower() not in _PRONOUNS | _FIRST
-                 and not m.group(0).strip(" .,;").isdigit()]
-        kept: list[re.Match[str]] = []
-        for m in found:
-            if kept and _ADJUNCT.search(rest[kept[-1].end():m.start()]):
-                break  # the rest says when or why
-            kept.append(m)
-        names = [m.group(0) for m in kept] or [m.group(0) for m in AMOUNT.finditer(rest)]
-        plain = re.match(r"\s*(?:\w+\s+)?(?:to|into)\s+(?:the\s+)?([a-z][\w-]*(?:\s+[a-z][\w-]*)?)\b", rest)
-        if not names and plain is None:
-            return []
-        value = names[-1] if names else plain.group(1) if plain else ""  # "advanced to the demo stage"
-        if re.search(r"\bno longer\b|\bstopped\b|\bquit\b|\bdropped\b", rest, re.I):
-            shape = "end"
-    amounts = [m.group(0) for m in (*AMOUNT.finditer(rest), *PHONE.finditer(rest))]
-    if amounts and (shape != "change" or any(a.startswith(value) for a in amounts)):
-        value = next((a for a in amounts if a.startswith(value)), amounts[-1])  # "500" says "500 mg"
-    value = parse.TIME_TAIL.sub("", value).strip(" .,;")
-    if not value or value.lower() == subject.lower() or not subject:
-        return []
-    old = re.search(r"\bfrom\s+(?:the\s+)?(" + _NAMED.pattern + r")\s+to\b", rest)
-    return [Reading(subject, "", value, doc.text, shape, True, old.group(1) if old and shape == "change" else None)]

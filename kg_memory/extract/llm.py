@@ -234,8 +234,8 @@ class LLMExtractor:
         others = {p.lower() for p in participants} - {speaker.lower()}
         owned = subject == speaker or subject.lower().startswith(f"{speaker.lower()}'s ") or (
             subject.lower() not in others and subject.lower() in said)
-        if not owned or not Canonicalizer.grounded(w.object, e.content):
-            return None
+        if not owned or not Canonicalizer.grounded(w.object, e.content) or same_thing(subject, w.object):
+            return None  # (a thing is not its own value: "The Cure favourite_band The Cure")
         sentence = _sentence_with(e.content, w.object)
         if w.predicate != "other" and not self.rules.meaning.plausible(sentence, subject, w.object, w.predicate):
             return None  # said in a question or a wish, or a predicate the sentence does not mean
@@ -328,14 +328,31 @@ def to_partner(f: ExtractedFact, participants: set[str], vocab: Vocabulary) -> b
 def _covered(fact: ExtractedFact, found: list[ExtractedFact], vocab: Vocabulary) -> bool:
     """A model fact that the deterministic rules already read from the same turn
     (same predicate and object, or the same single-valued slot) adds nothing and
-    may carry a slip (the wrong subject, a missed ending). Nor does an open fact of a
-    subject and object the turn already relates ("putting together an art show" read
-    as put and as put_together; "quit at Acme" when the turn ended works_at Acme)."""
+    may carry a slip (the wrong subject, a missed ending). Nor does a fact of a
+    subject and a thing the turn already relates, under any predicate: the floor read
+    the clause that says it ("putting together an art show" read as put and as
+    put_together; "quit at Acme" when the turn ended works_at Acme; "I drive a Mini"
+    read as owns_car and written as drives, which a later change of car leaves standing;
+    "a stronglifts program" read as training_plan and written as works_at Stronglifts)."""
     obj = fact.object.lower()
-    open_fact = fact.predicate not in vocab.predicates
     return any((f.predicate == fact.predicate and (f.object.lower() == obj or f.ending or fact.ending))
-               or (open_fact and f.subject == fact.subject and f.object.lower() == obj)
+               or (f.subject == fact.subject and same_thing(f.object, fact.object))
                for f in found)
+
+
+_THING_WORD = re.compile(r"[a-z0-9][a-z0-9'.+-]*")
+_NOT_NAMING = frozenset({"a", "an", "the", "my", "our", "his", "her", "their", "its", "your", "of"})
+
+
+def _naming_words(text: str) -> frozenset[str]:
+    return frozenset(_THING_WORD.findall(text.lower())) - _NOT_NAMING
+
+
+def same_thing(a: str, b: str) -> bool:
+    """Two mentions name one thing when the naming words of one are all in the other
+    ("Stronglifts" and "a stronglifts program", "The Cure" and "Cure")."""
+    wa, wb = _naming_words(a), _naming_words(b)
+    return bool(wa and wb) and (wa <= wb or wb <= wa)
 
 
 # A sentence that reports a speech act of the chat itself gives no fact ("Ben asked Ana about Porto",

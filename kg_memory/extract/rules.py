@@ -23,11 +23,12 @@ from .meaning import MeaningReader, ontology_tag
 
 log = logging.getLogger(__name__)
 
-RULES_VERSION = "rules-9"  # rules-7 (what is worth keeping, extract/worth.py) + the clause shapes of
+RULES_VERSION = "rules-10"  # rules-7 (what is worth keeping, extract/worth.py) + the clause shapes of
 # extract/clauses.py (whose slot, which value, ends that name the slot, values like the examples'); 9: a
 # name that begins like a month is a value ("Marco"), a when or why after the value names none, "my X" is mine,
 # a named one acting on an unnamed thing is turned round, "took over as my GP" reads as "is my GP", and
-# "took me off X and put me on Y" changes X to Y
+# "took me off X and put me on Y" changes X to Y; 10: subjects the parser hung elsewhere, a second verb taken
+# for a noun, "instead of" / "in favour of", agent nouns ("the owner of"), a typed thing is no value, "took over"
 
 _ADVERBS = (r"just|also|recently|finally|now|still|currently|actually|really|already|officially|"
             r"eventually|happily|fully|then|even|both")

@@ -113,8 +113,8 @@ def test_a_restated_speech_act_is_told_from_an_event():
 
 
 def test_a_model_fact_the_turn_already_relates_adds_nothing():
-    """A restated fact is dropped when the floor already read it: the same predicate and object, or, for
-    an open predicate, the same subject and object under another relation (put / put_together)."""
+    """A model fact is dropped when the floor already read it: the same predicate and object, or the same
+    subject and thing under another relation (put / put_together; owns_car / drives)."""
     from kg_memory.extract.base import ExtractedFact
     from kg_memory.extract.llm import _covered
 
@@ -129,7 +129,14 @@ def test_a_model_fact_the_turn_already_relates_adds_nothing():
     assert _covered(fact("put_together", "LGBTQ art show"), floor, vocab)
     assert _covered(fact("lives_in", "porto"), floor, vocab)
     assert not _covered(fact("put_together", "LGBTQ art show", subj="Ben"), floor, vocab)  # another person
-    assert not _covered(fact("has_pet", "Porto"), floor, vocab)  # a vocabulary fact is judged by its slot
+    # the floor read the clause that names Porto: a model's other predicate for it is a slip
+    assert _covered(fact("has_pet", "Porto"), floor, vocab)
+    assert not _covered(fact("has_pet", "Miso"), floor, vocab)  # a thing the floor did not relate
+    car = [fact("owns_car", "Mini Cooper", subj="User")]
+    assert _covered(fact("drives", "Mini Cooper", subj="User"), car, vocab)
+    plan = [fact("training_plan", "stronglifts program", subj="User")]
+    assert _covered(fact("works_at", "Stronglifts", subj="User"), plan, vocab)  # one names the other
+    assert not _covered(fact("works_at", "Stronglifts", subj="Ben"), plan, vocab)
     ended = [ExtractedFact(subject="Ana", predicate="works_at", object="Acme", statement="Ana no longer works_at",
                            valid_from=t, ending=True)]
     assert _covered(fact("quit_at", "Acme"), ended, vocab)  # the turn ended it: no open fact keeps it alive
@@ -162,3 +169,14 @@ def test_a_participants_short_name_is_written_in_full():
         "Melanie and Caroline enjoy hiking. Melanie's kids."
     assert full_names("Me and Ca went out.", people) == "Me and Ca went out."  # too short to be a name
     assert full_names("Mel met Mark.", {"Melanie", "Melissa"}) == "Mel met Mark."  # two people: no guess
+
+
+def test_two_mentions_name_one_thing_when_one_holds_the_others_naming_words():
+    from kg_memory.extract.llm import same_thing
+
+    assert same_thing("The Cure", "Cure")
+    assert same_thing("Stronglifts", "a stronglifts program")
+    assert same_thing("Fly.io", "fly.io")
+    assert not same_thing("Mini Cooper", "Volvo XC40")
+    assert not same_thing("the", "a")  # no naming word: nothing is named
+    assert not same_thing("Porto", "Portland")

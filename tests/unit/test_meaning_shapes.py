@@ -268,3 +268,85 @@ def test_what_someone_takes_me_off_ends_and_puts_me_on_follows(health):
     value and the "on" after it changes the slot to the new one."""
     found = _facts(health, "The nurse took me off metformin and put me on insulin.")
     assert {("user", "takes_medication", "metformin", True), ("user", "takes_medication", "insulin", False)} <= found
+
+
+@pytest.mark.parametrize("text, fact", [
+    # a subject the parser hung on the verb as a compound ("The inventory deploys"): still the subject
+    ("The inventory deploys to Render.", ("inventory", "deploys_to", "Render", False)),
+    # and with no noun phrase seen at all (a value it took for a number)
+    ("The scheduler deploys to Fly.io.", ("scheduler", "deploys_to", "Fly.io", False)),
+    # a subject said as its owner and the slot's own noun: the owner's
+    ("Scheduler deploys go to Vercel now.", ("scheduler", "deploys_to", "Vercel", False)),
+])
+def test_a_things_subject_the_parser_hung_elsewhere_is_still_the_subject(project, text, fact):
+    found = _facts(project, text)
+    assert fact in found, found
+    assert not any(f[0] in ("user", "scheduler deploys") for f in found)
+
+
+def test_a_second_verb_taken_for_a_noun_is_a_clause_of_its_own(project):
+    """"uses Redis and deploys to Render": "deploys" read as a noun beside "Redis" put "to Render" on
+    "uses", and Redis became where it deploys. Each clause gives its own slot."""
+    found = _facts(project, "The cart service uses Redis and deploys to Render.")
+    assert {("cart", "uses_database", "Redis", False), ("cart", "deploys_to", "Render", False)} <= found
+    assert ("cart", "deploys_to", "Redis", False) not in found
+
+
+def test_a_subject_hung_on_the_clause_before_reads_its_own_clause(sales):
+    """"Acme is on the Growth plan and our contact there is Lin Wu": the parser hung "contact" on the
+    first clause; the second is still Acme's contact, and the first is the plan alone."""
+    found = _facts(sales, "Acme is on the Growth plan and our contact there is Lin Wu.")
+    assert {("acme", "on_plan", "Growth plan", False), ("acme", "main_contact", "Lin Wu", False)} <= found
+    assert ("acme", "main_contact", "Growth plan", False) not in found
+
+
+@pytest.mark.parametrize("text, new, old", [
+    ("Telemetry runs on Nomad instead of Kubernetes.", "Nomad", "Kubernetes"),
+    ("Inventory dropped MongoDB in favour of Postgres.", "Postgres", "MongoDB"),
+])
+def test_a_value_said_in_place_of_another_changes_it(project, text, new, old):
+    found = _facts(project, text)
+    assert any(f[2] == new and not f[3] for f in found), found
+    assert any(f[2] == old and f[3] for f in found), found  # the one it replaced ends
+
+
+def test_a_thing_taken_to_a_value_changes_the_slot_it_holds(project):
+    """"We carried the wiki over to Heroku": a thing moved to a value, read as a change of the thing's
+    slot (the pipeline settles which by what it holds), never as where the speaker lives."""
+    found = _facts(project, "We carried the wiki over to Heroku last spring.")
+    assert not any(f[0] == "user" for f in found), found
+    assert any(f[0] == "wiki" and f[2] == "Heroku" for f in found), found
+
+
+def test_a_tie_is_said_by_its_noun(sales, personal):
+    """A model's kinship fact needs the kinship noun in the turn: handing an account over makes no one a
+    parent or a sibling."""
+    said = "Olga transferred Globex to Piet before her leave."
+    assert not sales.meaning.plausible(said, "Olga", "Piet", "has_parent")
+    assert not sales.meaning.plausible(said, "Olga", "Globex", "has_sibling")
+    assert personal.meaning.plausible("My brother Sven moved in with us.", "User", "Sven", "has_sibling")
+
+
+@pytest.mark.parametrize("text, fact", [
+    # the one who does the slot's verb, said as a noun ("owner" of owns) or an adjective of its words
+    ("Rosa is the owner of the search service.", ("search", "owned_by", "Rosa", False)),
+    ("Tomas is responsible for the billing service.", ("billing", "owned_by", "Tomas", False)),
+])
+def test_the_one_a_slots_noun_names_is_the_things_value(project, text, fact):
+    found = _facts(project, text)
+    assert fact in found, found
+    assert not any(f[0] in ("owner", "rosa", "tomas") for f in found)
+
+
+@pytest.mark.parametrize("text, fact", [
+    # a role noun after an entity type ("the account lead for Soylent"): the account's slot
+    ("Petra is the account lead for Soylent.", ("soylent", "account_owner", "Petra", False)),
+    # a thing of one of the group's entity types is no value: the thing's slot, the one named its value
+    ("Marta manages the Vandelay account.", ("vandelay", "account_owner", "Marta", False)),
+    # the one who takes a thing over holds it now
+    ("Bo took over Cyberdyne from Hal.", ("cyberdyne", "account_owner", "Bo", False)),
+])
+def test_whose_slot_a_person_and_an_account_are_in(sales, text, fact):
+    found = _facts(sales, text)
+    assert fact in found, found
+    assert not any(f[0] in ("petra", "marta", "bo") for f in found)

@@ -1,0 +1,146 @@
+"""A reading of a whole sentence off its words, for where the dependency parse gave no clause a
+slot takes (the small parser took a verb for a noun, or hung the subject elsewhere): the subject is
+the first noun phrase or the words before the verb, the value the name after "to" in a change, else
+the last name said. ``clauses`` reads the parse; this is its fallback."""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from . import parse
+from .clauses import (
+    _DETS,
+    _FIRST,
+    _NAMED,
+    _PRONOUNS,
+    _WHEN,
+    AMOUNT,
+    CHANGE,
+    HAND_OVER,
+    PHONE,
+    REWRITE,
+    Reading,
+    _mine_said_as,
+    _owner,
+    _phrase,
+    _with_me,
+    in_place_of,
+)
+
+_CHANGE_WORDS = re.compile(r"\b(?:moved|migrated|switched|changed|swapped|replaced|upgraded|downgraded|went|"
+                           r"transferred|handed|passed|ported|rewrote|rewritten)\b", re.I)
+
+
+def surface_readings(doc: Any, speaker: str, types: frozenset[str], slot_words: frozenset[str] = frozenset(),
+                     people: frozenset[str] = frozenset(), verbs: frozenset[str] = frozenset()) -> list[Reading]:
+    """A reading of the whole sentence off its words, where the parse gave nothing usable: the
+    subject is its first noun phrase (or the thing a "we moved X" moves), the value the name after
+    "to" in a change, else the last name after the subject; ``no longer`` and ``stopped`` end."""
+    chunks = [c for c in doc.noun_chunks if c.root.lower_ not in _PRONOUNS]
+    if not chunks:  # ("The gateway deploys to Fly.io": the parser saw no noun phrase at all)
+        lead = _leading_subject(doc, verbs, types)
+        return [] if lead is None else _surface_value(doc, lead[0], doc.text[lead[1]:])
+    # the clause's subject; none said ("Packed everything up and moved to Dublin"): the speaker
+    first = next((c for c in chunks if c.root.dep_ in ("nsubj", "nsubjpass")), None)
+    if first is None:
+        first = next(c for c in doc.noun_chunks if c.root.lower_ in _FIRST) if any(
+            c.root.lower_ in _FIRST for c in doc.noun_chunks) else None
+    if first is None:
+        lead = _leading_subject(doc, verbs, types)
+        if lead is not None:
+            return _surface_value(doc, lead[0], doc.text[lead[1]:])
+        if _someone_else(doc):
+            return []  # "He moved to Utrecht": someone this sentence does not name, never the speaker
+        return _surface_value(doc, speaker, doc.text)
+    subject_chunk = first
+    moved = chunks[1].root if len(chunks) > 1 else None
+    if first.root.lower_ in _FIRST and moved is not None and moved.dep_ == "dobj" \
+            and moved.head.lemma_.lower() in CHANGE | HAND_OVER | REWRITE \
+            and moved.lemma_.lower() not in slot_words:  # "we moved the web app"; "I switched schools": mine
+        subject_chunk = chunks[1]
+    root = subject_chunk.root
+    mine = root.lemma_.lower() in slot_words or _mine_said_as(root, root.head, people)
+    owner = _owner(root, speaker, types) if mine else None
+    subject = speaker if subject_chunk.root.lower_ in _FIRST or _with_me(subject_chunk.root) \
+        else owner or _phrase(subject_chunk.root, types)
+    return _surface_value(doc, subject, doc.text[subject_chunk.end_char:])
+
+
+def _leading_subject(doc: Any, verbs: frozenset[str], types: frozenset[str]) -> tuple[str, int] | None:
+    """Where the small parser read no subject because it took the verb for a noun ("Mailer deploys to
+    Lambda", "The events pipeline stores data in Kafka", "Reporting now ships to Kubernetes"): the
+    words before the first word the ontology's own examples use as a verb (or a root noun in -s
+    before a preposition, "talks to") are the subject; returns it and where the rest starts."""
+    for t in list(doc)[1:]:
+        low = t.lower_
+        said_as_verb = low in verbs or low.removesuffix("es") in verbs or low.removesuffix("s") in verbs
+        # a noun in -s after a noun and before what a verb takes ("pipeline stores data", "service talks to")
+        misread = t.pos_ == "NOUN" and low.endswith("s") and not low.endswith("ss") and t.i + 1 < len(doc) \
+            and doc[t.i - 1].pos_ in ("NOUN", "PROPN") and doc[t.i + 1].pos_ in ("ADP", "NOUN", "PROPN", "DET")
+        past = low.endswith("ed") and t.pos_ in ("ADJ", "VERB") and all(w.text[:1].isupper() for w in doc[:t.i])
+        # a verb the parser hung its subject on as a compound ("The gateway deploys to ...")
+        hung = t.pos_ == "VERB" and any(k.dep_ == "compound" and k.i < t.i for k in t.children)
+        if not (said_as_verb or misread or past or hung):  # (or "Vandelay advanced to ...": a past after a name)
+            continue
+        words = [w for w in doc[:t.i] if w.lower_ not in _DETS and w.pos_ != "ADV" and not w.is_punct]
+        if not words or words[0].lower_ in _PRONOUNS | _FIRST or not all(w.pos_ in ("NOUN", "PROPN", "VERB", "ADJ")
+                                                                         for w in words):
+            return None
+        parts = [w.text for w in words]
+        if len(parts) > 1 and parts[-1].lower() in types:
+            parts = parts[:-1]
+        return " ".join(parts), t.idx + len(t.text)
+    return None
+
+
+def _someone_else(doc: Any) -> bool:
+    """Is a clause's subject a person other than the speaker ("he", "they")? ("Moved to Denver, it was
+    great": "it" is no one, and the move is the speaker's.)"""
+    return any(t.dep_ in ("nsubj", "nsubjpass") and t.lower_ in _OTHERS for t in doc)
+
+
+_OTHERS = frozenset({"he", "she", "they"})
+
+
+# a when or a why after a clause's value ("after Lena's reorg", "because of the merger"): the names
+# from it on are not the value (as the parse reads the objects of _NOT_VALUE's prepositions)
+_ADJUNCT = re.compile(r"\b(?:after|before|since|during|until|because|following)\b", re.I)
+
+
+def _surface_value(doc: Any, subject: str, rest: str) -> list[Reading]:
+    """The value the words after the subject name: the name after "to" in a change, else the last name;
+    or the one said in place of another."""
+    shape = "plain"
+    replaced = in_place_of(rest, subject)
+    if replaced is not None:
+        return [Reading(subject, "", replaced[0], doc.text, "change", True, replaced[1])]
+    to = re.search(r"\b(?:to|into|onto|for)\s+(?:the\s+)?(" + _NAMED.pattern + ")", rest)
+    if to and (_CHANGE_WORDS.search(doc.text) or re.search(r"\bfrom\s+(?:the\s+)?[A-Z][\w.'’/-]*.*?\bto\b", rest)):
+        value, shape = to.group(1), "change"
+    else:
+        # (a name, not a time, a pronoun or a bare number: "Sam and I" names no "I"; "a 4 day split" no "4";
+        # nor the name in a when or why after one: "belongs to Marco after Lena's reorg")
+        found = [m for m in _NAMED.finditer(rest) if not _WHEN.match(m.group(0).strip(" .,;"))
+                 and m.group(0).strip(" .,;").lower() not in _PRONOUNS | _FIRST
+                 and not m.group(0).strip(" .,;").isdigit()]
+        kept: list[re.Match[str]] = []
+        for m in found:
+            if kept and _ADJUNCT.search(rest[kept[-1].end():m.start()]):
+                break  # the rest says when or why
+            kept.append(m)
+        names = [m.group(0) for m in kept] or [m.group(0) for m in AMOUNT.finditer(rest)]
+        plain = re.match(r"\s*(?:\w+\s+)?(?:to|into)\s+(?:the\s+)?([a-z][\w-]*(?:\s+[a-z][\w-]*)?)\b", rest)
+        if not names and plain is None:
+            return []
+        value = names[-1] if names else plain.group(1) if plain else ""  # "advanced to the demo stage"
+        if re.search(r"\bno longer\b|\bstopped\b|\bquit\b|\bdropped\b", rest, re.I):
+            shape = "end"
+    amounts = [m.group(0) for m in (*AMOUNT.finditer(rest), *PHONE.finditer(rest))]
+    if amounts and (shape != "change" or any(a.startswith(value) for a in amounts)):
+        value = next((a for a in amounts if a.startswith(value)), amounts[-1])  # "500" says "500 mg"
+    value = parse.TIME_TAIL.sub("", value).strip(" .,;")
+    if not value or value.lower() == subject.lower() or not subject:
+        return []
+    old = re.search(r"\bfrom\s+(?:the\s+)?(" + _NAMED.pattern + r")\s+to\b", rest)
+    return [Reading(subject, "", value, doc.text, shape, True, old.group(1) if old and shape == "change" else None)]
