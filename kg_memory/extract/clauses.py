@@ -116,7 +116,8 @@ def readings(doc: Any, speaker: str, types: frozenset[str] = frozenset(), slot_w
             out += _misread_clauses(verb, reading.subject)
             if reading.subject != speaker:
                 topic = reading.subject
-        topic = _moved_thing(verb, types) or topic
+        if reading is None or reading.subject == speaker or reading.subject.lower() in AGENTS:
+            topic = _moved_thing(verb, types) or topic  # "we moved the wiki to Notion; it ...": the wiki
     return out
 
 
@@ -180,6 +181,9 @@ def _done_to_me(verb: Any, speaker: str) -> Reading | None:
     555 201 7788", "they made me a senior developer", "the board named me treasurer"; or ends one
     ("the doctor took me off lisinopril")."""
     me = next((k for k in verb.children if k.dep_ == "dobj" and k.lower_ in ("me", "us")), None)
+    taken = _taken_from(verb, speaker) if me is not None else None
+    if taken is not None:
+        return taken
     if me is not None:
         prep, value = next(((k.lower_, o) for k in verb.children if k.dep_ == "prep"
                             and k.lower_ in ("at", "on", "as", "off") if (o := _pobj(k)) is not None), ("", None))
@@ -195,6 +199,18 @@ def _done_to_me(verb: Any, speaker: str) -> Reading | None:
     small = next((k for k in verb.children if k.dep_ in ("ccomp", "oprd") and k.pos_ == "NOUN"
                   and any(g.dep_ == "nsubj" and g.lower_ in ("me", "us") for g in k.children)), None)
     return None if small is None else _made(speaker, verb.lemma_.lower(), small, _clause_text(verb), "change")
+
+
+def _taken_from(verb: Any, speaker: str) -> Reading | None:
+    """"Initech poached me from Globex", "Acme hired us away from Hooli": the one who took the speaker
+    is the speaker's new value, and the one they were taken from the old."""
+    subj = next((k for k in verb.children if k.dep_ == "nsubj"), None)
+    source = next((o for k in verb.subtree if k.dep_ == "prep" and k.lower_ == "from"
+                   if (o := _pobj(k)) is not None and _is_name(o)), None)
+    if subj is None or source is None or not _is_name(subj) or subj.lower_ in _PRONOUNS | _FIRST:
+        return None
+    return Reading(speaker, verb.lemma_.lower(), _phrase(subj, frozenset()), _clause_text(verb), "change", True,
+                   _phrase(source, frozenset()))
 
 
 def _taken_off(verb: Any) -> bool:
@@ -320,7 +336,10 @@ def _there(noun: Any, slot_words: frozenset[str]) -> str | None:
     if not any(t.lower_ == "there" for t in (*noun.children, *noun.head.children)) \
             and not (noun.i + 1 < len(doc) and doc[noun.i + 1].lower_ == "there"):
         return None
-    names = [t for t in noun.doc[:noun.i] if t.pos_ == "PROPN" and t.dep_ != "compound"
+    # (a name the small parser tagged a noun counts: "Lars left Vandelay")
+    names = [t for t in noun.doc[:noun.i] if (t.pos_ == "PROPN" or t.pos_ == "NOUN" and t.text[:1].isupper()
+                                              and t.i > 0) and t.dep_ != "compound"
+             and not (noun.dep_ == "attr" and t.head == noun.head)  # (not the copula's own subject)
              and not (t.head.lemma_.lower() in slot_words and t.dep_ in ("compound", "amod"))]
     return None if not names else " ".join(w.text for w in names[-1].subtree if w.dep_ in ("compound", "flat")
                                            or w == names[-1])
@@ -373,7 +392,7 @@ def _inverse_copula(verb: Any, speaker: str, types: frozenset[str], slot_words: 
     if attr.lemma_.lower() not in slot_words and not _agent_of(attr, slot_words) and not named_slot \
             and not (mine and attr.lemma_.lower() not in people):
         return None  # ("Dr. Fischer is my GP": a thing of mine that is no relation of mine names a slot too)
-    owner = _owner(attr, speaker, types)
+    owner = _there(attr, slot_words) or _owner(attr, speaker, types)  # ("Jared is our contact there now")
     return None if owner is None else _made(owner, "be", subj, _clause_text(verb), "plain")
 
 
@@ -446,13 +465,16 @@ def _reading(verb: Any, subject: str | None, types: frozenset[str], speaker: str
         dobj = next((o for k in dobj.children if k.dep_ == "prep" and k.lower_ in ("at", "of", "with", "for")
                      if (o := _pobj(k)) is not None and _is_name(o)), dobj)
     # "no longer uses", "doesn't use it anymore" end a slot; a plain "didn't get the job" ends nothing
-    negated = any(k.lower_ in ("longer", "anymore") for k in verb.subtree)
+    negated = any(k.lower_ in ("longer", "anymore") for k in own_words(verb))
     if any(k.dep_ == "neg" for k in kids) and not negated:
         return None
     xcomp = next((k for k in kids if k.dep_ == "xcomp" and k.pos_ == "VERB"), None)
     if lemma in HAND_OVER and dobj is not None and _someone(preps.get("to")):
         x, b = _phrase(dobj, types), preps["to"]
-        return _made(x, lemma, b, f"{x} is now owned by {_text(b)}", "hand_over")
+        made = _made(x, lemma, b, f"{x} is now owned by {_text(b)}", "hand_over")
+        # the one who hands it over held it: "Charlie handed Wonka over to Augustus" is Charlie's slot's change
+        giver = subject if subject and subject != speaker and subject[:1].isupper() else None
+        return replace(made, old=giver) if made is not None and giver and not _overlaps(giver, made.object) else made
     if _taken_over(verb) and dobj is not None and subject is not None and _is_name(dobj):
         # "I took over Umbrella from Priya": the one who takes a thing over is its new holder
         x = _phrase(dobj, types)
@@ -697,14 +719,20 @@ def misread_verb(t: Any) -> bool:
 _PLACE_WORDS = frozenset({"to", "on", "in", "into", "onto", "at", "with", "from"})
 
 
-def _clause_text(verb: Any, drop_negation: bool = False) -> str:
-    """The clause's own words as said: the verb's subtree without the other clauses coordinated
-    with it, and with its subject when that hangs on another verb ("... and deploys to Heroku")."""
+def own_words(verb: Any) -> list[Any]:
+    """The verb's subtree without the other clauses coordinated with it or said under it
+    ("The pipeline no longer uses Kafka; it uses Pulsar": the "no longer" is not the second's)."""
     # (a conj on the verb is another clause: "Hooli is on the Starter plan and our contact ...")
     others = {t.i for k in verb.subtree if k != verb and k.dep_ in ("conj", "ccomp", "parataxis")
               and (_is_verb(k) or k.dep_ == "conj" and k.head == verb) for t in k.subtree}
+    return [t for t in verb.subtree if t.i not in others]
+
+
+def _clause_text(verb: Any, drop_negation: bool = False) -> str:
+    """The clause's own words as said, with its subject when that hangs on another verb ("... and
+    deploys to Heroku")."""
     skip = {"neg", "cc"} | ({"advmod"} if drop_negation else set())
-    words = [t for t in verb.subtree if t.i not in others and t.dep_ not in skip and not t.is_punct]
+    words = [t for t in own_words(verb) if t.dep_ not in skip and not t.is_punct]
     cut = next((t.i for t in words if t.i > verb.i and misread_verb(t)), None)
     if cut is not None:  # "uses MySQL and deploys to Heroku": the words from "deploys" on are its clause
         words = [t for t in words if t.i < cut]

@@ -191,8 +191,12 @@ class LLMExtractor:
             x.facts.extend(f for f in self.rules.extract(e).facts if not to_partner(f, participants, self.vocab))
             for w in written:
                 fact = self._accepted(w, e, participants)
-                if fact is not None and not _covered(fact, x.facts, self.vocab) \
-                        and not to_partner(fact, participants, self.vocab):
+                if fact is None or to_partner(fact, participants, self.vocab):
+                    continue
+                short = _cut_short(fact, x.facts)
+                if short is not None:  # the floor's value cut short ("do" for "do ten pull-ups"): the model's
+                    x.facts[short] = fact
+                elif not _covered(fact, x.facts, self.vocab):
                     x.facts.append(fact)
                     x.mentions.append(fact.subject)
                     if fact.object_kind == "entity" and not fact.ending:
@@ -229,7 +233,8 @@ class LLMExtractor:
         """A model-written fact as the pipeline takes it, or None when the turn does not bear it out."""
         speaker = _who(e)
         # ("The Hooli contract" is Hooli's slot, and "the billing service" is billing, as the offline reader says)
-        subject = speaker if w.subject.lower() in ("i", "me", "user") else self.rules.meaning.whose(w.subject.strip())
+        subject = speaker if w.subject.lower() in ("i", "me", "user", "we", "us") \
+            else self.rules.meaning.whose(w.subject.strip())
         said = e.content.lower()
         others = {p.lower() for p in participants} - {speaker.lower()}
         owned = subject == speaker or subject.lower().startswith(f"{speaker.lower()}'s ") or (
@@ -333,11 +338,21 @@ def _covered(fact: ExtractedFact, found: list[ExtractedFact], vocab: Vocabulary)
     the clause that says it ("putting together an art show" read as put and as
     put_together; "quit at Acme" when the turn ended works_at Acme; "I drive a Mini"
     read as owns_car and written as drives, which a later change of car leaves standing;
-    "a stronglifts program" read as training_plan and written as works_at Stronglifts)."""
+    "a stronglifts program" read as training_plan and written as works_at Stronglifts); nor the floor's
+    fact turned round ("Priya account_owner Umbrella" where the floor read Umbrella's owner Priya)."""
     obj = fact.object.lower()
     return any((f.predicate == fact.predicate and (f.object.lower() == obj or f.ending or fact.ending))
                or (f.subject == fact.subject and same_thing(f.object, fact.object))
+               or (same_thing(f.subject, fact.object) and same_thing(f.object, fact.subject))  # turned round
                for f in found)
+
+
+def _cut_short(fact: ExtractedFact, found: list[ExtractedFact]) -> int | None:
+    """The floor's fact of the same subject and predicate whose value the model's holds and says more
+    of ("fitness_goal do" beside "fitness_goal do ten pull-ups"), by its index."""
+    words = _naming_words(fact.object)
+    return next((i for i, f in enumerate(found) if f.subject == fact.subject and f.predicate == fact.predicate
+                 and not f.ending and not fact.ending and (w := _naming_words(f.object)) and w < words), None)
 
 
 _THING_WORD = re.compile(r"[a-z0-9][a-z0-9'.+-]*")

@@ -137,6 +137,8 @@ def test_a_model_fact_the_turn_already_relates_adds_nothing():
     plan = [fact("training_plan", "stronglifts program", subj="User")]
     assert _covered(fact("works_at", "Stronglifts", subj="User"), plan, vocab)  # one names the other
     assert not _covered(fact("works_at", "Stronglifts", subj="Ben"), plan, vocab)
+    owner = [fact("account_owner", "Priya", subj="Umbrella")]
+    assert _covered(fact("account_owner", "Umbrella", subj="Priya"), owner, vocab)  # the floor's, turned round
     ended = [ExtractedFact(subject="Ana", predicate="works_at", object="Acme", statement="Ana no longer works_at",
                            valid_from=t, ending=True)]
     assert _covered(fact("quit_at", "Acme"), ended, vocab)  # the turn ended it: no open fact keeps it alive
@@ -180,3 +182,22 @@ def test_two_mentions_name_one_thing_when_one_holds_the_others_naming_words():
     assert not same_thing("Mini Cooper", "Volvo XC40")
     assert not same_thing("the", "a")  # no naming word: nothing is named
     assert not same_thing("Porto", "Portland")
+
+
+def test_a_model_value_that_says_more_of_the_floors_replaces_it():
+    """The floor read "fitness_goal do" from "My aim is to do ten pull-ups"; the model's "do ten pull-ups"
+    holds it and says more, so it takes its place. A value of another slot, or an end, does not."""
+    from kg_memory.extract.base import ExtractedFact
+    from kg_memory.extract.llm import _cut_short
+
+    t = datetime(2025, 1, 1, tzinfo=UTC)
+
+    def fact(pred: str, obj: str, ending: bool = False) -> ExtractedFact:
+        return ExtractedFact(subject="User", predicate=pred, object=obj, statement=f"User {pred} {obj}",
+                             valid_from=t, ending=ending)
+
+    floor = [fact("training_plan", "PPL"), fact("fitness_goal", "do")]
+    assert _cut_short(fact("fitness_goal", "do ten pull-ups"), floor) == 1
+    assert _cut_short(fact("fitness_goal", "do"), floor) is None  # the same value says no more
+    assert _cut_short(fact("has_hobby", "do ten pull-ups"), floor) is None  # another slot
+    assert _cut_short(fact("fitness_goal", "do ten pull-ups", ending=True), floor) is None

@@ -350,3 +350,38 @@ def test_whose_slot_a_person_and_an_account_are_in(sales, text, fact):
     found = _facts(sales, text)
     assert fact in found, found
     assert not any(f[0] in ("petra", "marta", "bo") for f in found)
+
+
+def test_it_after_a_things_clause_is_the_thing_and_its_negation_is_its_own(project):
+    """"The queue no longer uses RabbitMQ; it uses NATS": "it" is the queue (not RabbitMQ, what the
+    first clause acts on), and the first clause's "no longer" does not end the second's value."""
+    found = _facts(project, "The job queue no longer uses RabbitMQ; it uses NATS.")
+    assert ("job queue", "uses_database", "RabbitMQ", True) in found, found
+    assert ("job queue", "uses_database", "NATS", False) in found, found
+    assert not any(f[0] == "rabbitmq" for f in found)
+
+
+def test_there_is_the_place_said_before_and_not_the_copulas_own_subject(sales):
+    """"Lars left Vandelay; Mette is our contact there now": there is Vandelay, and Mette the value."""
+    found = _facts(sales, "Lars left Vandelay; Mette is our contact there now.")
+    assert ("vandelay", "main_contact", "Mette", False) in found, found
+    assert not any(f[1] == "main_contact" and f[0] in ("user", "mette") for f in found)
+
+
+def test_the_one_who_hands_a_thing_over_held_it(sales):
+    """A hand-over names the value it replaces: the giver ("Rita handed Tyrell over to Sven"), so the
+    pipeline changes the slot the giver holds (see ``ExtractedFact.replaces``)."""
+    ex = sales
+    ep = Episode(group_id="g", role="user", content="Rita handed Tyrell over to Sven.", occurred_at=T, created_at=T)
+    new = [f for f in ex.extract(ep).facts if f.object == "Sven"]
+    assert new and new[0].subject == "Tyrell" and new[0].replaces == "Rita", new
+
+
+def test_the_one_who_takes_me_from_another_is_my_new_value(personal):
+    """"Umbrella poached me from Cyberdyne": a change of the speaker's slot from Cyberdyne to Umbrella
+    (which slot, the pipeline settles by the one that holds Cyberdyne)."""
+    ep = Episode(group_id="g", role="user", content="Umbrella poached me from Cyberdyne.", occurred_at=T,
+                 created_at=T)
+    facts = personal.extract(ep).facts
+    assert any(f.subject == "User" and f.object == "Umbrella" and f.replaces == "Cyberdyne" and not f.ending
+               for f in facts), facts
