@@ -29,6 +29,12 @@ REPLACE = frozenset({"trade", "swap", "exchange", "replace", "substitute"})
 STOP = frozenset({"stop", "quit", "drop", "abandon", "retire", "remove", "deprecate", "sell", "cancel", "leave"})
 # who acts on a thing without being its slot's subject ("the team ported billing to Kotlin")
 AGENTS = frozenset({"team", "someone", "somebody", "they", "everyone", "engineering", "ops", "devops", "platform"})
+def is_agent(subject: str) -> bool:
+    """One who acts on a thing without being its slot's subject ("the team", "our platform team")."""
+    words = subject.lower().split()
+    return bool(words) and words[-1] in AGENTS
+
+
 _PRONOUNS = frozenset({"it", "they", "this", "that", "he", "she", "them", "me", "us", "you", "him", "her"})
 _FIRST = frozenset({"i", "we"})
 _DETS = frozenset({"the", "a", "an", "our", "my", "their", "its", "his", "her", "this", "that", "your"})
@@ -116,7 +122,7 @@ def readings(doc: Any, speaker: str, types: frozenset[str] = frozenset(), slot_w
             out += _misread_clauses(verb, reading.subject)
             if reading.subject != speaker:
                 topic = reading.subject
-        if reading is None or reading.subject == speaker or reading.subject.lower() in AGENTS:
+        if reading is None or reading.subject == speaker or is_agent(reading.subject):
             topic = _moved_thing(verb, types) or topic  # "we moved the wiki to Notion; it ...": the wiki
     return out
 
@@ -420,6 +426,10 @@ def _owner(noun: Any, speaker: str, types: frozenset[str]) -> str | None:
                 return speaker  # "home for me is Minneapolis"
             if obj is not None and (_is_name(obj) or obj.lemma_.lower() in types):  # "of the billing service"
                 return _phrase(obj, types)
+            if obj is not None and k.lower_ == "of" and obj.pos_ == "NOUN":
+                inner = _owner(obj, speaker, types)  # "our point of contact at Initech": the contact's owner
+                if inner is not None and inner != speaker:
+                    return inner
     for k in noun.children:
         if k.dep_ == "poss":
             if k.lower_ in ("my", "our"):
@@ -442,6 +452,10 @@ def _reading(verb: Any, subject: str | None, types: frozenset[str], speaker: str
     if dobj is not None:  # "rewrote the parser in Go": the small parser hangs "in Go" on the object
         preps.update({k.lower_: _pobj(k) for k in dobj.children if k.dep_ == "prep" and k.lower_ not in preps
                       and k.lower_ in ("in", "to", "over")})
+    named_to = next((k for k in kids if k.dep_ in ("xcomp", "advcl") and _is_name(k) and k.text[:1].isupper()
+                     and any(a.dep_ == "aux" and a.lower_ == "to" for a in k.children)), None)
+    if named_to is not None and preps.get("to") is None:  # "ported the scheduler to Go": "Go" read as a verb
+        preps["to"] = named_to
     source = next((k for k in kids if k.lower_ == "from"), None)
     if source is not None and preps.get("to") is None:  # "from A to B", the parser hanging "to B" on A
         preps["to"] = next((_pobj(k) for h in (source, preps.get("from")) if h is not None for k in h.children
@@ -486,8 +500,13 @@ def _reading(verb: Any, subject: str | None, types: frozenset[str], speaker: str
         return _made(x, lemma, b, f"{x} is written in {_text(b)}", "rewrite")
     if subject is None:
         return None
-    if lemma in REPLACE:  # "traded in the Civic for a Subaru", "replaced ClickHouse with Druid"
-        new = preps.get("for") if preps.get("for") is not None else preps.get("with")
+    # "left AWS for GCP", "dropped Mongo for Postgres": a stop with what it was left for is a change
+    # (the small parser may hang "for GCP" on the object)
+    for_ = preps.get("for") if preps.get("for") is not None or dobj is None else next(
+        (o for k in dobj.children if k.dep_ == "prep" and k.lower_ == "for" if (o := _pobj(k)) is not None), None)
+    left_for = lemma in STOP and dobj is not None and _is_name(dobj) and for_ is not None and _is_name(for_)
+    if lemma in REPLACE or left_for:  # "traded in the Civic for a Subaru", "replaced ClickHouse with Druid"
+        new = for_ if for_ is not None else preps.get("with")
         old = dobj if dobj is not None else preps.get("in")
         if new is not None:
             made = _made(subject, lemma, new, _clause_text(verb), "change")
@@ -666,7 +685,7 @@ def _named_owner(k: Any, head: Any) -> bool:
 
 
 # dependents of a value's head that are not part of the value ("my doctor's", "the", "a")
-_NOT_OF_VALUE = frozenset({"det", "poss", "predet", "case", "relcl", "acl", "prep", "appos", "punct", "cc"})
+_NOT_OF_VALUE = frozenset({"det", "poss", "predet", "case", "relcl", "acl", "prep", "appos", "punct", "cc", "aux"})
 # the units a number is said with; the closed class that makes "500" the value "500 mg"
 UNITS = frozenset({"mg", "mcg", "µg", "g", "kg", "lb", "lbs", "pound", "pounds", "iu", "ml", "unit", "units",
                    "hour", "hours", "hr", "hrs", "minute", "minutes", "min", "mins", "km", "k", "mile", "miles",

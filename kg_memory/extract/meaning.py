@@ -27,12 +27,12 @@ from ..embed.base import Embedder
 from . import dates, parse
 from .base import ExtractedFact
 from .clauses import (
-    AGENTS,
     AMOUNT,
     HYPOTHETICAL,
     PHONE,
     Reading,
     has_number,
+    is_agent,
     readings,
     value_shape,
 )
@@ -218,7 +218,7 @@ class MeaningReader:
             return replace(r, object="", any_value=True), (named[0], tuple(p.name for p in named[1:]), False)
         if self._only_slot_nouns(r.object) and not r.object_proper:
             return None  # "I switched doctors": the slot's own noun is no value of it
-        if r.moved and (r.subject == speaker or r.subject.lower() in AGENTS):
+        if r.moved and (r.subject == speaker or is_agent(r.subject)):
             # a thing taken to a value ("we lifted checkout over to GCP") changes the thing's slot: the
             # pipeline settles which by the slots the thing holds
             sent = r.shape == "plain" and re.search(rf"\b(?:to|onto|into)\s+(?:the\s+)?{re.escape(r.object)}", r.text)

@@ -452,6 +452,7 @@ class RulesExtractor:
         rest = raw[len(phrase):]
         if p.object_kind == "entity":
             phrase = re.sub(r"^(?:the|a|an)\s+", "", phrase, flags=re.I)
+            phrase = re.sub(r"^(?:[a-z][\w-]*\s+){1,2}(?=[A-Z])", "", phrase)  # "an old Honda Civic": the name
             if not phrase or not phrase[0].isupper() or len(phrase.split()) > 5:
                 return None
             if phrase.split()[0].lower() in _NOT_SUBJECTS:
@@ -512,12 +513,21 @@ class RulesExtractor:
         ))
         out.mentions.extend([subj] + ([obj] if kind == "entity" else []))
 
+    def _not_an_animal(self, noun: str) -> bool:
+        """A noun the vocabulary knows as a person (a relation) or as a value of another class."""
+        words = noun.split()
+        known = {w for cls, ws in self.vocab.value_classes.items() if cls != "animal" for w in ws}
+        return any(w in self.vocab.relations or w.removesuffix("s") in self.vocab.relations or w in known
+                   for w in words)
+
     def _pets(self, s: str, me: str, t: datetime, span: dates.DateSpan | None, out: Extraction) -> None:
         for m in self._pet_named_rx.finditer(s):
             who = self._who(m.group("who"), me)
             if who is None:
                 continue
             animal = m.group("animal").lower()
+            if self._not_an_animal(animal):
+                continue  # "a friend named Sam", "a band called Low": someone or something else named
             name = m.group("name")
             self._emit(out, who, "has_pet", name, f"{who} has a {animal} named {name}", t, span, "entity")
         for m in self._pet_rx.finditer(s):

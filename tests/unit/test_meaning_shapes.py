@@ -385,3 +385,22 @@ def test_the_one_who_takes_me_from_another_is_my_new_value(personal):
     facts = personal.extract(ep).facts
     assert any(f.subject == "User" and f.object == "Umbrella" and f.replaces == "Cyberdyne" and not f.ending
                for f in facts), facts
+
+
+@pytest.mark.parametrize("text, fact", [
+    # a name the parser read as a verb after "to" ("ported the scheduler to Go": "Go" a verb)
+    ("The platform team ported the router to Go.", ("router", "written_in", "Go", False)),
+    # a stop with what it was left for is a change ("left AWS for GCP")
+    ("Reporting left Heroku for Render.", ("reporting", "deploys_to", "Render", False)),
+])
+def test_a_change_the_parser_half_saw(project, text, fact):
+    found = _facts(project, text)
+    assert fact in found, found
+    assert not any(f[0] in ("team", "platform team") for f in found)
+
+
+def test_the_slot_noun_inside_a_phrase_says_whose_slot(sales):
+    """"Our point of contact at Umbrella is Wes": the contact is Umbrella's, not the speaker's."""
+    found = _facts(sales, "Our point of contact at Umbrella is Wes.")
+    assert ("umbrella", "main_contact", "Wes", False) in found, found
+    assert not any(f[0] == "user" for f in found)

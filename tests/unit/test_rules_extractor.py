@@ -86,3 +86,17 @@ def test_pets_named_in_apposition():
     got = facts("I own two cats, Luna and Oliver.")
     assert ("User", "has_pet", "Luna", False) in got and ("User", "has_pet", "Oliver", False) in got
     assert not [f for f in facts("I saw two cats, Luna and Oliver, at the shelter.") if f[1] == "has_pet"]
+
+
+def test_words_before_a_name_are_not_the_name():
+    """"an old Honda Civic": the value is the name said after its adjectives, so a later "traded the
+    Civic" finds it (it was an open fact "drive old honda civic")."""
+    assert ("User", "drives", "Mazda Miata", False) in facts("I drive a battered old Mazda Miata.")
+    assert ("User", "drives", "Tesla", False) in facts("I drive a red Tesla.")
+
+
+def test_a_person_or_a_thing_named_is_no_pet():
+    """The pet pattern takes any noun before "named": a friend or a band so named is no pet."""
+    assert not any(f[1] == "has_pet" for f in facts("I have a friend named Ivo."))
+    assert not any(f[1] == "has_pet" for f in facts("My cousin has a daughter called Nell."))
+    assert ("User", "has_pet", "Pip", False) in facts("I have a hamster named Pip.")
