@@ -347,6 +347,8 @@ def _fact_layer(bench_dir: Path) -> list[str]:
                for x, suffix in (("rules", ""), ("local LLM", "-llm"))
                for d in ("project", "sales", "health", "personal")},
             **{f"held-out updates (five shapes), {x}": f"updates-heldout{suffix}.json"
+               for x, suffix in (("rules", ""), ("local LLM", "-llm"))},
+            **{f"fresh updates (2026-12-05), {x}": f"updates-fresh{suffix}.json"
                for x, suffix in (("rules", ""), ("local LLM", "-llm"))}}
     rows = [(k, _load(bench_dir / v)) for k, v in sets.items()]
     if any(c for _, c in rows):

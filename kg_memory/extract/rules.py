@@ -452,7 +452,9 @@ class RulesExtractor:
         rest = raw[len(phrase):]
         if p.object_kind == "entity":
             phrase = re.sub(r"^(?:the|a|an)\s+", "", phrase, flags=re.I)
-            phrase = re.sub(r"^(?:[a-z][\w-]*\s+){1,2}(?=[A-Z])", "", phrase)  # "an old Honda Civic": the name
+            named = re.sub(r"^(?:[a-z][\w-]*\s+){1,2}(?=[A-Z])", "", phrase)  # "an old Honda Civic": the name
+            if all(w[:1].isupper() or w[:1].isdigit() for w in named.split()):  # (not "new LGBTQ activist group")
+                phrase = named
             if not phrase or not phrase[0].isupper() or len(phrase.split()) > 5:
                 return None
             if phrase.split()[0].lower() in _NOT_SUBJECTS:

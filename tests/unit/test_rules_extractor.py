@@ -100,3 +100,8 @@ def test_a_person_or_a_thing_named_is_no_pet():
     assert not any(f[1] == "has_pet" for f in facts("I have a friend named Ivo."))
     assert not any(f[1] == "has_pet" for f in facts("My cousin has a daughter called Nell."))
     assert ("User", "has_pet", "Pip", False) in facts("I have a hamster named Pip.")
+
+
+def test_a_lowercase_head_after_adjectives_is_no_name():
+    """Only a name is taken from behind adjectives: "a new Pride choir group" names no employer."""
+    assert not any(f[1] == "works_at" for f in facts("I joined a new Pride choir group."))
