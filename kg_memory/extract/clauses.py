@@ -17,6 +17,10 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 from . import parse
+from .values import DETS as _DETS
+from .values import UNITS
+from .values import numeric as _numeric
+from .values import value_text as _text
 
 HAND_OVER = frozenset({"hand", "transfer", "pass", "reassign", "give"})
 # (with the past forms the small parser leaves unlemmatised)
@@ -24,7 +28,7 @@ REWRITE = frozenset({"rewrite", "write", "port", "reimplement", "rebuild", "buil
 WRITE = frozenset({"write", "rewrite", "rewrote", "rewritten"})  # of a language only "in" one; "to" a store is storage
 CHANGE = frozenset({"switch", "move", "migrate", "change", "upgrade", "downgrade", "swap", "transition",
                     # an amount that changed: "bumped my lisinopril to 20 mg", "raised it to 75 mcg"
-                    "bump", "raise", "increase", "lower", "reduce", "double", "halve", "adjust"})
+                    "bump", "raise", "increase", "lower", "reduce", "double", "halve", "adjust", "up", "upped"})
 REPLACE = frozenset({"trade", "swap", "exchange", "replace", "substitute"})
 STOP = frozenset({"stop", "quit", "drop", "abandon", "retire", "remove", "deprecate", "sell", "cancel", "leave"})
 # who acts on a thing without being its slot's subject ("the team ported billing to Kotlin")
@@ -37,7 +41,6 @@ def is_agent(subject: str) -> bool:
 
 _PRONOUNS = frozenset({"it", "they", "this", "that", "he", "she", "them", "me", "us", "you", "him", "her"})
 _FIRST = frozenset({"i", "we"})
-_DETS = frozenset({"the", "a", "an", "our", "my", "their", "its", "his", "her", "this", "that", "your"})
 
 
 @dataclass(frozen=True)
@@ -103,7 +106,7 @@ def readings(doc: Any, speaker: str, types: frozenset[str] = frozenset(), slot_w
         if reading is not None:
             if reading.shape == "plain" and _says_an_end(verb, ends):  # an ontology's own ``ends``: "lost the deal"
                 reading = replace(reading, shape="end")
-            moved = _moved_thing(verb, types)
+            moved = _moved_thing(verb, types) or (topic if _it_object(verb) else None)
             if moved and not _overlaps(moved, reading.object) and not _possessed(verb) \
                     and moved.split()[-1].lower() not in slot_words:  # "got a new number: 555-9090" names the slot
                 reading = replace(reading, moved=moved)
@@ -112,9 +115,10 @@ def readings(doc: Any, speaker: str, types: frozenset[str] = frozenset(), slot_w
             whose = _end_owner(verb, reading, speaker, types, slot_words)
             if whose is not None:  # "We lost the deal with Cyberdyne": Cyberdyne's deal ends
                 reading = replace(reading, subject=whose)
-            front = _fronted(verb)
+            front = _fronted(verb) or _at_after(verb)
             if front is not None and reading.subject == speaker and not reading.moved:
-                reading = replace(reading, moved=_phrase(front, types))  # "At Stark we deal with Pepper Potts"
+                # "At Stark we deal with Pepper Potts", "We talk to Nina at Aperture"
+                reading = replace(reading, moved=_phrase(front, types))
             if reading.shape == "plain" and out and out[-1].shape == "end" and verb.dep_ == "conj":
                 reading = replace(reading, shape="change")  # "sold my Civic and bought a Tesla": the new value
             reading = _in_place_of(verb, reading)
@@ -246,6 +250,21 @@ def _fronted(verb: Any) -> Any | None:
             if obj is not None and _is_name(obj):
                 return obj
     return None
+
+
+def _at_after(verb: Any) -> Any | None:
+    """A name after the clause's value that says whose the clause is: "We talk to Nina at Aperture"
+    (an "at" name after another name the verb's "to" or "with" takes)."""
+    said = [(k.lower_, o) for k in verb.children if k.dep_ == "prep" if (o := _pobj(k)) is not None and _is_name(o)]
+    for n, (prep, obj) in enumerate(said):
+        if prep == "at" and any(p in ("to", "with") for p, _ in said[:n]):
+            return obj
+    return None
+
+
+def _it_object(verb: Any) -> bool:
+    """Does the clause act on "it" ("... and put it on Nomad"), which the thing said before is?"""
+    return any(k.dep_ == "dobj" and k.lower_ in ("it", "them") for k in verb.children)
 
 
 def _overlaps(a: str, b: str) -> bool:
@@ -398,8 +417,15 @@ def _inverse_copula(verb: Any, speaker: str, types: frozenset[str], slot_words: 
     if attr.lemma_.lower() not in slot_words and not _agent_of(attr, slot_words) and not named_slot \
             and not (mine and attr.lemma_.lower() not in people):
         return None  # ("Dr. Fischer is my GP": a thing of mine that is no relation of mine names a slot too)
-    owner = _there(attr, slot_words) or _owner(attr, speaker, types)  # ("Jared is our contact there now")
+    owner = _there(attr, slot_words) or _owner(attr, speaker, types) or _of_thing(attr, types)
     return None if owner is None else _made(owner, "be", subj, _clause_text(verb), "plain")
+
+
+def _of_thing(noun: Any, types: frozenset[str]) -> str | None:
+    """The thing a slot's noun is of, said as a common noun ("the owner of search")."""
+    obj = next((o for k in noun.children if k.dep_ == "prep" and k.lower_ in ("of", "for")
+                if (o := _pobj(k)) is not None and o.pos_ == "NOUN"), None)
+    return None if obj is None else _phrase(obj, types)
 
 
 def _taken_over(verb: Any) -> bool:
@@ -474,6 +500,13 @@ def _reading(verb: Any, subject: str | None, types: frozenset[str], speaker: str
     if said is not None:  # "I got a new number: 555-9090": the value is what the noun is said to be
         dobj = said
     dobj = _called(dobj) if dobj is not None else None  # "a climbing gym called Boulder Barn": the name
+    if dobj is not None and dobj.dep_ == "attr" and dobj.lemma_.lower() in types:
+        named = next((k for k in dobj.children if k.dep_ == "compound" and _is_name(k)), None)
+        if named is not None:  # "The indexer is a Java service": the name before the type noun is the value
+            return _made(subject, lemma, named, _clause_text(verb), "plain") if subject is not None else None
+    if dobj is not None and dobj.dep_ == "attr" and _is_name(dobj) and subject is not None \
+            and any(k.dep_ == "case" and k.lower_ in ("'s", "’s") for k in dobj.children):
+        return _made(subject, "own", dobj, f"{subject} is owned by {dobj.text}", "plain")  # "Payments is Ada's"
     if dobj is not None and dobj.dep_ == "attr" and not _is_name(dobj):
         # "I'm a member at Gold's Gym", "she's a patient of Dr. Sato": a role's value is the name it is held at
         dobj = next((o for k in dobj.children if k.dep_ == "prep" and k.lower_ in ("at", "of", "with", "for")
@@ -489,6 +522,11 @@ def _reading(verb: Any, subject: str | None, types: frozenset[str], speaker: str
         # the one who hands it over held it: "Charlie handed Wonka over to Augustus" is Charlie's slot's change
         giver = subject if subject and subject != speaker and subject[:1].isupper() else None
         return replace(made, old=giver) if made is not None and giver and not _overlaps(giver, made.object) else made
+    off = preps.get("off")
+    if dobj is not None and dobj.pos_ in ("NOUN", "PROPN") and dobj.lower_ not in ("me", "us") \
+            and off is not None and _is_name(off) and subject is not None:
+        # "We took the ledger off Kubernetes": the thing's value ends
+        return _made(_phrase(dobj, types), lemma, off, f"{_phrase(dobj, types)} no longer on {off.text}", "end")
     if _taken_over(verb) and dobj is not None and subject is not None and _is_name(dobj):
         # "I took over Umbrella from Priya": the one who takes a thing over is its new holder
         x = _phrase(dobj, types)
@@ -531,8 +569,8 @@ def _reading(verb: Any, subject: str | None, types: frozenset[str], speaker: str
         # "My doctor bumped my lisinopril to 20 mg": what changed is the speaker's, whoever changed it
         made = _made(speaker if mine else subject, lemma, b, _clause_text(verb), "change")
         return made if made is None or a is None else replace(made, old=_text(a))
-    front = _fronted(verb)
-    if front is not None:  # the name a clause opens with says whose it is, not its value
+    front = _fronted(verb) or _at_after(verb)
+    if front is not None:  # the name a clause opens with (or ends with, after "at") says whose it is
         preps = {p: (None if o is not None and o.i == front.i else o) for p, o in preps.items()}
     not_value = _NOT_VALUE - {"with"} if front is not None else _NOT_VALUE
     named = next((o for p, o in preps.items() if o is not None and _is_name(o) and p not in not_value), None)
@@ -547,7 +585,9 @@ def _reading(verb: Any, subject: str | None, types: frozenset[str], speaker: str
 
 # verbs of aiming, whose "for" names what is aimed at ("training for a marathon", "aim for eight hours")
 AIM_PREPS = frozenset({("train", "for"), ("aim", "for"), ("prepare", "for"), ("shoot", "for"), ("go", "for"),
-                       ("work", "toward"), ("work", "towards")})
+                       ("work", "toward"), ("work", "towards"),
+                       # and of choosing, whose "for" names what is chosen ("signed up for Pro", "opted for X")
+                       ("sign", "for"), ("opt", "for"), ("settle", "for"), ("pay", "for")})
 AIM_VERBS = frozenset({"want", "aim", "hope", "plan", "try", "train", "mean", "intend"})
 
 
@@ -612,9 +652,7 @@ def _is_name(tok: Any) -> bool:
     return tok.pos_ == "PROPN" or any(c.isupper() for c in tok.text)
 
 
-# a time said inside the value's phrase, which belongs to the clause's date ("Memcached last sprint"); a
-# time is the clause's date, never a slot's value ("from 2018 to 2021")
-_WHEN_TAIL = re.compile(r"\s+(?:last|next|this|every|each)\s+\w+$", re.I)
+# a time is the clause's date, never a slot's value ("from 2018 to 2021")
 _WHEN = re.compile(r"^(?:last|next|this|every|each|that)\s|^(?:today|yesterday|tomorrow|now)$"
                    r"|^(?:1[89]|20)\d\ds?$|^(?:mon|tues|wednes|thurs|fri|satur|sun)day$"
                    r"|^(?:jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?"
@@ -661,69 +699,7 @@ def _phrase(tok: Any, types: frozenset[str]) -> str:
     return " ".join(parts)
 
 
-def _text(tok: Any) -> str:
-    """A value as said: the words of its phrase up to its head (no determiner or possessive before
-    them), then what the surface glues on after it: a hyphen or dot run ("555-0134", "6.5"), a
-    number after a name or number ("Zone 2", "555 300 1122"), a unit after a number ("500 mg",
-    "six and a half hours") and a bound after a target ("A1C under 6.5")."""
-    doc, start = tok.doc, tok.i
-    inside = {t.i for t in tok.subtree} - {t.i for k in tok.children if k.dep_ in _NOT_OF_VALUE
-                                           and not _named_owner(k, tok) for t in k.subtree}
-    while start - 1 in inside and not doc[start - 1].is_punct or start - 1 in inside and _glued(doc[start - 1]):
-        start -= 1
-    end = _value_end(doc, tok.i)
-    words = doc[start:end + 1]
-    while len(words) > 1 and words[0].lower_ in _DETS:
-        words = words[1:]
-    text = "".join(t.text_with_ws for t in words).strip()
-    return parse.TIME_TAIL.sub("", _WHEN_TAIL.sub("", text)).strip()
-
-
-def _named_owner(k: Any, head: Any) -> bool:
-    """A name's possessive that is part of the name ("Gold's Gym", "Trader Joe's Market")."""
-    return k.dep_ == "poss" and k.pos_ == "PROPN" and head.text[:1].isupper()
-
-
-# dependents of a value's head that are not part of the value ("my doctor's", "the", "a")
-_NOT_OF_VALUE = frozenset({"det", "poss", "predet", "case", "relcl", "acl", "prep", "appos", "punct", "cc", "aux"})
-# the units a number is said with; the closed class that makes "500" the value "500 mg"
-UNITS = frozenset({"mg", "mcg", "µg", "g", "kg", "lb", "lbs", "pound", "pounds", "iu", "ml", "unit", "units",
-                   "hour", "hours", "hr", "hrs", "minute", "minutes", "min", "mins", "km", "k", "mile", "miles",
-                   "percent", "%", "bpm", "gb", "tb", "ms", "seats", "users", "steps", "reps"})
-_BOUNDS = frozenset({"under", "below", "above", "over"})
 AMOUNT = _amount_rx()
-
-
-def _glued(t: Any) -> bool:
-    """A token written against the next with no space: a hyphen or slash run ("555-0134", "sub-two-hour")."""
-    return t.whitespace_ == "" and t.text in ("-", "–", "/", ".") and t.i + 1 < len(t.doc) \
-        and t.doc[t.i + 1].text[:1].isalnum()
-
-
-def _numeric(t: Any) -> bool:
-    return bool(t.like_num) or any(c.isdigit() for c in t.text)
-
-
-def _value_end(doc: Any, end: int) -> int:
-    """The last token of a value whose head is ``doc[end]``: the surface runs of ``_text``'s doc."""
-    while end + 1 < len(doc):
-        cur, nxt = doc[end], doc[end + 1]
-        joined = cur.whitespace_ == "" and (nxt.is_alpha or _numeric(nxt) or _glued(nxt)) \
-            and not nxt.text.startswith(("'", "’")) and (cur.text in ("-", "–", "/", ".") or _glued(nxt)
-                                                          or _numeric(cur) or _numeric(nxt))
-        if joined or (_glued(cur) and end + 1 < len(doc)):
-            end += 1
-        elif _numeric(nxt) and (_numeric(cur) or cur.pos_ == "PROPN" or cur.text[:1].isupper()):
-            end += 1  # "555 300 1122", "Zone 2", "iPhone 12"
-        elif _numeric(cur) and nxt.lower_ in UNITS:
-            end += 1
-        elif _numeric(cur) and [t.lower_ for t in doc[end + 1:end + 4]] == ["and", "a", "half"]:
-            end += 3
-        elif nxt.lower_ in _BOUNDS and end + 2 < len(doc) and _numeric(doc[end + 2]) and not cur.like_num:
-            end += 2
-        else:
-            break
-    return end
 
 
 def misread_verb(t: Any) -> bool:

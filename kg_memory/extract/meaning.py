@@ -170,7 +170,9 @@ class MeaningReader:
                 # (the structure says it is the slot's value, though no class list names it: "padel")
                 scores = self._scores(r, classed=False)
                 near = scores.get(ended.name, 0.0)
-                if near >= SHAPE_THRESHOLD and near >= max(scores.values()) - MEANING_MARGIN:
+                # the same thing acted on again ("took the ledger off Kubernetes and put it on Nomad")
+                again = r.moved == r.subject and self._takes(ended.name, r.object)
+                if again or near >= SHAPE_THRESHOLD and near >= max(scores.values()) - MEANING_MARGIN:
                     slots = (ended, (), False)
             out.append((r, slots))
         return out

@@ -404,3 +404,35 @@ def test_the_slot_noun_inside_a_phrase_says_whose_slot(sales):
     found = _facts(sales, "Our point of contact at Umbrella is Wes.")
     assert ("umbrella", "main_contact", "Wes", False) in found, found
     assert not any(f[0] == "user" for f in found)
+
+
+def test_a_thing_taken_off_one_value_and_put_on_another_changes_that_slot(project):
+    """"We pulled the wiki off Heroku and put it on Render": "it" is the wiki, and the second clause is
+    the successor of the slot the first ended, though the clause alone leans elsewhere."""
+    found = _facts(project, "We pulled the wiki off Heroku and put it on Render.")
+    assert {("wiki", "deploys_to", "Heroku", True), ("wiki", "deploys_to", "Render", False)} <= found, found
+    assert not any(f[0] == "user" for f in found)
+
+
+@pytest.mark.parametrize("text, fact", [
+    ("Billing is Noor's now.", ("billing", "owned_by", "Noor", False)),  # a thing that is someone's
+    ("Mateo is the owner of checkout.", ("checkout", "owned_by", "Mateo", False)),  # the owner of a thing
+    ("The crawler is a Go service.", ("crawler", "written_in", "Go", False)),  # a value said before its type
+])
+def test_whose_a_thing_is_and_what_it_is(project, text, fact):
+    found = _facts(project, text)
+    assert fact in found, found
+
+
+def test_a_name_after_the_value_says_whose_and_a_choice_after_an_end_follows_it(sales):
+    """"We deal with Ola at Hooli": Hooli's contact; "Tyrell cancelled Basic and signed up for Pro": the
+    plan that follows the one ended."""
+    # (whose and which value is the structure's; contact or owner is the meaning's, near here)
+    assert any(f[0] == "hooli" and f[2] == "Ola" for f in _facts(sales, "We deal with Ola at Hooli."))
+    found = _facts(sales, "Tyrell cancelled Basic and signed up for Pro.")
+    assert {("tyrell", "on_plan", "Basic", True), ("tyrell", "on_plan", "Pro", False)} <= found, found
+
+
+def test_an_amount_upped_is_a_change_of_mine(health):
+    found = _facts(health, "My nurse upped my insulin to 14 units.")
+    assert ("user", "medication_dose", "14 units", False) in found, found
