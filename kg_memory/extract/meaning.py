@@ -60,6 +60,7 @@ MASK_WEIGHT = 0.5  # the masked clause's share of the blend (the dev half ranked
 
 # words that say a clause's value is new: such a clause states a change even without a change verb
 # ("I'm back in Sydney for good now", "I became charge nurse", "lately my favourite band is Big Thief")
+_SAID_NOW = re.compile(r"\b(?:now|these days|nowadays|lately)\b", re.I)  # a value said as the one now
 CHANGE_CUE = re.compile(r"\b(?:now|new|newly|became|become|becomes|lately|these days|nowadays|anymore|"
                         r"no longer|instead|from now on|for good|currently)\b", re.I)
 _COMMON = frozenset({"that", "this", "with", "from", "they", "their", "them", "what", "which", "such", "person",
@@ -111,6 +112,13 @@ class MeaningReader:
         return frozenset(w for p in self.active for e in p.examples for t in parse.parsed(e)
                          if t.pos_ == "VERB" and t.lemma_.lower() not in ("be", "have", "do", "get", "go")
                          for w in (t.lemma_.lower(), t.lower_))
+
+    @functools.cached_property
+    def _ties(self) -> frozenset[str]:
+        """The predicates the ontology's relation nouns name ("brother" has_sibling), and the built-in
+        ones whose values are entities (an employer, a school): each takes a name."""
+        built_in = {p.name for p in self.active if p.name not in self.vocab.own and p.object_kind == "entity"}
+        return frozenset(self.vocab.relations.values()) | built_in
 
     @functools.cached_property
     def _held_by_someone(self) -> frozenset[str] | None:
@@ -215,6 +223,9 @@ class MeaningReader:
         the wiki to Notion") is first read as the thing's, under the predicates said of things."""
         if not self._worth(r):
             return None
+        if r.shape == "plain" and not self.changes_only and _SAID_NOW.search(r.text):
+            # "The metrics stack now lives on Hetzner": a change, which the slot the thing holds settles
+            r = replace(r, shape="change")
         named = self._slot_named(r)
         if named:  # the slot named, and the others its noun may name: the pipeline ends the one held
             return replace(r, object="", any_value=True), (named[0], tuple(p.name for p in named[1:]), False)
@@ -358,8 +369,8 @@ class MeaningReader:
             return False
         if predicate in ex.amountless and AMOUNT.search(value):
             return False  # and one whose examples never give an amount takes none ("5 mg of X" is no medication)
-        if predicate in ex.named and not any(c.isupper() for c in value):
-            return False  # a slot whose examples all name someone or something takes a name
+        if (predicate in ex.named or predicate in self._ties) and not any(c.isupper() for c in value):
+            return False  # a slot whose examples all name someone or something takes a name (and a tie, a person)
         if predicate in ex.unnamed and all(w[:1].isupper() for w in value.split()):
             return False  # and one whose examples never do ("negotiation", "closed won") takes no name
         spec = self.vocab.predicates[predicate]

@@ -96,6 +96,11 @@ class _Compiled:
     ending_named: re.Pattern[str] | None = None  # "Globex churned": a named subject's own slot ends
 
 
+# a state the speaker says they are no longer in: "I am not vegetarian anymore", "we are no longer vegan"
+_NO_LONGER_AM = re.compile(r"\b(?:I|we)\s+(?:am|are)\s+(?:not|no\s+longer)\s+(?P<obj>[^.;!?,]+?)"
+                           r"(?:\s+(?:anymore|any\s+more))?\s*(?=[.;!?,]|$)", re.I)
+
+
 def _compile(p: Predicate) -> _Compiled:
     adv = rf"(?:(?:{_ADVERBS})\s+)*"
     aux = r"(?:(?:have|had)\s+(?:been\s+)?)?"
@@ -144,10 +149,13 @@ def _compiled_vocab(vocab: Vocabulary | None = None) -> tuple[Vocabulary, tuple[
 
 def unique_facts(facts: list[ExtractedFact]) -> list[ExtractedFact]:
     """One fact per slot and value, and one per statement: a clause read two ways (put, put_together)
-    says one thing. The first reading stays."""
+    says one thing. The first reading stays, and an end of a value outweighs its start."""
     seen: set[tuple[str, ...]] = set()
     unique = []
+    ended = {(f.subject.lower(), f.predicate, f.object.lower()) for f in facts if f.ending}
     for f in facts:
+        if not f.ending and (f.subject.lower(), f.predicate, f.object.lower()) in ended:
+            continue  # "I am no longer a nurse" read as "am a nurse" too: the end is what it says
         keys = {(f.subject.lower(), f.predicate, f.object.lower(), str(f.ending)),
                 ("statement", f.subject.lower(), f.statement.lower(), str(f.ending))}
         if not keys & seen:
@@ -176,7 +184,9 @@ class RulesExtractor:
         rel_words = sorted(self.vocab.relations, key=len, reverse=True)
         self._relation_rx = re.compile(
             r"\bmy\s+(?:(?:older|younger|little|big|elder|twin|oldest|youngest|eldest)\s+)?"
-            rf"(?P<rel>{'|'.join(map(re.escape, rel_words))})\b,?(?:\s+(?:is\s+)?(?P<name>(?-i:{_NAME})))?",
+            rf"(?P<rel>{'|'.join(map(re.escape, rel_words))})\b,?"
+            # "my sister Maya", "my brother is Alex", "my husband is called Raj"
+            rf"(?:\s+(?:(?:is|was)\s+(?:called\s+|named\s+)?|(?:called|named)\s+)?(?P<name>(?-i:{_NAME})))?",
             re.I,
         )
         animals = "|".join(re.escape(a) for a in classes["animal"])
@@ -393,6 +403,12 @@ class RulesExtractor:
                 named = re.match(r"\s+(?:at|with|from|for)\s+(" + _NAME + ")", rest)
                 if not named:
                     self._end(out, me, p, None, t, span)
+        # "I'm not vegan anymore", "I am no longer a nurse": a word of the slot's class the speaker is no longer
+        if p.value_class and any(f.split()[0] == "am" for f in p.first_person):
+            for m in _NO_LONGER_AM.finditer(s):
+                obj = self._object(p, m.group("obj"))
+                if obj and not obj[1].strip(" ,"):
+                    self._end(out, me, p, obj[0], t, span)
         for rx, past in ((c.first, False), (c.chained, False), (c.past, True)):
             if rx is None:
                 continue

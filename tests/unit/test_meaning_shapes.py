@@ -436,3 +436,21 @@ def test_a_name_after_the_value_says_whose_and_a_choice_after_an_end_follows_it(
 def test_an_amount_upped_is_a_change_of_mine(health):
     found = _facts(health, "My nurse upped my insulin to 14 units.")
     assert ("user", "medication_dose", "14 units", False) in found, found
+
+
+def test_a_persons_tie_and_a_built_in_place_take_names(health):
+    """A built-in slot whose values are people or places (has_parent, works_at) takes no common-noun
+    phrase: "I moved to a 4-day upper split" is no parent and no employer."""
+    found = _facts(health, "I moved to a 4-day upper split.")
+    assert not any(f[1] in ("has_parent", "works_at", "has_sibling", "partner") for f in found), found
+
+
+def test_a_value_said_as_the_one_now_is_a_change_the_held_slot_settles(project):
+    """"The wiki now lives on Render": said as the value now, it is a change; its slots are those near in
+    meaning, and the pipeline keeps the one the wiki holds (see ``ExtractedFact.alternatives``)."""
+    ep = Episode(group_id="g", role="user", content="The status page now lives on Render.", occurred_at=T,
+                 created_at=T)
+    facts = [f for f in project.extract(ep).facts if f.object == "Render"]
+    assert facts and facts[0].alternatives, facts  # a plain clause has no others for the held slot to choose
+    ep = Episode(group_id="g", role="user", content="The status page lives on Render.", occurred_at=T, created_at=T)
+    assert all(not f.alternatives for f in project.extract(ep).facts)

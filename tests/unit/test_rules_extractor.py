@@ -105,3 +105,14 @@ def test_a_person_or_a_thing_named_is_no_pet():
 def test_a_lowercase_head_after_adjectives_is_no_name():
     """Only a name is taken from behind adjectives: "a new Pride choir group" names no employer."""
     assert not any(f[1] == "works_at" for f in facts("I joined a new Pride choir group."))
+
+
+def test_a_state_the_speaker_is_no_longer_in_ends():
+    assert ("User", "diet", "vegan", True) in facts("I ate fish last night, so I'm not vegan anymore.")
+    assert ("User", "job_title", "teacher", True) in facts("I am no longer a teacher.")
+    assert not any(f[3] for f in facts("I'm not sure anymore."))  # no value of any slot: nothing ends
+
+
+def test_a_relation_said_with_called_or_named_names_them():
+    assert ("User", "partner", "Idris", False) in facts("My wife is called Idris.")
+    assert ("User", "has_sibling", "Noa", False) in facts("My sister is named Noa.")
