@@ -60,6 +60,8 @@ MASK_WEIGHT = 0.5  # the masked clause's share of the blend (the dev half ranked
 
 # words that say a clause's value is new: such a clause states a change even without a change verb
 # ("I'm back in Sydney for good now", "I became charge nurse", "lately my favourite band is Big Thief")
+# verbs of passing acts, which state no people's slot by themselves ("we had a long lunch with the designers")
+_EVENT_VERBS = frozenset({"have", "do", "make", "take", "get", "go", "come", "spend", "hang", "bring"})
 _SAID_NOW = re.compile(r"\b(?:now|these days|nowadays|lately)\b", re.I)  # a value said as the one now
 CHANGE_CUE = re.compile(r"\b(?:now|new|newly|became|become|becomes|lately|these days|nowadays|anymore|"
                         r"no longer|instead|from now on|for good|currently)\b", re.I)
@@ -247,6 +249,10 @@ class MeaningReader:
             # a light verb states little even with a word of change ("I have a car now")
             clear = None if r.verb in parse.LIGHT_VERBS else self.predicate(r)
             found = found if clear is not None and clear[1] >= CUE_THRESHOLD else None
+        elif found and r.shape == "plain" and found[0].name not in self.vocab.own and r.verb in _EVENT_VERBS:
+            # nor does a group's own ontology read a people's slot off a passing act ("had a long lunch"): only
+            # its own slots may take one ("I have a Jeep Wrangler": owns_car)
+            found = self.slots(r, among=frozenset(self.vocab.own))
         typed = self._typed_thing(r.object)
         if not wish and (found is None or found[0].name not in self.vocab.own or typed):
             # (the built-in slots are people's: "Tariq owns the invoicing service" is no pet of Tariq's; and a

@@ -454,3 +454,10 @@ def test_a_value_said_as_the_one_now_is_a_change_the_held_slot_settles(project):
     assert facts and facts[0].alternatives, facts  # a plain clause has no others for the held slot to choose
     ep = Episode(group_id="g", role="user", content="The status page lives on Render.", occurred_at=T, created_at=T)
     assert all(not f.alternatives for f in project.extract(ep).facts)
+
+
+def test_a_passing_act_gives_no_peoples_slot_but_the_groups_own_may_take_it(personal, project):
+    """Under a group's own ontology, "have" and the like state no built-in (people's) slot by themselves
+    ("we had a long lunch with the designers" is no liking), but the group's own slots still read them."""
+    assert ("user", "owns_car", "Mazda CX-5", False) in _facts(personal, "I have a Mazda CX-5.")
+    assert not any(f[1] == "likes" for f in _facts(project, "We had a quick dinner with the auditors."))
