@@ -28,7 +28,7 @@ REWRITE = frozenset({"rewrite", "write", "port", "reimplement", "rebuild", "buil
 WRITE = frozenset({"write", "rewrite", "rewrote", "rewritten"})  # of a language only "in" one; "to" a store is storage
 CHANGE = frozenset({"switch", "move", "migrate", "change", "upgrade", "downgrade", "swap", "transition",
                     # an amount that changed: "bumped my lisinopril to 20 mg", "raised it to 75 mcg"
-                    "bump", "raise", "increase", "lower", "reduce", "double", "halve", "adjust", "up", "upped"})
+                    "bump", "raise", "increase", "lower", "reduce", "cut", "double", "halve", "adjust", "up", "upped"})
 REPLACE = frozenset({"trade", "swap", "exchange", "replace", "substitute"})
 STOP = frozenset({"stop", "quit", "drop", "abandon", "retire", "remove", "deprecate", "sell", "cancel", "leave"})
 # who acts on a thing without being its slot's subject ("the team ported billing to Kotlin")
@@ -333,6 +333,8 @@ def _subject_of(verb: Any, speaker: str, topic: str | None, types: frozenset[str
             return topic, topic  # "Tyrell signed; the deal is closed won": the deal is Tyrell's
     if _my_thing(subj, types, people):
         return speaker, topic  # "My amlodipine went up to 10 mg": the speaker's dose
+    if any(t.pos_ == "VERB" for t in subj.subtree if t.i < subj.i):
+        return None, topic  # a clause the parser took for a subject ("Ledger outgrew SQLite, so it ..."): misread
     phrase = _phrase(subj, types)
     return phrase, phrase
 

@@ -344,6 +344,9 @@ def _covered(fact: ExtractedFact, found: list[ExtractedFact], vocab: Vocabulary)
     return any((f.predicate == fact.predicate and (f.object.lower() == obj or f.ending or fact.ending))
                or (f.subject == fact.subject and same_thing(f.object, fact.object))
                or (same_thing(f.subject, fact.object) and same_thing(f.object, fact.subject))  # turned round
+               # the old and the new holder of a slot the floor changed ("Mina passed reporting on to Joel" is no
+               # tie between Mina and Joel)
+               or (bool(f.replaces) and same_thing(f.replaces, fact.subject) and same_thing(f.object, fact.object))
                for f in found)
 
 

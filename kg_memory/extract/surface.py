@@ -53,6 +53,10 @@ def surface_readings(doc: Any, speaker: str, types: frozenset[str], slot_words: 
         if _someone_else(doc):
             return []  # "He moved to Utrecht": someone this sentence does not name, never the speaker
         return _surface_value(doc, speaker, doc.text)
+    verb = next((t for t in first if t.pos_ == "VERB"), None)
+    if verb is not None and verb.i > first.start:  # "Ledger outgrew SQLite, so it ...": a clause read as a noun phrase
+        words = [w.text for w in doc[first.start:verb.i] if w.lower_ not in _DETS]
+        return _surface_value(doc, " ".join(words), doc.text[verb.idx + len(verb.text):]) if words else []
     subject_chunk = first
     moved = chunks[1].root if len(chunks) > 1 else None
     if first.root.lower_ in _FIRST and moved is not None and moved.dep_ == "dobj" \

@@ -201,3 +201,20 @@ def test_a_model_value_that_says_more_of_the_floors_replaces_it():
     assert _cut_short(fact("fitness_goal", "do"), floor) is None  # the same value says no more
     assert _cut_short(fact("has_hobby", "do ten pull-ups"), floor) is None  # another slot
     assert _cut_short(fact("fitness_goal", "do ten pull-ups", ending=True), floor) is None
+
+
+def test_a_model_tie_between_a_slots_old_and_new_holder_adds_nothing():
+    """"Mina passed reporting on to Joel": the floor changed reporting's owner from Mina to Joel; the
+    model's "Mina has_manager Joel" relates the two holders, which the turn does not say."""
+    from kg_memory.extract.base import ExtractedFact
+    from kg_memory.extract.llm import _covered
+
+    t = datetime(2025, 1, 1, tzinfo=UTC)
+    floor = [ExtractedFact(subject="reporting", predicate="owned_by", object="Joel", statement="reporting owned_by Joel",
+                           valid_from=t, replaces="Mina")]
+    tie = ExtractedFact(subject="Mina", predicate="has_manager", object="Joel", statement="Mina has_manager Joel",
+                        valid_from=t)
+    assert _covered(tie, floor, load_vocabulary())
+    other = ExtractedFact(subject="Ana", predicate="has_manager", object="Joel", statement="Ana has_manager Joel",
+                          valid_from=t)
+    assert not _covered(other, floor, load_vocabulary())

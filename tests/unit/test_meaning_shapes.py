@@ -461,3 +461,13 @@ def test_a_passing_act_gives_no_peoples_slot_but_the_groups_own_may_take_it(pers
     ("we had a long lunch with the designers" is no liking), but the group's own slots still read them."""
     assert ("user", "owns_car", "Mazda CX-5", False) in _facts(personal, "I have a Mazda CX-5.")
     assert not any(f[1] == "likes" for f in _facts(project, "We had a quick dinner with the auditors."))
+
+
+def test_a_clause_the_parser_took_for_a_subject_is_not_one(project, health):
+    """"Payroll outgrew MySQL, so it uses Postgres now": the parser made "Payroll outgrew MySQL" a noun
+    phrase and the subject of "uses"; the words before the verb are the subject. And "cut my X to N" is
+    a change of my dose."""
+    found = _facts(project, "Payroll outgrew MySQL, so it uses Postgres now.")
+    assert ("payroll", "uses_database", "Postgres", False) in found, found
+    assert not any("outgrew" in f[0] for f in found)
+    assert ("user", "medication_dose", "5 mg", False) in _facts(health, "I cut my ramipril to 5 mg.")
