@@ -61,7 +61,7 @@ MASK_WEIGHT = 0.5  # the masked clause's share of the blend (the dev half ranked
 # words that say a clause's value is new: such a clause states a change even without a change verb
 # ("I'm back in Sydney for good now", "I became charge nurse", "lately my favourite band is Big Thief")
 # verbs of passing acts, which state no people's slot by themselves ("we had a long lunch with the designers")
-_EVENT_VERBS = frozenset({"have", "do", "make", "take", "get", "go", "come", "spend", "hang", "bring"})
+_EVENT_VERBS = frozenset({"have", "do", "make", "go", "come", "spend", "hang", "bring"})
 _SAID_NOW = re.compile(r"\b(?:now|these days|nowadays|lately)\b", re.I)  # a value said as the one now
 CHANGE_CUE = re.compile(r"\b(?:now|new|newly|became|become|becomes|lately|these days|nowadays|anymore|"
                         r"no longer|instead|from now on|for good|currently)\b", re.I)
@@ -117,10 +117,8 @@ class MeaningReader:
 
     @functools.cached_property
     def _ties(self) -> frozenset[str]:
-        """The predicates the ontology's relation nouns name ("brother" has_sibling), and the built-in
-        ones whose values are entities (an employer, a school): each takes a name."""
-        built_in = {p.name for p in self.active if p.name not in self.vocab.own and p.object_kind == "entity"}
-        return frozenset(self.vocab.relations.values()) | built_in
+        """The predicates the ontology's relation nouns name ("brother" has_sibling): people, by name."""
+        return frozenset(self.vocab.relations.values())
 
     @functools.cached_property
     def _held_by_someone(self) -> frozenset[str] | None:

@@ -112,6 +112,9 @@ _OTHERS = frozenset({"he", "she", "they"})
 _ADJUNCT = re.compile(r"\b(?:after|before|since|during|until|because|following)\b", re.I)
 
 
+_MEASURE = re.compile(r"^\d+(?:-[a-z]+)+$")  # "5-day", "12-week": a measure said before a noun, no name
+
+
 def _surface_value(doc: Any, subject: str, rest: str) -> list[Reading]:
     """The value the words after the subject name: the name after "to" in a change, else the last name;
     or the one said in place of another."""
@@ -127,7 +130,7 @@ def _surface_value(doc: Any, subject: str, rest: str) -> list[Reading]:
         # nor the name in a when or why after one: "belongs to Marco after Lena's reorg")
         found = [m for m in _NAMED.finditer(rest) if not _WHEN.match(m.group(0).strip(" .,;"))
                  and m.group(0).strip(" .,;").lower() not in _PRONOUNS | _FIRST
-                 and not m.group(0).strip(" .,;").isdigit()]
+                 and not m.group(0).strip(" .,;").isdigit() and not _MEASURE.match(m.group(0).strip(" .,;"))]
         kept: list[re.Match[str]] = []
         for m in found:
             if kept and _ADJUNCT.search(rest[kept[-1].end():m.start()]):

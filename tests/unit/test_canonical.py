@@ -210,8 +210,8 @@ def test_a_model_tie_between_a_slots_old_and_new_holder_adds_nothing():
     from kg_memory.extract.llm import _covered
 
     t = datetime(2025, 1, 1, tzinfo=UTC)
-    floor = [ExtractedFact(subject="reporting", predicate="owned_by", object="Joel", statement="reporting owned_by Joel",
-                           valid_from=t, replaces="Mina")]
+    floor = [ExtractedFact(subject="reporting", predicate="owned_by", object="Joel",
+                           statement="reporting owned_by Joel", valid_from=t, replaces="Mina")]
     tie = ExtractedFact(subject="Mina", predicate="has_manager", object="Joel", statement="Mina has_manager Joel",
                         valid_from=t)
     assert _covered(tie, floor, load_vocabulary())

@@ -438,11 +438,12 @@ def test_an_amount_upped_is_a_change_of_mine(health):
     assert ("user", "medication_dose", "14 units", False) in found, found
 
 
-def test_a_persons_tie_and_a_built_in_place_take_names(health):
-    """A built-in slot whose values are people or places (has_parent, works_at) takes no common-noun
-    phrase: "I moved to a 4-day upper split" is no parent and no employer."""
+def test_a_persons_tie_takes_a_name_and_a_measure_is_none(health):
+    """A tie (has_parent) takes no common-noun phrase, and a measure before a noun ("4-day") is no
+    name: "I moved to a 4-day upper split" is no parent, and "4-day" alone no value."""
     found = _facts(health, "I moved to a 4-day upper split.")
-    assert not any(f[1] in ("has_parent", "works_at", "has_sibling", "partner") for f in found), found
+    assert not any(f[1] in ("has_parent", "has_child", "has_sibling", "partner") for f in found), found
+    assert not any(f[2] == "4-day" for f in found), found
 
 
 def test_a_value_said_as_the_one_now_is_a_change_the_held_slot_settles(project):
