@@ -1,7 +1,10 @@
 // Claim up to $limit pending episodes for $owner until $until. The first SET takes each
 // episode's write lock (waiting for a concurrent claimer to commit); the claim is then
 // checked again on the committed values, so two claimers never both take an episode.
+// Through the status index: the pending are few whatever the group's size, and the planner must not
+// pick the group's index when its statistics lag (the add-plan test once saw it read the whole group).
 MATCH (e:Episode)
+USING INDEX e:Episode(status)
 WHERE e.status = 'pending' AND ($group_id IS NULL OR e.group_id = $group_id)
   AND (e.claimed_by IS NULL OR e.claimed_until <= $now OR e.claimed_by = $owner OR e.claimed_by IN $steal)
 WITH e

@@ -1,5 +1,6 @@
 // Maintenance query: pending episodes of one group, or of every group when $group_id is null.
 MATCH (e:Episode)
+USING INDEX e:Episode(status)
 WHERE e.status = 'pending' AND ($group_id IS NULL OR e.group_id = $group_id)
 WITH e
 ORDER BY e.occurred_at, e.id

@@ -78,9 +78,11 @@ done
 # The held-out update cases (written before that round's extractor changes; never tuned on).
 KGMEM_HOME="$home" "$BIN/kgmem" bench contradictions tests/fixtures/updates-heldout.json --report-only --json \
   > .bench/updates-heldout.json
-# The fresh update cases (written 2026-12-05 after that day's changes; its failures were then read: dev since).
-KGMEM_HOME="$home" "$BIN/kgmem" bench contradictions tests/fixtures/updates-fresh.json --report-only --json \
-  > .bench/updates-fresh.json
+# The fresh update sets (each written on 2026-12-05 before a run on it; their failures were then read: dev since).
+for set in fresh fresh2 fresh3 fresh4; do
+  KGMEM_HOME="$home" "$BIN/kgmem" bench contradictions "tests/fixtures/updates-$set.json" --report-only --json \
+    > ".bench/updates-$set.json"
+done
 # Fact precision: a seeded sample of the facts believed now, labelled by docs/labelling.md
 # (tests/fixtures/precision-labels.jsonl); facts with no label yet go to .bench/precision-todo-*.jsonl.
 precision_files=(tests/fixtures/precision-chat.jsonl examples/project_memory.jsonl)
@@ -103,7 +105,7 @@ if "$BIN/python" -c "from kg_memory import localllm; localllm.verify()" 2>/dev/n
     --store "sqlite:///$home/llm-contra.db" --json > .bench/contradictions-llm.json
   KGMEM_HOME="$llm_home" "$BIN/kgmem" bench contradictions tests/fixtures/contradictions-phrasings.json \
     --report-only --extractor llm --store "sqlite:///$home/llm-phr.db" --json > .bench/contradictions-phrasings-llm.json
-  for set in project sales health personal heldout fresh; do
+  for set in project sales health personal heldout fresh fresh2 fresh3 fresh4; do
     KGMEM_HOME="$llm_home" "$BIN/kgmem" bench contradictions "tests/fixtures/updates-$set.json" --report-only \
       --extractor llm --store "sqlite:///$home/llm-$set.db" --json > ".bench/updates-$set-llm.json"
   done
