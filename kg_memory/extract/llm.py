@@ -25,6 +25,7 @@ from typing import Any, Literal
 
 from ..core.idents import tuple_key
 from ..core.models import Episode, FactVersion
+from ..core.temporal import names_value
 from ..core.timeutil import parse_datetime
 from ..core.vocab import Vocabulary, load_vocabulary
 from ..embed.base import Embedder
@@ -194,13 +195,15 @@ class LLMExtractor:
                 if fact is None or to_partner(fact, participants, self.vocab):
                     continue
                 short = _cut_short(fact, x.facts)
-                if short is not None:  # the floor's value cut short ("do" for "do ten pull-ups"): the model's
-                    x.facts[short] = fact
-                elif not _covered(fact, x.facts, self.vocab):
+                if short is None and _covered(fact, x.facts, self.vocab):
+                    continue
+                if short is None:
                     x.facts.append(fact)
-                    x.mentions.append(fact.subject)
-                    if fact.object_kind == "entity" and not fact.ending:
-                        x.mentions.append(fact.object)
+                else:  # the floor's value cut short ("do" for "do ten pull-ups"): the model's takes its place
+                    x.facts[short] = fact
+                x.mentions.append(fact.subject)
+                if fact.object_kind == "entity" and not fact.ending:
+                    x.mentions.append(fact.object)
         return out
 
     def _described(self) -> list[dict[str, str]]:
@@ -367,10 +370,10 @@ def _naming_words(text: str) -> frozenset[str]:
 
 
 def same_thing(a: str, b: str) -> bool:
-    """Two mentions name one thing when the naming words of one are all in the other
-    ("Stronglifts" and "a stronglifts program", "The Cure" and "Cure")."""
-    wa, wb = _naming_words(a), _naming_words(b)
-    return bool(wa and wb) and (wa <= wb or wb <= wa)
+    """Two mentions name one thing when the words of one are a run of the other's, as an ending names
+    the value it ends (``temporal.names_value``: "Stronglifts" and "a stronglifts program", "The Cure"
+    and "Cure"), and each has a naming word ("the" names nothing)."""
+    return bool(_naming_words(a) and _naming_words(b)) and names_value(a, b)
 
 
 # A sentence that reports a speech act of the chat itself gives no fact ("Ben asked Ana about Porto",
