@@ -27,8 +27,9 @@ RULES_VERSION = "rules-10"  # rules-7 (what is worth keeping, extract/worth.py) 
 # extract/clauses.py (whose slot, which value, ends that name the slot, values like the examples'); 9: a
 # name that begins like a month is a value ("Marco"), a when or why after the value names none, "my X" is mine,
 # a named one acting on an unnamed thing is turned round, "took over as my GP" reads as "is my GP", and
-# "took me off X and put me on Y" changes X to Y; 10: subjects the parser hung elsewhere, a second verb taken
-# for a noun, "instead of" / "in favour of", agent nouns ("the owner of"), a typed thing is no value, "took over"
+# "took me off X and put me on Y" changes X to Y; 10: the clause shapes of docs/benchmarks.md's "Ontologies,
+# round four" (subjects the parser hung elsewhere, values said in place of others, who holds a slot, "it",
+# negation and "now", states no longer held, names after adjectives)
 
 _ADVERBS = (r"just|also|recently|finally|now|still|currently|actually|really|already|officially|"
             r"eventually|happily|fully|then|even|both")
@@ -94,6 +95,8 @@ class _Compiled:
     ending_any: re.Pattern[str] | None
     ending_together: re.Pattern[str] | None = None  # "Sam and I broke up": "I broke up with Sam" said of both
     ending_named: re.Pattern[str] | None = None  # "Globex churned": a named subject's own slot ends
+    # "I'm not vegan anymore": a slot of a value class said with "am" ends when the speaker is no longer in it
+    state_ends: bool = False
 
 
 # a state the speaker says they are no longer in: "I am not vegetarian anymore", "we are no longer vegan"
@@ -134,7 +137,8 @@ def _compile(p: Predicate) -> _Compiled:
     if whole and p.examples:
         named = re.compile(rf"(?<![\w'])(?P<subj>{_NAME})\s+{adv}{_phrase_rx(whole)}\s*(?=[.;!?]|$)")
     return _Compiled(p, first(p.first_person), chained, third, first(p.past), first(p.ending), ending_any,
-                     together, named)
+                     together, named,
+                     state_ends=bool(p.value_class) and any(f.split()[0] == "am" for f in p.first_person))
 
 
 _COMPILED: dict[str, tuple[_Compiled, ...]] = {}  # by ontology version: an ontology's patterns compile once
@@ -181,6 +185,9 @@ class RulesExtractor:
         self.version = RULES_VERSION + (f"+{parse.parser_version()}" if self.parser else "") + ontology_tag(self.vocab)
         classes = self.vocab.value_classes
         self._activities = frozenset(classes.get("activity", ()))
+        # words the vocabulary knows as people or as values of a class other than animals: no pet's kind
+        self._not_animals = frozenset(self.vocab.relations) | frozenset(
+            w for cls, ws in classes.items() if cls != "animal" for w in ws)
         rel_words = sorted(self.vocab.relations, key=len, reverse=True)
         self._relation_rx = re.compile(
             r"\bmy\s+(?:(?:older|younger|little|big|elder|twin|oldest|youngest|eldest)\s+)?"
@@ -403,8 +410,7 @@ class RulesExtractor:
                 named = re.match(r"\s+(?:at|with|from|for)\s+(" + _NAME + ")", rest)
                 if not named:
                     self._end(out, me, p, None, t, span)
-        # "I'm not vegan anymore", "I am no longer a nurse": a word of the slot's class the speaker is no longer
-        if p.value_class and any(f.split()[0] == "am" for f in p.first_person):
+        if c.state_ends:  # "I'm not vegan anymore", "I am no longer a nurse"
             for m in _NO_LONGER_AM.finditer(s):
                 obj = self._object(p, m.group("obj"))
                 if obj and not obj[1].strip(" ,"):
@@ -533,10 +539,7 @@ class RulesExtractor:
 
     def _not_an_animal(self, noun: str) -> bool:
         """A noun the vocabulary knows as a person (a relation) or as a value of another class."""
-        words = noun.split()
-        known = {w for cls, ws in self.vocab.value_classes.items() if cls != "animal" for w in ws}
-        return any(w in self.vocab.relations or w.removesuffix("s") in self.vocab.relations or w in known
-                   for w in words)
+        return any(w in self._not_animals or w.removesuffix("s") in self._not_animals for w in noun.split())
 
     def _pets(self, s: str, me: str, t: datetime, span: dates.DateSpan | None, out: Extraction) -> None:
         for m in self._pet_named_rx.finditer(s):
