@@ -339,13 +339,32 @@ def _subject_of(verb: Any, speaker: str, topic: str | None, types: frozenset[str
     return phrase, phrase
 
 
+def _held_at(role: Any) -> Any:
+    """A role's value is the name it is held at ("a member at Gold's Gym", "a patient of Dr. Sato", "a job
+    at Superdrug"); a role held nowhere named is itself."""
+    return next((o for k in role.children if k.dep_ == "prep" and k.lower_ in ("at", "of", "with", "for")
+                 if (o := _pobj(k)) is not None and _is_name(o)), role)
+
+
 def _hung_subject(verb: Any) -> Any | None:
     """A subject the parser hung on the clause before as a conj ("Hooli is on the Starter plan and our
     contact there is Gavin Belson": "contact" a conj of the first "is"): the noun right before the
     verb's expletive "there"."""
     expl = next((k for k in verb.children if k.dep_ == "expl" and k.i < verb.i), None)
     prev = verb.doc[expl.i - 1] if expl is not None and expl.i > 0 else None
-    return prev if prev is not None and prev.pos_ == "NOUN" and prev.dep_ == "conj" else None
+    if prev is not None and prev.pos_ == "NOUN" and prev.dep_ == "conj":
+        return prev
+    # a name that opens the clause, which the parser took for an adverb ("Raj now reports to Victor")
+    first = next(iter(verb.subtree), None)
+    return first if first is not None and first.dep_ == "advmod" and first.i < verb.i and first.text.istitle() \
+        and first.lower_ not in _ADVERBS and not first.lower_.endswith("ly") else None
+
+
+# adverbs that open a clause with a capital ("Now", "Then"): no name the parser took for one
+_ADVERBS = frozenset({"now", "then", "also", "today", "still", "lately", "yesterday", "again", "finally", "soon",
+                      "here", "there", "so", "just", "anyway", "meanwhile", "sometimes", "often", "already", "yet",
+                      "maybe", "perhaps", "actually", "basically", "honestly", "later", "tomorrow", "once", "twice",
+                      "eventually", "nowadays", "instead", "otherwise", "anyhow", "besides", "thus", "hence"})
 
 
 def _my_thing(subj: Any, types: frozenset[str], people: frozenset[str]) -> bool:
@@ -411,8 +430,8 @@ def _inverse_copula(verb: Any, speaker: str, types: frozenset[str], slot_words: 
     else:  # "Dr. Park took over as my GP", "Ana stepped in as our contact at Hooli": the same, said with "as"
         attr = next((o for k in verb.children if k.dep_ == "prep" and k.lower_ == "as" and (o := _pobj(k))
                      is not None and o.pos_ == "NOUN"), None)
-    if subj is None or attr is None or not _is_name(subj):
-        return None
+    if subj is None or attr is None or not _is_name(subj) or attr.lemma_.lower() in _MEMBERSHIP:
+        return None  # ("Ilse is a member of the design team" says what she belongs to: no one holds her)
     mine = any(k.dep_ == "poss" and k.lower_ in ("my", "our") for k in attr.children)
     # ("the account executive for Umbrella": a compound of the slot's words or an entity type names it too)
     named_slot = any(k.dep_ == "compound" and k.lemma_.lower() in slot_words | types for k in attr.children)
@@ -421,6 +440,9 @@ def _inverse_copula(verb: Any, speaker: str, types: frozenset[str], slot_words: 
         return None  # ("Dr. Fischer is my GP": a thing of mine that is no relation of mine names a slot too)
     owner = _there(attr, slot_words) or _owner(attr, speaker, types) or _of_thing(attr, types)
     return None if owner is None else _made(owner, "be", subj, _clause_text(verb), "plain")
+
+
+_MEMBERSHIP = frozenset({"member", "part"})  # "a member of", "part of": what one belongs to is the value
 
 
 def _of_thing(noun: Any, types: frozenset[str]) -> str | None:
@@ -508,11 +530,14 @@ def _reading(verb: Any, subject: str | None, types: frozenset[str], speaker: str
             return _made(subject, lemma, named, _clause_text(verb), "plain") if subject is not None else None
     if dobj is not None and dobj.dep_ == "attr" and _is_name(dobj) and subject is not None \
             and any(k.dep_ == "case" and k.lower_ in ("'s", "’s") for k in dobj.children):
-        return _made(subject, "own", dobj, f"{subject} is owned by {dobj.text}", "plain")  # "Payments is Ada's"
+        now = " now" if any(k.lower_ == "now" for k in verb.children) else ""  # ("Van 4 is Elena's now")
+        return _made(subject, "own", dobj, f"{subject} is{now} owned by {dobj.text}", "plain")  # "Payments is Ada's"
+    if dobj is not None and dobj.dep_ == "attr" and dobj.lemma_.lower() in _MEMBERSHIP:
+        # "Chloe is part of the mobile team": what one is part of is the value
+        dobj = next((o for k in dobj.children if k.dep_ == "prep" and k.lower_ == "of"
+                     if (o := _pobj(k)) is not None), dobj)
     if dobj is not None and dobj.dep_ == "attr" and not _is_name(dobj):
-        # "I'm a member at Gold's Gym", "she's a patient of Dr. Sato": a role's value is the name it is held at
-        dobj = next((o for k in dobj.children if k.dep_ == "prep" and k.lower_ in ("at", "of", "with", "for")
-                     if (o := _pobj(k)) is not None and _is_name(o)), dobj)
+        dobj = _held_at(dobj)  # "I'm a member at Gold's Gym": the name a role is held at
     # "no longer uses", "doesn't use it anymore" end a slot; a plain "didn't get the job" ends nothing
     negated = any(k.lower_ in ("longer", "anymore") for k in own_words(verb))
     if any(k.dep_ == "neg" for k in kids) and not negated:
@@ -535,8 +560,10 @@ def _reading(verb: Any, subject: str | None, types: frozenset[str], speaker: str
         return Reading(x, lemma, subject, f"{x} is now owned by {subject}", "hand_over", True)
     # "ported billing to Kotlin"; but "writes its transactions to Postgres" stores them there
     into = preps.get("in") if preps.get("in") is not None or lemma in WRITE else preps.get("to")
-    if lemma in REWRITE and dobj is not None and into is not None and _is_name(into):
-        x, b = _phrase(dobj, types), into
+    passive = dobj is None and subject is not None and any(k.dep_ == "nsubjpass" for k in kids)
+    if lemma in REWRITE and (dobj is not None or passive) and into is not None and _is_name(into):
+        # ("The indexer was rewritten in Rust": what was rewritten is the subject)
+        x, b = (_phrase(dobj, types) if dobj is not None else subject), into
         return _made(x, lemma, b, f"{x} is written in {_text(b)}", "rewrite")
     if subject is None:
         return None
@@ -544,6 +571,7 @@ def _reading(verb: Any, subject: str | None, types: frozenset[str], speaker: str
     # (the small parser may hang "for GCP" on the object)
     for_ = preps.get("for") if preps.get("for") is not None or dobj is None else next(
         (o for k in dobj.children if k.dep_ == "prep" and k.lower_ == "for" if (o := _pobj(k)) is not None), None)
+    for_ = _held_at(for_) if for_ is not None and not _is_name(for_) else for_  # "for a job at Superdrug"
     left_for = lemma in STOP and dobj is not None and _is_name(dobj) and for_ is not None and _is_name(for_)
     if lemma in REPLACE or left_for:  # "traded in the Civic for a Subaru", "replaced ClickHouse with Druid"
         new = for_ if for_ is not None else preps.get("with")
@@ -656,6 +684,7 @@ def _is_name(tok: Any) -> bool:
 
 # a time is the clause's date, never a slot's value ("from 2018 to 2021")
 _WHEN = re.compile(r"^(?:last|next|this|every|each|that)\s|^(?:today|yesterday|tomorrow|now)$"
+                   r"|^(?:nights|days|mornings|evenings|weekends|afternoons)$"  # a shift ("moved to nights")
                    r"|^(?:1[89]|20)\d\ds?$|^(?:mon|tues|wednes|thurs|fri|satur|sun)day$"
                    r"|^(?:jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?"
                    r"|sep(?:t(?:ember)?)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?)\.?(?:\s+\d{1,4})?$",
@@ -694,7 +723,12 @@ def _phrase(tok: Any, types: frozenset[str]) -> str:
     entity type ("the billing service" is "billing" when the ontology has the type service)."""
     words = [t for t in tok.subtree if t.dep_ in ("compound", "amod", "flat", "nmod") or t == tok]
     words = [t for t in words if t.i <= tok.i and t.lower_ not in _DETS]
-    text = " ".join(t.text for t in words)
+    if tok.text.istitle() and tok.pos_ == "PROPN":  # a name is made of names ("after the reorg Sofia": Sofia)
+        words = [t for t in words if t == tok or not t.text.islower()]
+    doc, end = tok.doc, tok.i
+    while end + 1 < len(doc) and _numeric(doc[end + 1]) and (_is_name(doc[end]) or _numeric(doc[end])):
+        end += 1  # a number after a name is part of it ("Van 4", "Building 7")
+    text = " ".join(t.text for t in [*words, *doc[tok.i + 1:end + 1]])
     parts = text.split()
     if len(parts) > 1 and parts[-1].lower() in types:
         parts = parts[:-1]

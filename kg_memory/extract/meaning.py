@@ -65,6 +65,9 @@ _EVENT_VERBS = frozenset({"have", "do", "make", "go", "come", "spend", "hang", "
 _SAID_NOW = re.compile(r"\b(?:now|these days|nowadays|lately)\b", re.I)  # a value said as the one now
 CHANGE_CUE = re.compile(r"\b(?:now|new|newly|became|become|becomes|lately|these days|nowadays|anymore|"
                         r"no longer|instead|from now on|for good|currently)\b", re.I)
+# a clause said in the passive ("is serviced by", "was paid for by"): its subject is what the verb is done to
+_PASSIVE = re.compile(r"\b(?:is|are|was|were|be|been|being|gets?|got)\s+(?:\w+ly\s+|now\s+|also\s+|still\s+)?"
+                      r"\w+(?:ed|en|wn|t)(?:\s+for)?\s+by\b", re.I)
 _COMMON = frozenset({"that", "this", "with", "from", "they", "their", "them", "what", "which", "such", "person",
                      "people", "thing", "things", "takes", "uses", "works", "where", "when", "into", "about", "team",
                      "name", "stores", "runs"})
@@ -126,6 +129,16 @@ class MeaningReader:
         hand-over ("Bo took over Tyrell" makes Bo no plan). None when the ontology has none."""
         held = frozenset(p.name for p in self.active if p.object_kind == "entity")
         return held or None
+
+    @functools.cached_property
+    def _acted_by_value(self) -> dict[str, frozenset[str]]:
+        """Verb (lemma) -> the group's own predicates whose value is that verb's doer (``value_verbs``)."""
+        index: dict[str, set[str]] = {}
+        for p in self.active:
+            if p.name in self.vocab.own:
+                for verb in value_verbs(p):
+                    index.setdefault(verb, set()).add(p.name)
+        return {verb: frozenset(names) for verb, names in index.items()}
 
     @property
     def aims(self) -> frozenset[str]:
@@ -226,6 +239,9 @@ class MeaningReader:
         if r.shape == "plain" and not self.changes_only and _SAID_NOW.search(r.text):
             # "The metrics stack now lives on Hetzner": a change, which the slot the thing holds settles
             r = replace(r, shape="change")
+        acted = self._value_acts(r, speaker)
+        if acted is not None:
+            return acted if not wish or acted[1][0].name in self.aims else None
         named = self._slot_named(r)
         if named:  # the slot named, and the others its noun may name: the pipeline ends the one held
             return replace(r, object="", any_value=True), (named[0], tuple(p.name for p in named[1:]), False)
@@ -260,10 +276,37 @@ class MeaningReader:
                 return turned
         return (r, found) if found and (not wish or found[0].name in self.aims) else None
 
+    def _value_acts(self, r: Reading, speaker: str) -> tuple[Reading, _Slots] | None:
+        """"Hugo mentors Nadia", "Mercer Motors maintains the Sprinter": a verb whose doer is the value of one
+        of the group's slots, said actively. The slot is the object's, and the doer its value."""
+        preds = self._acted_by_value.get(self._verb_of(r)) if r.shape in ("plain", "change") else None
+        low = r.text.lower()
+        doer, done = low.find(r.subject.lower()), low.find(r.object.lower())
+        if not preds or not r.object or r.old or r.any_value or r.moved or _PASSIVE.search(r.text) \
+                or not 0 <= doer < done:
+            return None  # (said in the passive, or read already with the doer as value: "Dr. Moreau looks after me")
+        if self._only_slot_nouns(r.object):  # "Virgin Media supplies our internet": the slot itself, the speaker's
+            turned = replace(r, subject=speaker, object=r.subject, object_proper=r.subject[:1].isupper())
+            found = self.slots(turned)
+            return (turned, found) if found else None
+        turned = replace(r, subject=self.whose(r.object), object=r.subject, object_proper=r.subject[:1].isupper())
+        found = self.slots(turned, among=preds)
+        return (turned, found) if found else None
+
+    def _verb_of(self, r: Reading) -> str:
+        """The reading's verb (lemma); for a reading off the surface, the word after its subject as one of
+        the ontology's verbs ("Hugo mentors Nadia", where the small parser took "mentors" for a noun)."""
+        if r.verb:
+            return r.verb.lower()
+        said = re.match(rf"(?:the\s+)?{re.escape(r.subject)}\s+(\w+)", r.text, re.I)
+        word = said.group(1).lower() if said else ""
+        forms = (word, word[:-1], word[:-2], word[:-3] + "y") if len(word) > 3 else ()
+        return next((f for f in forms if f in self._acted_by_value), "")
+
     def _turned(self, r: Reading, speaker: str) -> tuple[Reading, _Slots] | None:
         """A named one acting on an unnamed thing ("Lena owns the auth service"), which no slot of the
         group's own took as said: the thing's slot whose values are names, with the one named as its value."""
-        if r.shape != "plain" or r.subject == speaker or r.any_value or r.old or not r.object \
+        if r.shape != "plain" or r.subject == speaker or r.any_value or r.old or not r.object or r.verb == "be" \
                 or not r.subject[:1].isupper() or not self.vocab.own \
                 or any(c.isupper() for c in r.object) and not self._typed_thing(r.object):
             return None
@@ -298,6 +341,7 @@ class MeaningReader:
         alike = _best_per_owner(ex.values @ np.asarray(value, dtype=np.float32), ex.masked_owners)
         said_words = {w.lower() for w in re.findall(r"[A-Za-z]+", r.text)}
         said_words |= {w[:-1] for w in said_words if w.endswith("s")}
+        said_words |= {w[2:] for w in said_words if w.startswith("re") and len(w) > 6}  # "reassigned": assigned
         kind = value_shape(r.object)
         return {p: (MASK_WEIGHT * shape[p] + (1 - MASK_WEIGHT) * s if p in shape else s)
                 + (CUE_BONUS if self.cues.get(p, frozenset()) & said_words else 0.0)
@@ -426,6 +470,36 @@ class MeaningReader:
 
 _CLAUSE_BREAK = re.compile(r"\s*[;:]\s+|\s+[—–-]\s+")  # where one clause of a sentence ends and the next begins
 _Slots = tuple[Predicate, tuple[str, ...], bool]  # the predicate, the other slots a change may be of, unsure
+
+
+def value_verbs(p: Predicate) -> frozenset[str]:
+    """The verbs (lemmas) whose doer is the predicate's value, not its subject, as the predicate's own text
+    says: the verb of a name in the passive ("serviced_by"); a verb the value's noun does in the
+    description ("the colleague who mentors a person"); a verb an example says in the passive with the
+    value as its doer ("Van 12 is driven by Aisha"); and the verb of the value's noun when that noun is
+    its doer's ("the driver ...": drive) and the examples or description use it."""
+    verbs: set[str] = set()
+    if p.name.endswith("_by"):
+        verbs |= {t.lemma_.lower() for t in parse.parsed(f"It was {p.name[:-3].replace('_', ' ')} by them.")
+                  if t.pos_ == "VERB"}
+    said: set[str] = set()
+    for text in (p.description, *p.examples):
+        for t in parse.parsed(text):
+            if t.pos_ == "VERB":
+                said.add(t.lemma_.lower())
+                if any(k.dep_ == "agent" for k in t.children):
+                    verbs.add(t.lemma_.lower())
+    head = next((t for t in parse.parsed(p.description) if t.dep_ == "ROOT"), None)
+    if head is not None and head.pos_ == "NOUN":
+        for clause in (k for k in head.children if k.dep_ == "relcl"):
+            if any(c.dep_ == "nsubj" and c.lower_ in ("who", "that", "which") for c in clause.children):
+                # (a coordinated verb the small parser took for a plural noun: "maintains and repairs")
+                verbs |= {v.lemma_.lower() for v in (clause, *clause.conjuncts) if v.pos_ == "VERB"
+                          or v.tag_ in ("NNS", "VBZ")}
+        noun = head.lower_
+        if noun.endswith(("er", "or")):
+            verbs |= {noun[:-2], noun[:-1], noun[:-2] + "e", noun[:-3] + "y"} & said
+    return frozenset(verbs - {"be", "have", "do", "get"})
 
 
 def _widest(matched: list[tuple[Reading, _Slots]]) -> list[tuple[Reading, _Slots]]:

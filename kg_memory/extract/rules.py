@@ -40,6 +40,11 @@ _STOP = re.compile(
     r"|[,.;:!?()\"]|\s-\s|\s—\s",
     re.I,
 )
+# words that say the value after them is a job, listed or not ("work as", "promoted to"), and a role held at
+# a named place ("a barber at Fade Factory")
+_AS_A_JOB = re.compile(r"\b(?:work(?:s|ing|ed)?\s+as|promoted\s+to|became|trained\s+as|employed\s+as|hired\s+as)\b",
+                       re.I)
+_HELD_AT = re.compile(r"\s+(?:at|for|with)\s+(?:the\s+)?[A-Z]")
 _NAME = r"[A-Z][\w'’-]*(?:\s+(?:[A-Z][\w'’-]*|of|de|da|van|von))*"
 _PRONOUNS = {"i", "me", "we", "us", "you", "he", "him", "she", "her", "they", "them", "it", "this", "that", "these",
              "those", "there", "here", "what", "who", "which", "someone", "something", "everyone", "everything"}
@@ -419,7 +424,7 @@ class RulesExtractor:
             if rx is None:
                 continue
             for m in rx.finditer(s):
-                obj = self._object(p, m.group("obj"))
+                obj = self._object(p, m.group("obj"), said=m.group(0))
                 while obj:
                     self._fact(out, p, me, obj, t, span, past=past)
                     # "I speak Spanish and French": more values of the same class
@@ -439,8 +444,9 @@ class RulesExtractor:
                 return alias
         return name
 
-    def _object(self, p: Predicate, raw: str) -> tuple[str, str] | None:
-        """Cut the object phrase and check it against the predicate's value class.
+    def _object(self, p: Predicate, raw: str, said: str = "") -> tuple[str, str] | None:
+        """Cut the object phrase and check it against the predicate's value class (a job needs none when
+        the words say it is one: "I work as a paralegal", "I'm a barber at Fade Factory").
         Returns (object, remainder after it) or None."""
         raw = raw.strip()
         if p.value_class == "job":
@@ -453,7 +459,10 @@ class RulesExtractor:
                 return None
             lowered = phrase.lower()
             jobs = self.vocab.value_classes["job"]
-            if not any(lowered == j or lowered.endswith(" " + j) for j in jobs):
+            if not any(lowered == j or lowered.endswith(" " + j) for j in jobs) and not (
+                    len(words) <= 3 and phrase.replace(" ", "").replace("-", "").isalpha() and phrase.islower()
+                    and words[-1] not in ("team", "group", "unit", "family", "pair", "couple", "whole")
+                    and (_AS_A_JOB.search(said) or _HELD_AT.match(rest))):
                 return None
             return phrase.lower(), rest
         if p.value_class:

@@ -147,7 +147,7 @@ def _surface_value(doc: Any, subject: str, rest: str) -> list[Reading]:
     if amounts and (shape != "change" or any(a.startswith(value) for a in amounts)):
         value = next((a for a in amounts if a.startswith(value)), amounts[-1])  # "500" says "500 mg"
     value = parse.TIME_TAIL.sub("", value).strip(" .,;")
-    if not value or value.lower() == subject.lower() or not subject:
+    if not value or value.lower() == subject.lower() or not subject or _WHEN.match(value):
         return []
     old = re.search(r"\bfrom\s+(?:the\s+)?(" + _NAMED.pattern + r")\s+to\b", rest)
     return [Reading(subject, "", value, doc.text, shape, True, old.group(1) if old and shape == "change" else None)]

@@ -472,3 +472,89 @@ def test_a_clause_the_parser_took_for_a_subject_is_not_one(project, health):
     assert ("payroll", "uses_database", "Postgres", False) in found, found
     assert not any("outgrew" in f[0] for f in found)
     assert ("user", "medication_dose", "5 mg", False) in _facts(health, "I cut my ramipril to 5 mg.")
+
+
+# -- round five: a slot whose value does the verb, names with numbers, roles held at names ------------------
+def _fixture_extractor(embedder, name):
+    return RulesExtractor(embedder).with_vocabulary(load_ontology_file(ROOT / "tests" / "fixtures" / "ontologies"
+                                                                       / f"{name}.toml").vocab)
+
+
+@pytest.fixture(scope="module")
+def fleet(embedder):
+    return _fixture_extractor(embedder, "fleet")
+
+
+@pytest.fixture(scope="module")
+def people(embedder):
+    return _fixture_extractor(embedder, "people")
+
+
+def test_the_verbs_a_slots_value_does_come_from_the_ontologys_own_words():
+    from kg_memory.core.ontology import parse_ontology
+    from kg_memory.extract.meaning import value_verbs
+    ont = parse_ontology('''
+[predicates.groomed_by]
+cardinality = "single"
+object = "entity"
+description = "the groomer a dog goes to"
+examples = ["Rex is groomed by Paula.", "Paula grooms Bella."]
+[predicates.vet]
+cardinality = "single"
+object = "entity"
+description = "the vet who treats an animal"
+examples = ["Dr. Ng treats Rex."]
+[predicates.walker]
+cardinality = "single"
+object = "entity"
+description = "the walker a dog is walked by on weekdays"
+examples = ["Bella is walked by Sam on weekdays."]
+[predicates.food]
+cardinality = "single"
+object = "value"
+description = "the food a dog eats"
+examples = ["Rex eats Orijen."]
+''')
+    verbs = {name: value_verbs(ont.vocab.predicates[name]) for name in ("groomed_by", "vet", "walker", "food")}
+    assert "groom" in verbs["groomed_by"]  # the name said in the passive
+    assert "treat" in verbs["vet"]  # what the value's noun does in the description
+    assert "walk" in verbs["walker"]  # an example in the passive, and the value's agent noun
+    assert verbs["food"] == frozenset()  # the dog eats: the subject does the verb
+
+
+@pytest.mark.parametrize("text, fact", [
+    ("Tomasz drives Van 30.", ("van 30", "assigned_driver", "Tomasz", False)),
+    ("Quickfix Garage repairs the Vito.", ("vito", "serviced_by", "Quickfix Garage", False)),
+    ("The Vito is repaired by Quickfix Garage.", ("vito", "serviced_by", "Quickfix Garage", False)),
+    ("Truck 9 is kept at the Dover yard.", ("truck 9", "based_at", "Dover yard", False)),
+])
+def test_a_slot_whose_value_does_the_verb_is_the_done_things(fleet, text, fact):
+    assert fact in _facts(fleet, text)
+
+
+def test_a_doer_said_first_is_the_value_and_one_said_after_is_not_turned_twice(people, health):
+    assert ("arun", "mentor", "Selma", False) in _facts(people, "Selma mentors Arun.")
+    assert ("arun", "mentor", "Selma", False) in _facts(people, "Arun is mentored by Selma.")
+    found = _facts(health, "Dr. Abebe looks after me these days.")
+    assert ("user", "primary_doctor", "Dr. Abebe", False) in found
+    assert not any(f[0] == "dr. abebe" for f in found)
+
+
+def test_a_names_subject_is_made_of_names_and_a_shift_is_no_value(people, fleet):
+    assert ("ilse", "reports_to", "Bram", False) in _facts(people, "Following the merger Ilse reports to Bram.")
+    assert ("ilse", "member_of_team", "design team", False) in _facts(people, "Ilse is a member of the design team.")
+    assert not any("night" in f[2].lower() for f in _facts(fleet, "Tariq moved to nights."))
+
+
+def test_a_role_held_at_a_name_and_a_job_said_as_one(embedder):
+    default = RulesExtractor(embedder)
+    assert ("user", "works_at", "Aldi", False) in _facts(default, "I left Tesco for a job at Aldi.")
+    assert ("user", "job_title", "sommelier", False) in _facts(default, "I work as a sommelier.")
+    found = _facts(default, "I'm a glassblower at Murano Studio.")
+    assert {("user", "job_title", "glassblower", False), ("user", "works_at", "Murano Studio", False)} <= found
+    assert not any(f[1] == "job_title" for f in _facts(default, "We work as a team."))
+    assert not any(f[1] == "job_title" for f in _facts(default, "I'm a glassblower's biggest fan."))
+
+
+def test_a_thing_rewritten_in_the_passive_is_the_thing_rewritten(project):
+    assert ("exporter", "written_in", "Kotlin", False) in _facts(project, "The exporter was rewritten in Kotlin.")
