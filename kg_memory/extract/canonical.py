@@ -38,6 +38,7 @@ _SOURCE = re.compile(r"_(?:from|out_of|away_from)$")
 _GENERIC = frozenset({"have", "has", "having", "had", "get", "got", "make", "do", "take", "give", "put", "keep"})
 
 
+_COPULA = frozenset({"be", "been", "am", "is", "are", "was", "were"})
 _PREPOSITIONS = frozenset({"with", "for", "at", "as", "in", "to", "on", "from", "about", "into", "by", "of"})
 
 
@@ -119,9 +120,10 @@ class Canonicalizer:
         A relation that names where something came from ("moved from", "graduated
         from", "moved out of") is never matched by meaning: it sits near the predicate
         whose value it left ("moved from Sweden" is not "lives in Sweden"), and
-        neither is a bare generic verb ("having an art show" is not "has a friend")."""
-        if self.embedder is None or not name or _SOURCE.search(name) or name in _GENERIC:
-            return None, 0.0
+        neither is a bare generic verb ("having an art show" is not "has a friend") nor a copula."""
+        if self.embedder is None or not name or _SOURCE.search(name) or name in _GENERIC \
+                or name.split("_")[0] in _COPULA:
+            return None, 0.0  # (nor a copula with a particle: "been in Galway" is not "am into")
         particle = name.rsplit("_", 1)[-1] if "_" in name else ""
         matrix, owners = self._exemplars()
         sims = matrix @ np.asarray(self.embedder.embed([name.replace("_", " ")])[0], dtype=np.float32)

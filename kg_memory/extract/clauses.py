@@ -30,7 +30,8 @@ CHANGE = frozenset({"switch", "move", "migrate", "change", "upgrade", "downgrade
                     # an amount that changed: "bumped my lisinopril to 20 mg", "raised it to 75 mcg"
                     "bump", "raise", "increase", "lower", "reduce", "cut", "double", "halve", "adjust", "up", "upped"})
 REPLACE = frozenset({"trade", "swap", "exchange", "replace", "substitute"})
-STOP = frozenset({"stop", "quit", "drop", "abandon", "retire", "remove", "deprecate", "sell", "cancel", "leave"})
+STOP = frozenset({"stop", "quit", "drop", "abandon", "retire", "remove", "deprecate", "sell", "cancel", "leave", "rid",
+                  "ditch", "scrap"})
 # who acts on a thing without being its slot's subject ("the team ported billing to Kotlin")
 AGENTS = frozenset({"team", "someone", "somebody", "they", "everyone", "engineering", "ops", "devops", "platform"})
 def is_agent(subject: str) -> bool:
@@ -480,15 +481,14 @@ def _owner(noun: Any, speaker: str, types: frozenset[str]) -> str | None:
                 inner = _owner(obj, speaker, types)  # "our point of contact at Initech": the contact's owner
                 if inner is not None and inner != speaker:
                     return inner
+    named = next((k for k in noun.children if k.dep_ == "compound" and k.pos_ == "PROPN"), None)
     for k in noun.children:
         if k.dep_ == "poss":
             if k.lower_ in ("my", "our"):
-                return speaker
+                return speaker if named is None else named.text  # ("our Initech contact": Initech's)
             if _is_name(k):
                 return _phrase(k, types).removesuffix("'s").removesuffix("’s").strip()
-        if k.dep_ == "compound" and k.pos_ == "PROPN":
-            return k.text
-    return None
+    return None if named is None else named.text
 
 
 def _reading(verb: Any, subject: str | None, types: frozenset[str], speaker: str = "User") -> Reading | None:
@@ -528,7 +528,12 @@ def _reading(verb: Any, subject: str | None, types: frozenset[str], speaker: str
         named = next((k for k in dobj.children if k.dep_ == "compound" and _is_name(k)), None)
         if named is not None:  # "The indexer is a Java service": the name before the type noun is the value
             return _made(subject, lemma, named, _clause_text(verb), "plain") if subject is not None else None
-    if dobj is not None and dobj.dep_ == "attr" and _is_name(dobj) and subject is not None \
+    held = next((k for k in dobj.children if k.dep_ == "poss" and _is_name(k)), None) \
+        if dobj is not None and dobj.dep_ == "attr" and not _is_name(dobj) and subject is not None \
+        and subject[:1].islower() else None
+    if held is not None:  # "the gateway is Ravi's responsibility": a thing that is someone's is theirs
+        dobj = held
+    if dobj is not None and dobj.dep_ in ("attr", "poss") and _is_name(dobj) and subject is not None \
             and any(k.dep_ == "case" and k.lower_ in ("'s", "’s") for k in dobj.children):
         now = " now" if any(k.lower_ == "now" for k in verb.children) else ""  # ("Van 4 is Elena's now")
         return _made(subject, "own", dobj, f"{subject} is{now} owned by {dobj.text}", "plain")  # "Payments is Ada's"
@@ -583,8 +588,9 @@ def _reading(verb: Any, subject: str | None, types: frozenset[str], speaker: str
         obj = next((k for k in xcomp.children if k.dep_ == "dobj"), None)
         return None if obj is None else _made(subject, xcomp.lemma_, obj, f"{subject} {xcomp.lemma_} {_text(obj)}",
                                               "end")
-    if lemma in STOP and dobj is not None:  # "I quit the Zone 2 plan": the slot that held it ends
-        return _made(subject, lemma, dobj, _clause_text(verb), "end")
+    gone = dobj if dobj is not None or lemma != "rid" else preps.get("of")  # "got rid of the Leaf"
+    if lemma in STOP and gone is not None:  # "I quit the Zone 2 plan": the slot that held it ends
+        return _made(subject, lemma, gone, _clause_text(verb), "end")
     gave_up = _phrasal_stop(verb)
     if gave_up is not None:  # "I gave up on the pull-ups goal", "came off metformin": a stop said with a particle
         obj = dobj if dobj is not None else preps.get("on") if preps.get("on") is not None else preps.get(gave_up)

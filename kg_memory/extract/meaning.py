@@ -343,8 +343,10 @@ class MeaningReader:
         said_words |= {w[:-1] for w in said_words if w.endswith("s")}
         said_words |= {w[2:] for w in said_words if w.startswith("re") and len(w) > 6}  # "reassigned": assigned
         kind = value_shape(r.object)
+        head = r.object.split()[-1].lower().removesuffix("s") if len(r.object.split()) > 1 else ""
         return {p: (MASK_WEIGHT * shape[p] + (1 - MASK_WEIGHT) * s if p in shape else s)
                 + (CUE_BONUS if self.cues.get(p, frozenset()) & said_words else 0.0)
+                + (CUE_BONUS if head and head in p.split("_") else 0.0)  # "a 10k plan": a training_plan
                 + _shape_bonus(kind, ex.shapes.get(p, frozenset()))
                 + (OWN_BONUS if p in self.vocab.own else 0.0)
                 + VALUE_WEIGHT * max(0.0, alike.get(p, 0.0) - VALUE_FLOOR)
@@ -415,7 +417,7 @@ class MeaningReader:
         ex = self._exemplars()
         if predicate in ex.numbered and not has_number(value):
             return False
-        if predicate in ex.amountless and AMOUNT.search(value):
+        if predicate in ex.amountless and _an_amount(value):
             return False  # and one whose examples never give an amount takes none ("5 mg of X" is no medication)
         if (predicate in ex.named or predicate in self._ties) and not any(c.isupper() for c in value):
             return False  # a slot whose examples all name someone or something takes a name (and a tie, a person)
@@ -470,6 +472,13 @@ class MeaningReader:
 
 _CLAUSE_BREAK = re.compile(r"\s*[;:]\s+|\s+[—–-]\s+")  # where one clause of a sentence ends and the next begins
 _Slots = tuple[Predicate, tuple[str, ...], bool]  # the predicate, the other slots a change may be of, unsure
+
+
+def _an_amount(value: str) -> bool:
+    """A value that is an amount ("20 mg", "5 mg of lisinopril"), not a thing an amount describes ("a 10k plan")."""
+    found = AMOUNT.search(value)
+    rest = value[found.end():].strip().lower() if found else ""
+    return found is not None and (not rest or rest.startswith("of "))
 
 
 def value_verbs(p: Predicate) -> frozenset[str]:

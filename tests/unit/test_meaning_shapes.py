@@ -558,3 +558,22 @@ def test_a_role_held_at_a_name_and_a_job_said_as_one(embedder):
 
 def test_a_thing_rewritten_in_the_passive_is_the_thing_rewritten(project):
     assert ("exporter", "written_in", "Kotlin", False) in _facts(project, "The exporter was rewritten in Kotlin.")
+
+
+def test_a_things_owner_said_as_theirs_and_a_compound_name_says_whose_contact(project, sales):
+    assert ("exporter", "owned_by", "Mirela", False) in _facts(project, "The exporter is Mirela's responsibility.")
+    found = _facts(sales, "Our Vandelay contact is Kenny these days.")
+    assert ("vandelay", "main_contact", "Kenny", False) in found
+    assert not any(f[0] == "user" and f[1] == "main_contact" for f in found)
+
+
+def test_a_thing_got_rid_of_ends_and_a_plan_named_by_its_noun_is_the_plan(embedder, health):
+    found = _facts(RulesExtractor(embedder), "I got rid of the Corolla and bought a Kia Niro.")
+    assert ("user", "drives", "Corolla", True) in found or any(f[2].endswith("Corolla") and f[3] for f in found)
+    assert any(f[1] == "drives" and "Niro" in f[2] and not f[3] for f in found)
+    assert ("user", "training_plan", "15k plan", False) in _facts(health,
+                                                                           "I started a 15k plan.")
+
+
+def test_a_copula_with_a_particle_is_mapped_by_no_meaning(embedder):
+    assert not any(f[1] == "likes" for f in _facts(RulesExtractor(embedder), "I've been in Oslo since March."))
