@@ -100,8 +100,12 @@ class Canonicalizer:
         """The vocabulary predicate ``raw`` names, lists or means, provided ``obj``
         (when given) is the kind of object it takes; else an open predicate."""
         name = snake(raw)
+        head, _, rest = name.partition("_")
+        # a copula with a particle is matched only as a phrase says it ("been into" is "am into")
+        said = next((self.phrases[f"{be}_{rest}"] for be in ("am", "is") if head in _COPULA and rest
+                     and f"{be}_{rest}" in self.phrases), None)
         for how, found in (("name", name if name in self.vocab.predicates else None),
-                           ("phrase", self.phrases.get(name)), ("embedding", None)):
+                           ("phrase", self.phrases.get(name) or said), ("embedding", None)):
             if how == "embedding":
                 found, similarity = self._by_meaning(name)
             else:
