@@ -328,7 +328,7 @@ def _subject_of(verb: Any, speaker: str, topic: str | None, types: frozenset[str
         owner = _there(subj, slot_words) or _owner(subj, speaker, types)
         if owner is not None:
             return owner, owner
-        if _said_as_own(subj):
+        if _said_as_own(subj, verb):
             return speaker, topic
         if topic is not None and subj.lemma_.lower() in slot_words:
             return topic, topic  # "Tyrell signed; the deal is closed won": the deal is Tyrell's
@@ -392,11 +392,12 @@ def _there(noun: Any, slot_words: frozenset[str]) -> str | None:
                                            or w == names[-1])
 
 
-def _said_as_own(noun: Any) -> bool:
-    """A slot's noun the speaker says without an owner, as their own: bare ("Home is Denver for
-    now") or picked out by what the speaker does ("The band I love most is Wilco")."""
+def _said_as_own(noun: Any, verb: Any) -> bool:
+    """A slot's noun the speaker says without an owner, as their own: bare and given a value ("Home is
+    Denver for now"; not "Reports switched to Kinesis", a thing named by a common noun that acts) or
+    picked out by what the speaker does ("The band I love most is Wilco")."""
     if not any(k.dep_ in ("det", "poss") for k in noun.children):
-        return noun.i == 0 or noun.doc[noun.i - 1].is_punct
+        return (noun.i == 0 or noun.doc[noun.i - 1].is_punct) and verb.lemma_ == "be"
     return any(k.dep_ == "relcl" and any(g.dep_ == "nsubj" and g.lower_ in _FIRST for g in k.children)
                for k in noun.children)
 
@@ -486,7 +487,7 @@ def _owner(noun: Any, speaker: str, types: frozenset[str]) -> str | None:
         if k.dep_ == "poss":
             if k.lower_ in ("my", "our"):
                 return speaker if named is None else named.text  # ("our Initech contact": Initech's)
-            if _is_name(k):
+            if _is_name(k) or k.pos_ == "NOUN":  # ("the gateway's maintainer": the gateway's)
                 return _phrase(k, types).removesuffix("'s").removesuffix("’s").strip()
     return None if named is None else named.text
 
@@ -499,9 +500,12 @@ def _reading(verb: Any, subject: str | None, types: frozenset[str], speaker: str
     kids = list(verb.children)
     dobj = next((k for k in kids if k.dep_ in ("dobj", "attr")), None)
     preps = {k.lower_: _pobj(k) for k in kids if k.dep_ in ("prep", "agent", "prt", "dative")}
+    for k in kids:  # "passed the auth service on to Dmitri": the parser hangs "to Dmitri" on the particle
+        if k.dep_ == "prt":
+            preps.update({g.lower_: _pobj(g) for g in k.children if g.dep_ == "prep" and g.lower_ not in preps})
     if dobj is not None:  # "rewrote the parser in Go": the small parser hangs "in Go" on the object
         preps.update({k.lower_: _pobj(k) for k in dobj.children if k.dep_ == "prep" and k.lower_ not in preps
-                      and k.lower_ in ("in", "to", "over")})
+                      and k.lower_ in ("in", "to", "over", "off")})
     named_to = next((k for k in kids if k.dep_ in ("xcomp", "advcl") and _is_name(k) and k.text[:1].isupper()
                      and any(a.dep_ == "aux" and a.lower_ == "to" for a in k.children)), None)
     if named_to is not None and preps.get("to") is None:  # "ported the scheduler to Go": "Go" read as a verb
@@ -530,7 +534,7 @@ def _reading(verb: Any, subject: str | None, types: frozenset[str], speaker: str
             return _made(subject, lemma, named, _clause_text(verb), "plain") if subject is not None else None
     held = next((k for k in dobj.children if k.dep_ == "poss" and _is_name(k)), None) \
         if dobj is not None and dobj.dep_ == "attr" and not _is_name(dobj) and subject is not None \
-        and subject[:1].islower() else None
+        and any(k.dep_ == "nsubj" and k.pos_ == "NOUN" for k in kids) else None  # (a thing, not a person)
     if held is not None:  # "the gateway is Ravi's responsibility": a thing that is someone's is theirs
         dobj = held
     if dobj is not None and dobj.dep_ in ("attr", "poss") and _is_name(dobj) and subject is not None \
@@ -557,8 +561,14 @@ def _reading(verb: Any, subject: str | None, types: frozenset[str], speaker: str
     off = preps.get("off")
     if dobj is not None and dobj.pos_ in ("NOUN", "PROPN") and dobj.lower_ not in ("me", "us") \
             and off is not None and _is_name(off) and subject is not None:
-        # "We took the ledger off Kubernetes": the thing's value ends
-        return _made(_phrase(dobj, types), lemma, off, f"{_phrase(dobj, types)} no longer on {off.text}", "end")
+        # "We took the ledger off Kubernetes": the thing's value ends; "... and onto EKS": and is that now
+        x = _phrase(dobj, types)
+        onto = next((_pobj(c) for c in (*off.head.children, *off.children)
+                     if c.dep_ == "conj" and c.lower_ in ("onto", "into", "to")), None)
+        if onto is not None and _is_name(onto):
+            made = _made(x, lemma, onto, f"{x} moved from {off.text} to {_text(onto)}", "change")
+            return None if made is None else replace(made, old=_text(off))
+        return _made(x, lemma, off, f"{x} no longer on {off.text}", "end")
     if _taken_over(verb) and dobj is not None and subject is not None and _is_name(dobj):
         # "I took over Umbrella from Priya": the one who takes a thing over is its new holder
         x = _phrase(dobj, types)

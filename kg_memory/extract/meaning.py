@@ -285,12 +285,13 @@ class MeaningReader:
         if not preds or not r.object or r.old or r.any_value or r.moved or _PASSIVE.search(r.text) \
                 or not 0 <= doer < done:
             return None  # (said in the passive, or read already with the doer as value: "Dr. Moreau looks after me")
-        if self._only_slot_nouns(r.object):  # "Virgin Media supplies our internet": the slot itself, the speaker's
-            turned = replace(r, subject=speaker, object=r.subject, object_proper=r.subject[:1].isupper())
-            found = self.slots(turned)
-            return (turned, found) if found else None
-        turned = replace(r, subject=self.whose(r.object), object=r.subject, object_proper=r.subject[:1].isupper())
-        found = self.slots(turned, among=preds)
+        # whose the done thing is: a name said as its owner ("teaches Noah's class": Noah's), else the speaker's
+        # when it is only a slot's noun ("Virgin Media supplies our internet"), else the thing itself
+        owner = re.search(rf"([A-Z][\w.]*(?:\s+[A-Z][\w.]*)*)\s?['’]s\s+(?:\w+\s+)?{re.escape(r.object)}\b", r.text)
+        slot_noun = self._only_slot_nouns(r.object)
+        thing = owner.group(1) if owner and slot_noun else speaker if slot_noun else self.whose(r.object)
+        turned = replace(r, subject=thing, object=r.subject, object_proper=r.subject[:1].isupper())
+        found = self.slots(turned, among=None if thing == speaker else preds)
         return (turned, found) if found else None
 
     def _verb_of(self, r: Reading) -> str:
@@ -306,7 +307,7 @@ class MeaningReader:
     def _turned(self, r: Reading, speaker: str) -> tuple[Reading, _Slots] | None:
         """A named one acting on an unnamed thing ("Lena owns the auth service"), which no slot of the
         group's own took as said: the thing's slot whose values are names, with the one named as its value."""
-        if r.shape != "plain" or r.subject == speaker or r.any_value or r.old or not r.object or r.verb == "be" \
+        if r.shape != "plain" or r.subject == speaker or r.any_value or r.old or not r.object \
                 or not r.subject[:1].isupper() or not self.vocab.own \
                 or any(c.isupper() for c in r.object) and not self._typed_thing(r.object):
             return None
@@ -446,8 +447,12 @@ class MeaningReader:
                 for text in (p.description, *p.examples, *(f"{e} it" for e in p.ending)):
                     raw.append(text)
                     raw_owners.append(p.name)
+                doers = value_verbs(p)
                 for example in p.examples:
                     found = _example_reading(example, self.types, self.slot_words)
+                    if found is not None and found.verb in doers and not _PASSIVE.search(example):
+                        # "Ayo maintains the orders service": said with the value as the doer
+                        found = replace(found, subject=found.object, object=found.subject)
                     if found is not None:
                         masked.append(mask(example, found.subject, found.object))
                         masked_owners.append(p.name)
@@ -498,8 +503,9 @@ def value_verbs(p: Predicate) -> frozenset[str]:
                 said.add(t.lemma_.lower())
                 if any(k.dep_ == "agent" for k in t.children):
                     verbs.add(t.lemma_.lower())
-    head = next((t for t in parse.parsed(p.description) if t.dep_ == "ROOT"), None)
-    if head is not None and head.pos_ == "NOUN":
+    # the description's head noun: its first noun that is no compound ("the class teacher a child has": teacher)
+    head = next((t for t in parse.parsed(p.description) if t.pos_ == "NOUN" and t.dep_ != "compound"), None)
+    if head is not None:
         for clause in (k for k in head.children if k.dep_ == "relcl"):
             if any(c.dep_ == "nsubj" and c.lower_ in ("who", "that", "which") for c in clause.children):
                 # (a coordinated verb the small parser took for a plural noun: "maintains and repairs")

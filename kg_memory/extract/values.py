@@ -23,9 +23,20 @@ def value_text(tok: Any) -> str:
     doc, start = tok.doc, tok.i
     inside = {t.i for t in tok.subtree} - {t.i for k in tok.children if k.dep_ in _NOT_OF_VALUE
                                            and not _named_owner(k, tok) for t in k.subtree}
-    while start - 1 in inside and not doc[start - 1].is_punct or start - 1 in inside and _glued(doc[start - 1]):
-        start -= 1
+    while True:
+        if start - 1 in inside and (not doc[start - 1].is_punct or _glued(doc[start - 1])):
+            start -= 1
+        elif start - 2 in inside and _glued(doc[start - 1]):
+            start -= 2  # a slash or hyphen the parse hung elsewhere ("Pub/Sub")
+        else:
+            break
+    if start == tok.i and tok.dep_ == "dobj" and tok.head.i == start - 1 and tok.head.tag_ == "VBG" \
+            and tok.head.dep_ == "pcomp":
+        start -= 1  # a compound the parser took for a gerund and its object ("for coding club")
     end = _value_end(doc, tok.i)
+    if end + 1 < len(doc) and doc[end + 1].lower_ in ("'s", "’s") and doc[end + 1].head.i == end \
+            and doc[end].pos_ == "PROPN" and doc[end].dep_ in ("pobj", "dobj") and (end + 2 == len(doc) or doc[end + 2].pos_ not in ("NOUN", "PROPN", "ADJ")):
+        end += 1  # a name that ends in a possessive, with nothing possessed after it ("to St Mary's"; not "is Noor's")
     words = doc[start:end + 1]
     while len(words) > 1 and words[0].lower_ in DETS:
         words = words[1:]
