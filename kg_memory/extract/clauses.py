@@ -578,7 +578,7 @@ def _reading(verb: Any, subject: str | None, types: frozenset[str], speaker: str
     passive = dobj is None and subject is not None and any(k.dep_ == "nsubjpass" for k in kids)
     if lemma in REWRITE and (dobj is not None or passive) and into is not None and _is_name(into):
         # ("The indexer was rewritten in Rust": what was rewritten is the subject)
-        x, b = (_phrase(dobj, types) if dobj is not None else subject), into
+        x, b = (_phrase(dobj, types) if dobj is not None else subject or ""), into
         return _made(x, lemma, b, f"{x} is written in {_text(b)}", "rewrite")
     if subject is None:
         return None

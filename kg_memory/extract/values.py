@@ -34,14 +34,21 @@ def value_text(tok: Any) -> str:
             and tok.head.dep_ == "pcomp":
         start -= 1  # a compound the parser took for a gerund and its object ("for coding club")
     end = _value_end(doc, tok.i)
-    if end + 1 < len(doc) and doc[end + 1].lower_ in ("'s", "’s") and doc[end + 1].head.i == end \
-            and doc[end].pos_ == "PROPN" and doc[end].dep_ in ("pobj", "dobj") and (end + 2 == len(doc) or doc[end + 2].pos_ not in ("NOUN", "PROPN", "ADJ")):
-        end += 1  # a name that ends in a possessive, with nothing possessed after it ("to St Mary's"; not "is Noor's")
+    if _closing_possessive(doc, end):
+        end += 1
     words = doc[start:end + 1]
     while len(words) > 1 and words[0].lower_ in DETS:
         words = words[1:]
     text = "".join(t.text_with_ws for t in words).strip()
     return parse.TIME_TAIL.sub("", WHEN_TAIL.sub("", text)).strip()
+
+
+def _closing_possessive(doc: Any, end: int) -> bool:
+    """A name that ends in a possessive with nothing possessed after it, said as an object ("to St Mary's",
+    "at McDonald's"; not "Billing is Noor's", whose possessive says whose the subject is)."""
+    after = end + 2 == len(doc) or end + 2 < len(doc) and doc[end + 2].pos_ not in ("NOUN", "PROPN", "ADJ")
+    return end + 1 < len(doc) and doc[end + 1].lower_ in ("'s", "’s") and doc[end + 1].head.i == end \
+        and doc[end].pos_ == "PROPN" and doc[end].dep_ in ("pobj", "dobj") and after
 
 
 def _named_owner(k: Any, head: Any) -> bool:
