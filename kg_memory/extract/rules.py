@@ -39,13 +39,16 @@ _STOP = re.compile(
     r"\s+(?:and|but|because|so|since|as|on|with|for|from|in|at|to|when|while|where|which|who|that|after|"
     r"before|until|now|today|tonight|yesterday|tomorrow|last|this|next|back|ago|again|too|anymore|though|"
     r"although|if|or|by|during|every|recently|lately|here|there|right|soon|about|like|near|last)\b"
-    r"|[,.;:!?()\"]|\s-\s|\s—\s",
+    r"|(?<!\bDr)(?<!\bMr)(?<!\bMrs)(?<!\bMs)(?<!\bSt)\.|[,;:!?()\"]|\s-\s|\s—\s",  # ("Dr. Mensah" is one name)
     re.I,
 )
 # words that say the value after them is a job, listed or not ("work as", "promoted to"), and a role held at
 # a named place ("a barber at Fade Factory")
 _AS_A_JOB = re.compile(r"\b(?:work(?:s|ing|ed)?\s+as|promoted\s+to|became|trained\s+as|employed\s+as|hired\s+as)\b",
                        re.I)
+# an object phrase runs to the sentence's end; the dot of a title ("Dr. Mensah", "St. Louis") is no end
+_OBJ = r"(?:[^.;!?]|(?<=\bDr)\.|(?<=\bMr)\.|(?<=\bMrs)\.|(?<=\bMs)\.|(?<=\bSt)\.)+"
+_AS_A_ROLE = re.compile(r"\s+as\s+(?:my|our|his|her|their|the)\b", re.I)
 _HELD_AT = re.compile(r"\s+(?:at|for|with)\s+(?:the\s+)?[A-Z]")
 _NAME = r"[A-Z][\w'’-]*(?:\s+(?:[A-Z][\w'’-]*|of|de|da|van|von))*"
 _PRONOUNS = {"i", "me", "we", "us", "you", "he", "him", "she", "her", "they", "them", "it", "this", "that", "these",
@@ -118,17 +121,17 @@ def _compile(p: Predicate) -> _Compiled:
     def first(phr: tuple[str, ...]) -> re.Pattern[str] | None:
         if not phr:
             return None
-        return re.compile(rf"\b(?:I|we)\s+{aux}{adv}{_phrase_rx(phr)}\s+(?P<obj>[^.;!?]+)", re.I)
+        return re.compile(rf"\b(?:I|we)\s+{aux}{adv}{_phrase_rx(phr)}\s+(?P<obj>{_OBJ})", re.I)
 
     chained = None
     if p.first_person:
         chained = re.compile(
-            rf"\b(?:I|we)\b[^.;!?]*?\band\s+{adv}{_phrase_rx(p.first_person)}\s+(?P<obj>[^.;!?]+)", re.I
+            rf"\b(?:I|we)\b[^.;!?]*?\band\s+{adv}{_phrase_rx(p.first_person)}\s+(?P<obj>{_OBJ})", re.I
         )
     third = None
     if p.third_person:
         third = re.compile(
-            rf"(?P<subj>{_NAME})\s+{adv}(?i:{_phrase_rx(p.third_person)})\s+(?P<obj>[^.;!?]+)"
+            rf"(?P<subj>{_NAME})\s+{adv}(?i:{_phrase_rx(p.third_person)})\s+(?P<obj>{_OBJ})"
         )
     ending_any = None
     if p.ending_any:
@@ -427,6 +430,8 @@ class RulesExtractor:
                 continue
             for m in rx.finditer(s):
                 obj = self._object(p, m.group("obj"), said=m.group(0))
+                if obj and _AS_A_ROLE.match(obj[1]):
+                    continue  # "I'm seeing Dr. Mensah as my GP": the role after "as" is the slot, not this one
                 while obj:
                     self._fact(out, p, me, obj, t, span, past=past)
                     # "I speak Spanish and French": more values of the same class

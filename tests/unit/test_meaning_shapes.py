@@ -616,3 +616,12 @@ def test_a_name_that_ends_in_a_possessive_keeps_it_and_a_compound_after_for_is_w
     assert ("billing", "owned_by", "Noor", False) in _facts(project, "Billing is Noor's these days.")
     found = _facts(school, "Ruby swapped ballet club for robotics club.")
     assert any(f[1] == "after_school_club" and f[2] == "robotics club" and not f[3] for f in found)
+
+
+def test_a_partner_said_as_seeing_or_being_with_and_a_title_inside_a_name(embedder):
+    default = RulesExtractor(embedder)
+    assert ("user", "partner", "Noa", False) in _facts(default, "I'm with Noa now.")
+    assert ("user", "partner", "Ravi", False) in _facts(default, "I've been seeing Ravi since June.")
+    assert not any(f[1] == "partner" for f in _facts(default, "I'm seeing Dr. Okafor as my GP."))
+    assert not any(f[1] == "partner" for f in _facts(default, "I'm with my family this week."))
+    assert ("user", "lives_in", "St. Albans", False) in _facts(default, "I live in St. Albans.")
