@@ -26,6 +26,7 @@ from ..core.vocab import Predicate, Vocabulary
 from ..embed.base import Embedder
 from . import dates, parse
 from .base import ExtractedFact
+from .canonical import near_class_word
 from .clauses import (
     AMOUNT,
     HYPOTHETICAL,
@@ -431,7 +432,8 @@ class MeaningReader:
         if len(low.split()) > 1 and low.split()[-1] in predicate.split("_"):
             return True  # a value said with its slot's own noun ("a low carb diet") is of its class
         return any(low == w or low.endswith(" " + w) or low.startswith(w + " ")
-                   for w in self.vocab.value_classes.get(spec.value_class, ()))
+                   for w in self.vocab.value_classes.get(spec.value_class, ())) \
+            or near_class_word(self.embedder, self.vocab, spec.value_class, value) is not None
 
     def _exemplars(self) -> _Exemplars:
         assert self.embedder is not None

@@ -466,7 +466,8 @@ class RulesExtractor:
                 return None
             lowered = phrase.lower()
             jobs = self.vocab.value_classes["job"]
-            if not any(lowered == j or lowered.endswith(" " + j) for j in jobs) and not (
+            if not any(lowered == j or lowered.endswith(" " + j) for j in jobs) \
+                    and self.canonical.class_word(p.name, lowered) is None and not (
                     len(words) <= 3 and phrase.replace(" ", "").replace("-", "").isalpha() and phrase.islower()
                     and words[-1] not in ("team", "group", "unit", "family", "pair", "couple", "whole")
                     and (_AS_A_JOB.search(said) or _HELD_AT.match(rest))):

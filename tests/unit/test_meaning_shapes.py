@@ -625,3 +625,15 @@ def test_a_partner_said_as_seeing_or_being_with_and_a_title_inside_a_name(embedd
     assert not any(f[1] == "partner" for f in _facts(default, "I'm seeing Dr. Okafor as my GP."))
     assert not any(f[1] == "partner" for f in _facts(default, "I'm with my family this week."))
     assert ("user", "lives_in", "St. Albans", False) in _facts(default, "I live in St. Albans.")
+
+
+def test_an_unlisted_job_near_a_listed_one_is_a_job_and_other_nouns_are_not(embedder):
+    from kg_memory.core.vocab import load_vocabulary
+    from kg_memory.extract.canonical import near_class_word
+    vocab = load_vocabulary()
+    assert near_class_word(embedder, vocab, "job", "solicitor") == "solicitor"
+    assert near_class_word(embedder, vocab, "job", "night owl") is None
+    assert near_class_word(embedder, vocab, "diet", "pescetarian") is None  # only jobs are an open class
+    default = RulesExtractor(embedder)
+    assert ("user", "job_title", "solicitor", False) in _facts(default, "I'm a solicitor now.")
+    assert not any(f[1] == "job_title" for f in _facts(default, "I'm a night owl."))
