@@ -235,6 +235,9 @@ class MeaningReader:
     def _match(self, r: Reading, speaker: str, wish: bool) -> tuple[Reading, _Slots] | None:
         """A reading and its slots. A clause in which the speaker (or a team) acts on a thing ("we moved
         the wiki to Notion") is first read as the thing's, under the predicates said of things."""
+        home = self._dwelling(r)
+        if home is not None:
+            return home
         if not self._worth(r):
             return None
         if r.shape == "plain" and not self.changes_only and _SAID_NOW.search(r.text):
@@ -276,6 +279,28 @@ class MeaningReader:
             if turned is not None or found is None:
                 return turned
         return (r, found) if found and (not wish or found[0].name in self.aims) else None
+
+    @functools.cached_property
+    def _dwellings(self) -> dict[str, Predicate]:
+        """Nouns that name where one is (a predicate's own keywords: "house", "flat") -> the one single-valued
+        entity predicate of a place that lists them (its description says "place" or "city")."""
+        places = [p for p in self.vocab.predicates.values() if p.object_kind == "entity" and p.single_valued
+                  and re.search(r"\b(?:place|city)\b", p.description)]
+        index: dict[str, list[Predicate]] = {}
+        for p in places:
+            for word in p.keywords:
+                index.setdefault(word, []).append(p)
+        return {w: ps[0] for w, ps in index.items() if len(ps) == 1}
+
+    def _dwelling(self, r: Reading) -> tuple[Reading, _Slots] | None:
+        """"We closed on a house in Tucson", "bought a flat in Leeds": a new home in a named place is a move
+        there (the place slot whose keywords name the home)."""
+        spec = self._dwellings.get(r.object.lower().split()[-1]) if r.object and r.shape == "plain" else None
+        placed = re.search(rf"\b{re.escape(r.object)}\s+in\s+([A-Z][\w.'’-]*(?:\s+[A-Z][\w.'’-]*)*)", r.text) \
+            if spec is not None and not r.object_proper else None
+        if spec is None or placed is None or HYPOTHETICAL.search(r.text):
+            return None
+        return replace(r, object=placed.group(1), object_proper=True, shape="change"), (spec, (), False)
 
     def _value_acts(self, r: Reading, speaker: str) -> tuple[Reading, _Slots] | None:
         """"Hugo mentors Nadia", "Mercer Motors maintains the Sprinter": a verb whose doer is the value of one

@@ -637,3 +637,11 @@ def test_an_unlisted_job_near_a_listed_one_is_a_job_and_other_nouns_are_not(embe
     default = RulesExtractor(embedder)
     assert ("user", "job_title", "solicitor", False) in _facts(default, "I'm a solicitor now.")
     assert not any(f[1] == "job_title" for f in _facts(default, "I'm a night owl."))
+
+
+def test_a_new_home_in_a_named_place_is_a_move_there(embedder, personal):
+    default = RulesExtractor(embedder)
+    assert any(f[1] == "lives_in" and f[2] == "Galway" and not f[3]
+               for f in _facts(default, "We finally closed on a house in Galway."))
+    assert any(f[1] == "lives_in" and f[2] == "Porto" for f in _facts(personal, "We bought an apartment in Porto."))
+    assert not any(f[1] == "lives_in" for f in _facts(default, "I'd love a house in Porto someday."))
