@@ -17,9 +17,12 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 from . import parse
-from .values import DETS as _DETS
 from .values import UNITS
+from .values import held_at as _held_at
+from .values import is_name as _is_name
+from .values import noun_phrase as _phrase
 from .values import numeric as _numeric
+from .values import pobj as _pobj
 from .values import value_text as _text
 
 HAND_OVER = frozenset({"hand", "transfer", "pass", "reassign", "give"})
@@ -340,13 +343,6 @@ def _subject_of(verb: Any, speaker: str, topic: str | None, types: frozenset[str
     return phrase, phrase
 
 
-def _held_at(role: Any) -> Any:
-    """A role's value is the name it is held at ("a member at Gold's Gym", "a patient of Dr. Sato", "a job
-    at Superdrug"); a role held nowhere named is itself."""
-    return next((o for k in role.children if k.dep_ == "prep" and k.lower_ in ("at", "of", "with", "for")
-                 if (o := _pobj(k)) is not None and _is_name(o)), role)
-
-
 def _hung_subject(verb: Any) -> Any | None:
     """A subject the parser hung on the clause before as a conj ("Hooli is on the Starter plan and our
     contact there is Gavin Belson": "contact" a conj of the first "is"): the noun right before the
@@ -500,6 +496,12 @@ def _reading(verb: Any, subject: str | None, types: frozenset[str], speaker: str
     kids = list(verb.children)
     dobj = next((k for k in kids if k.dep_ in ("dobj", "attr")), None)
     preps = {k.lower_: _pobj(k) for k in kids if k.dep_ in ("prep", "agent", "prt", "dative")}
+    for p in ("in", "on", "at") if lemma == "be" and dobj is None else ():
+        role = preps.get(p)  # "is in charge of billing", "on the hook for auth": what the role is of
+        inner = next((_pobj(g) for g in role.children if g.dep_ == "prep" and g.lower_ in ("of", "for")), None) \
+            if role is not None and role.pos_ == "NOUN" and not _is_name(role) and role.lower_ not in UNITS else None
+        if inner is not None:
+            preps[p] = inner
     for k in kids:  # "passed the auth service on to Dmitri": the parser hangs "to Dmitri" on the particle
         if k.dep_ == "prt":
             preps.update({g.lower_: _pobj(g) for g in k.children if g.dep_ == "prep" and g.lower_ not in preps})
@@ -694,10 +696,6 @@ def _someone(tok: Any) -> bool:
                                                           for k in tok.children))
 
 
-def _is_name(tok: Any) -> bool:
-    return tok.pos_ == "PROPN" or any(c.isupper() for c in tok.text)
-
-
 # a time is the clause's date, never a slot's value ("from 2018 to 2021")
 _WHEN = re.compile(r"^(?:last|next|this|every|each|that)\s|^(?:today|yesterday|tomorrow|now)$"
                    r"|^(?:nights|days|mornings|evenings|weekends|afternoons)$"  # a shift ("moved to nights")
@@ -717,38 +715,6 @@ def _made(subject: str, verb: str, obj: Any, text: str, shape: str) -> Reading |
 
 
 _TO_AMOUNT = re.compile(r"^(?:up\s+|down\s+)?to\s+(?=\d)", re.I)  # where a number went, before the number
-
-
-def _pobj(prep: Any) -> Any | None:
-    """A preposition's object; or the name right after it, which the small parser sometimes hangs
-    elsewhere ("switched to CockroachDB": CockroachDB/advmod of the verb)."""
-    if prep.dep_ == "prt":
-        return None
-    found = next((k for k in prep.children if k.dep_ in ("pobj", "pcomp")), None)
-    if found is None and prep.i + 1 < len(prep.doc):
-        after = prep.doc[prep.i + 1]
-        if after.text[:1].isupper() and after.is_alpha and after.dep_ in ("advmod", "npadvmod", "dobj", "attr"):
-            return after
-    if found is not None and found.pos_ == "VERB":  # "changed to finishing a sprint triathlon": what it is of
-        return next((k for k in found.children if k.dep_ == "dobj"), found)
-    return found
-
-
-def _phrase(tok: Any, types: frozenset[str]) -> str:
-    """A noun phrase without its determiners, and without a closing word that only names its
-    entity type ("the billing service" is "billing" when the ontology has the type service)."""
-    words = [t for t in tok.subtree if t.dep_ in ("compound", "amod", "flat", "nmod") or t == tok]
-    words = [t for t in words if t.i <= tok.i and t.lower_ not in _DETS]
-    if tok.text.istitle() and tok.pos_ == "PROPN":  # a name is made of names ("after the reorg Sofia": Sofia)
-        words = [t for t in words if t == tok or not t.text.islower()]
-    doc, end = tok.doc, tok.i
-    while end + 1 < len(doc) and _numeric(doc[end + 1]) and (_is_name(doc[end]) or _numeric(doc[end])):
-        end += 1  # a number after a name is part of it ("Van 4", "Building 7")
-    text = " ".join(t.text for t in [*words, *doc[tok.i + 1:end + 1]])
-    parts = text.split()
-    if len(parts) > 1 and parts[-1].lower() in types:
-        parts = parts[:-1]
-    return " ".join(parts)
 
 
 AMOUNT = _amount_rx()

@@ -10,7 +10,6 @@ from typing import Any
 
 from . import parse
 from .clauses import (
-    _DETS,
     _FIRST,
     _NAMED,
     _PRONOUNS,
@@ -23,10 +22,11 @@ from .clauses import (
     Reading,
     _mine_said_as,
     _owner,
-    _phrase,
     _with_me,
     in_place_of,
 )
+from .values import DETS as _DETS
+from .values import noun_phrase as _phrase
 
 _CHANGE_WORDS = re.compile(r"\b(?:moved|migrated|switched|changed|swapped|replaced|upgraded|downgraded|went|"
                            r"transferred|handed|passed|ported|rewrote|rewritten)\b", re.I)

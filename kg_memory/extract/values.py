@@ -94,3 +94,47 @@ def _value_end(doc: Any, end: int) -> int:
         else:
             break
     return end
+
+
+# -- noun phrases: the words of a name, a thing, or what a preposition or a role takes ------------------
+def pobj(prep: Any) -> Any | None:
+    """A preposition's object; or the name right after it, which the small parser sometimes hangs
+    elsewhere ("switched to CockroachDB": CockroachDB/advmod of the verb)."""
+    if prep.dep_ == "prt":
+        return None
+    found = next((k for k in prep.children if k.dep_ in ("pobj", "pcomp")), None)
+    if found is None and prep.i + 1 < len(prep.doc):
+        after = prep.doc[prep.i + 1]
+        if after.text[:1].isupper() and after.is_alpha and after.dep_ in ("advmod", "npadvmod", "dobj", "attr"):
+            return after
+    if found is not None and found.pos_ == "VERB":  # "changed to finishing a sprint triathlon": what it is of
+        return next((k for k in found.children if k.dep_ == "dobj"), found)
+    return found
+
+
+def is_name(tok: Any) -> bool:
+    return tok.pos_ == "PROPN" or any(c.isupper() for c in tok.text)
+
+
+def noun_phrase(tok: Any, types: frozenset[str]) -> str:
+    """A noun phrase without its determiners, and without a closing word that only names its
+    entity type ("the billing service" is "billing" when the ontology has the type service)."""
+    words = [t for t in tok.subtree if t.dep_ in ("compound", "amod", "flat", "nmod") or t == tok]
+    words = [t for t in words if t.i <= tok.i and t.lower_ not in DETS]
+    if tok.text.istitle() and tok.pos_ == "PROPN":  # a name is made of names ("after the reorg Sofia": Sofia)
+        words = [t for t in words if t == tok or not t.text.islower()]
+    doc, end = tok.doc, tok.i
+    while end + 1 < len(doc) and numeric(doc[end + 1]) and (is_name(doc[end]) or numeric(doc[end])):
+        end += 1  # a number after a name is part of it ("Van 4", "Building 7")
+    text = " ".join(t.text for t in [*words, *doc[tok.i + 1:end + 1]])
+    parts = text.split()
+    if len(parts) > 1 and parts[-1].lower() in types:
+        parts = parts[:-1]
+    return " ".join(parts)
+
+
+def held_at(role: Any) -> Any:
+    """A role's value is the name it is held at ("a member at Gold's Gym", "a patient of Dr. Sato", "a job
+    at Superdrug"); a role held nowhere named is itself."""
+    return next((o for k in role.children if k.dep_ == "prep" and k.lower_ in ("at", "of", "with", "for")
+                 if (o := pobj(k)) is not None and is_name(o)), role)

@@ -645,3 +645,10 @@ def test_a_new_home_in_a_named_place_is_a_move_there(embedder, personal):
                for f in _facts(default, "We finally closed on a house in Galway."))
     assert any(f[1] == "lives_in" and f[2] == "Porto" for f in _facts(personal, "We bought an apartment in Porto."))
     assert not any(f[1] == "lives_in" for f in _facts(default, "I'd love a house in Porto someday."))
+
+
+def test_a_role_said_with_in_or_on_is_the_role_of_what_follows_and_a_dose_is_no_role(project, health):
+    found = _facts(project, "Tereza is in charge of the reporting service.")
+    assert ("reporting", "owned_by", "Tereza", False) in found
+    found = _facts(health, "I'm on 40 mg of simvastatin.")
+    assert any(f[1] == "medication_dose" and f[2] == "40 mg" for f in found)
