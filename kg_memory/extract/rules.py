@@ -206,7 +206,8 @@ class RulesExtractor:
             rf"(?:\s+(?:(?:is|was)\s+(?:called\s+|named\s+)?|(?:called|named)\s+)?(?P<name>(?-i:{_NAME})))?",
             re.I,
         )
-        animals = "|".join(re.escape(a) for a in classes["animal"])
+        # (an ontology that does not extend the default may list no animals: then no pet pattern matches)
+        animals = "|".join(re.escape(a) for a in classes.get("animal", ())) or "(?!)"
         self._pet_named_rx = re.compile(
             rf"\b(?P<who>I|we|{_NAME})\s+(?:(?:{_ADVERBS})\s+)*(?:have|has|had|adopted|got|rescued|bought|"
             r"own|owns|welcomed|brought home)\s+(?:another|a|an|one|our|my|two)?\s*(?:new\s+|little\s+|sweet\s+)?"

@@ -652,3 +652,17 @@ def test_a_role_said_with_in_or_on_is_the_role_of_what_follows_and_a_dose_is_no_
     assert ("reporting", "owned_by", "Tereza", False) in found
     found = _facts(health, "I'm on 40 mg of simvastatin.")
     assert any(f[1] == "medication_dose" and f[2] == "40 mg" for f in found)
+
+
+def test_an_ontology_that_extends_nothing_reads_and_a_number_after_a_noun_is_part_of_it(embedder):
+    from kg_memory.core.ontology import parse_ontology
+    ont = parse_ontology('''
+[predicates.kept_in]
+cardinality = "single"
+object = "value"
+description = "the shelf or cupboard where a tool is kept"
+examples = ["The drill is kept in cupboard 2.", "We keep the saw on shelf 4."]
+''')
+    found = _facts(RulesExtractor(embedder).with_vocabulary(ont.vocab), "The sander is kept in cupboard 7.")
+    assert ("sander", "kept_in", "cupboard 7", False) in found
+    assert _facts(RulesExtractor(embedder).with_vocabulary(ont.vocab), "I have a dog named Rex.") is not None
