@@ -21,20 +21,24 @@ ROOT = Path(__file__).resolve().parents[2]
 T = datetime(2026, 4, 10, 10, tzinfo=UTC)
 
 
-def _extractor(embedder, name):
-    return RulesExtractor(embedder).with_vocabulary(load_ontology_file(ROOT / "examples" / "ontologies"
-                                                                       / f"{name}.toml").vocab)
+EXAMPLES, FIXTURES = ROOT / "examples" / "ontologies", ROOT / "tests" / "fixtures" / "ontologies"
 
 
-def _domain(name):
-    """A module fixture: the rules extractor reading one of the example ontologies."""
+def _extractor(embedder, name, folder=EXAMPLES):
+    return RulesExtractor(embedder).with_vocabulary(load_ontology_file(folder / f"{name}.toml").vocab)
+
+
+def _domain(name, folder=EXAMPLES):
+    """A module fixture: the rules extractor reading one of the example (or the fixtures') ontologies."""
     @pytest.fixture(scope="module", name=name)
     def reader(embedder):
-        return _extractor(embedder, name)
+        return _extractor(embedder, name, folder)
     return reader
 
 
 project, sales, health, personal = (_domain(n) for n in ("project", "sales", "health", "personal"))
+# the dev sets' own vocabularies (tests/fixtures/updates-fresh7.json, updates-fresh8.json)
+fleet, people, services, school = (_domain(n, FIXTURES) for n in ("fleet", "people", "services", "school"))
 
 
 def _facts(extractor, text):
@@ -475,21 +479,6 @@ def test_a_clause_the_parser_took_for_a_subject_is_not_one(project, health):
 
 
 # -- round five: a slot whose value does the verb, names with numbers, roles held at names ------------------
-def _fixture_extractor(embedder, name):
-    return RulesExtractor(embedder).with_vocabulary(load_ontology_file(ROOT / "tests" / "fixtures" / "ontologies"
-                                                                       / f"{name}.toml").vocab)
-
-
-@pytest.fixture(scope="module")
-def fleet(embedder):
-    return _fixture_extractor(embedder, "fleet")
-
-
-@pytest.fixture(scope="module")
-def people(embedder):
-    return _fixture_extractor(embedder, "people")
-
-
 def test_the_verbs_a_slots_value_does_come_from_the_ontologys_own_words():
     from kg_memory.core.ontology import parse_ontology
     from kg_memory.extract.meaning import value_verbs
@@ -577,16 +566,6 @@ def test_a_thing_got_rid_of_ends_and_a_plan_named_by_its_noun_is_the_plan(embedd
 
 def test_a_copula_with_a_particle_is_mapped_by_no_meaning(embedder):
     assert not any(f[1] == "likes" for f in _facts(RulesExtractor(embedder), "I've been in Oslo since March."))
-
-
-@pytest.fixture(scope="module")
-def services(embedder):
-    return _fixture_extractor(embedder, "services")
-
-
-@pytest.fixture(scope="module")
-def school(embedder):
-    return _fixture_extractor(embedder, "school")
 
 
 def test_a_value_noun_names_its_verb_and_a_possessor_says_whose_thing(school, services):
