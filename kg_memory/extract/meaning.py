@@ -513,6 +513,7 @@ def _an_amount(value: str) -> bool:
     return found is not None and (not rest or rest.startswith("of "))
 
 
+@functools.lru_cache(maxsize=1024)  # (read per reader: a predicate's words are parsed once per process)
 def value_verbs(p: Predicate) -> frozenset[str]:
     """The verbs (lemmas) whose doer is the predicate's value, not its subject, as the predicate's own text
     says: the verb of a name in the passive ("serviced_by"); a verb the value's noun does in the
