@@ -621,6 +621,9 @@ def _reading(verb: Any, subject: str | None, types: frozenset[str], speaker: str
     if front is not None:  # the name a clause opens with (or ends with, after "at") says whose it is
         preps = {p: (None if o is not None and o.i == front.i else o) for p, o in preps.items()}
     not_value = _NOT_VALUE - {"with"} if front is not None else _NOT_VALUE
+    if dobj is None and subject != speaker and lemma not in CHANGE | STOP | REPLACE \
+            and [p for p, o in preps.items() if o is not None] == ["from"]:
+        not_value = not_value - {"from"}  # a thing that reads from its only named source ("feed reads from Cassandra")
     named = next((o for p, o in preps.items() if o is not None and _is_name(o) and p not in not_value), None)
     if dobj is not None and (_is_name(dobj) or named is None):
         return _made(subject, lemma, dobj, _clause_text(verb), "plain")

@@ -645,3 +645,9 @@ examples = ["The drill is kept in cupboard 2.", "We keep the saw on shelf 4."]
     found = _facts(RulesExtractor(embedder).with_vocabulary(ont.vocab), "The sander is kept in cupboard 7.")
     assert ("sander", "kept_in", "cupboard 7", False) in found
     assert _facts(RulesExtractor(embedder).with_vocabulary(ont.vocab), "I have a dog named Rex.") is not None
+
+
+def test_a_thing_that_reads_from_its_only_named_source_takes_it_as_its_value(project):
+    assert ("ledger", "uses_database", "Spanner", False) in _facts(project, "The ledger service reads from Spanner.")
+    assert not any(f[2] == "Spanner" for f in _facts(project, "The ledger moved from Spanner to Postgres.")
+                   if not f[3] and f[2] != "Postgres")
