@@ -370,10 +370,9 @@ class MeaningReader:
         said_words |= {w[:-1] for w in said_words if w.endswith("s")}
         said_words |= {w[2:] for w in said_words if w.startswith("re") and len(w) > 6}  # "reassigned": assigned
         kind = value_shape(r.object)
-        head = r.object.split()[-1].lower().removesuffix("s") if len(r.object.split()) > 1 else ""
         return {p: (MASK_WEIGHT * shape[p] + (1 - MASK_WEIGHT) * s if p in shape else s)
                 + (CUE_BONUS if self.cues.get(p, frozenset()) & said_words else 0.0)
-                + (CUE_BONUS if head and head in p.split("_") else 0.0)  # "a 10k plan": a training_plan
+                + (CUE_BONUS if _names_its_slot(r.object, p) else 0.0)  # "a 10k plan": a training_plan
                 + _shape_bonus(kind, ex.shapes.get(p, frozenset()))
                 + (OWN_BONUS if p in self.vocab.own else 0.0)
                 + VALUE_WEIGHT * max(0.0, alike.get(p, 0.0) - VALUE_FLOOR)
@@ -454,7 +453,7 @@ class MeaningReader:
         if not spec.value_class:
             return True
         low = value.lower()
-        if len(low.split()) > 1 and low.split()[-1] in predicate.split("_"):
+        if _names_its_slot(value, predicate):
             return True  # a value said with its slot's own noun ("a low carb diet") is of its class
         return any(low == w or low.endswith(" " + w) or low.startswith(w + " ")
                    for w in self.vocab.value_classes.get(spec.value_class, ())) \
@@ -504,6 +503,12 @@ class MeaningReader:
 
 _CLAUSE_BREAK = re.compile(r"\s*[;:]\s+|\s+[—–-]\s+")  # where one clause of a sentence ends and the next begins
 _Slots = tuple[Predicate, tuple[str, ...], bool]  # the predicate, the other slots a change may be of, unsure
+
+
+def _names_its_slot(value: str, predicate: str) -> bool:
+    """A value said with its slot's own noun after it ("a low carb diet", "a 10k plan")."""
+    words = value.lower().split()
+    return len(words) > 1 and words[-1].removesuffix("s") in predicate.split("_")
 
 
 def _an_amount(value: str) -> bool:

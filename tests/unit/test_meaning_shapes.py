@@ -644,7 +644,10 @@ examples = ["The drill is kept in cupboard 2.", "We keep the saw on shelf 4."]
 ''')
     found = _facts(RulesExtractor(embedder).with_vocabulary(ont.vocab), "The sander is kept in cupboard 7.")
     assert ("sander", "kept_in", "cupboard 7", False) in found
-    assert _facts(RulesExtractor(embedder).with_vocabulary(ont.vocab), "I have a dog named Rex.") is not None
+    # (a turn about something else reads without failing; with no default slot to take it, it may still land on
+    # the ontology's own: a known gap of ontologies that extend nothing, in docs/benchmarks.md)
+    assert not any(f[1] == "has_pet" for f in _facts(RulesExtractor(embedder).with_vocabulary(ont.vocab),
+                                                     "I have a dog named Rex."))
 
 
 def test_a_thing_that_reads_from_its_only_named_source_takes_it_as_its_value(project):
