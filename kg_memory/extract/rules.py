@@ -191,6 +191,9 @@ class RulesExtractor:
         self.canonical = Canonicalizer(self.vocab, embedder, predicate_similarity)
         self.meaning = MeaningReader(self.vocab, embedder)
         self._keywords = self.vocab.keyword_index()
+        # the built-in patterns (pets, kin, partners) name built-in predicates: an ontology that extends
+        # nothing has none of them, and no fact of a predicate it lacks is written
+        self._lacking = frozenset(load_vocabulary().predicates) - frozenset(self.vocab.predicates)
         self.parser = use_parser and parse.parser_available()  # spaCy loads on the first sentence it parses
         self.version = RULES_VERSION + (f"+{parse.parser_version()}" if self.parser else "") + ontology_tag(self.vocab)
         classes = self.vocab.value_classes
@@ -249,7 +252,8 @@ class RulesExtractor:
             sentence = normalize_text(raw.strip())
             if sentence and not worth.is_question(raw):  # a question states nothing
                 self._read(raw.strip(), sentence, me, episode.occurred_at, out, speakers)
-        out.facts = [f for f in unique_facts(out.facts) if _named_subject(f.subject)]
+        out.facts = [f for f in unique_facts(out.facts)
+                     if _named_subject(f.subject) and f.predicate not in self._lacking]
         out.mentions = list(dict.fromkeys(out.mentions))
         return out
 

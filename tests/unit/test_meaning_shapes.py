@@ -644,8 +644,8 @@ examples = ["The drill is kept in cupboard 2.", "We keep the saw on shelf 4."]
 ''')
     found = _facts(RulesExtractor(embedder).with_vocabulary(ont.vocab), "The sander is kept in cupboard 7.")
     assert ("sander", "kept_in", "cupboard 7", False) in found
-    # (a turn about something else reads without failing; with no default slot to take it, it may still land on
-    # the ontology's own: a known gap of ontologies that extend nothing, in docs/benchmarks.md)
+    # (a turn about something else reads without failing, and the built-in pet patterns write no has_pet the
+    # ontology lacks; it may still land on the ontology's own slots: a known gap, in docs/benchmarks.md)
     assert not any(f[1] == "has_pet" for f in _facts(RulesExtractor(embedder).with_vocabulary(ont.vocab),
                                                      "I have a dog named Rex."))
 
