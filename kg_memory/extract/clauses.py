@@ -12,6 +12,7 @@ reading onto an ontology's predicates. The shapes are grammar, for any predicate
 
 from __future__ import annotations
 
+import functools
 import re
 from dataclasses import dataclass, replace
 from typing import Any
@@ -58,6 +59,9 @@ class Reading:
     old: str | None = None  # the value a change left ("from A to B": A), which ends
     moved: str | None = None  # what the clause acts on ("we moved the wiki to Notion": the wiki)
     any_value: bool = False  # an end of the slot whatever it holds ("I sold my car")
+    # an end whose slot's noun names an owner ("lost the Initech deal": Initech's): who said the clause,
+    # whose it is when the owner's name is the slot's value instead ("closed my Santander account")
+    said_by: str | None = None
 
 
 # an amount as said: a number (digits or words, "and a half"), then a unit of UNITS
@@ -118,7 +122,7 @@ def readings(doc: Any, speaker: str, types: frozenset[str] = frozenset(), slot_w
                 reading = replace(reading, subject=speaker)  # "the doctor swapped my omeprazole for X": mine
             whose = _end_owner(verb, reading, speaker, types, slot_words)
             if whose is not None:  # "We lost the deal with Cyberdyne": Cyberdyne's deal ends
-                reading = replace(reading, subject=whose)
+                reading = replace(reading, subject=whose, said_by=reading.subject)
             front = _fronted(verb) or _at_after(verb)
             if front is not None and reading.subject == speaker and not reading.moved:
                 # "At Stark we deal with Pepper Potts", "We talk to Nina at Aperture"
@@ -185,9 +189,21 @@ def in_place_of(said: str, subject: str) -> tuple[str, str] | None:
 
 
 def _says_an_end(verb: Any, ends: frozenset[str]) -> bool:
-    """Does the clause say one of an ontology's ``ends`` phrasings ("we lost the deal with Cyberdyne")?"""
+    """Does the clause say one of an ontology's ``ends`` phrasings ("we lost the deal with Cyberdyne")? As
+    said, or in its words' stems with others between: "closed my account" is said by "closed the Lloyds
+    account" (the clause's verb is the phrasing's, and its other words are the clause's own)."""
     said = " ".join(t.lower_ for t in verb.subtree)
-    return any(re.search(rf"\b{re.escape(e)}\b", said) for e in ends)
+    if any(re.search(rf"\b{re.escape(e)}\b", said) for e in ends):
+        return True
+    stems = {t.lemma_.lower() for t in own_words(verb)}
+    return any(words[0] == verb.lemma_.lower() and set(words) <= stems for e in ends if (words := _end_stems(e)))
+
+
+@functools.lru_cache(maxsize=1024)
+def _end_stems(phrase: str) -> tuple[str, ...]:
+    """An ``ends`` phrasing's stems without its little words ("closed my account": close, account)."""
+    return tuple(t.lemma_.lower() for t in parse.parsed(phrase)
+                 if not (t.is_punct or t.pos_ in ("DET", "PRON", "AUX", "PART") or t.dep_ == "poss"))
 
 
 def _done_to_me(verb: Any, speaker: str) -> Reading | None:
@@ -297,8 +313,11 @@ def _is_verb(t: Any) -> bool:
 def _moved_thing(verb: Any, types: frozenset[str]) -> str | None:
     """What a clause moves or works on, which a following "it" continues: its object, or what the
     small parser took for a verb under a change verb ("migrating billing off Postgres"). Not an object
-    said with its name ("adopted a cat named Miso"): the name is the clause's value, not a thing moved."""
+    said with its name ("adopted a cat named Miso"): the name is the clause's value, not a thing moved;
+    nor an arrangement held with a provider ("took out a policy with Haven": the provider is the value)."""
     dobj = next((k for k in verb.children if k.dep_ == "dobj"), None)
+    if dobj is not None and dobj.lemma_.lower() in _ARRANGEMENTS:
+        return None
     if dobj is not None and dobj.pos_ in ("NOUN", "PROPN"):
         return None if _called(dobj) is not dobj else _phrase(dobj, types)
     if verb.lemma_.lower() in CHANGE:
@@ -441,6 +460,10 @@ def _inverse_copula(verb: Any, speaker: str, types: frozenset[str], slot_words: 
 
 
 _MEMBERSHIP = frozenset({"member", "part"})  # "a member of", "part of": what one belongs to is the value
+# an arrangement one holds with a provider ("took out cover with Lemonade", "opened one with Starling"): the
+# provider named after "with" is the value, not the arrangement
+_ARRANGEMENTS = frozenset({"account", "policy", "cover", "plan", "subscription", "mortgage",
+                           "loan", "tariff", "one"})
 
 
 def _of_thing(noun: Any, types: frozenset[str]) -> str | None:
@@ -503,7 +526,7 @@ def _reading(verb: Any, subject: str | None, types: frozenset[str], speaker: str
         if inner is not None:
             preps[p] = inner
     for k in kids:  # "passed the auth service on to Dmitri": the parser hangs "to Dmitri" on the particle
-        if k.dep_ == "prt":
+        if k.dep_ == "prt" or k.dep_ == "advmod" and k.pos_ == "ADP":  # (or on "over", taken for an adverb)
             preps.update({g.lower_: _pobj(g) for g in k.children if g.dep_ == "prep" and g.lower_ not in preps})
     if dobj is not None:  # "rewrote the parser in Go": the small parser hangs "in Go" on the object
         preps.update({k.lower_: _pobj(k) for k in dobj.children if k.dep_ == "prep" and k.lower_ not in preps
@@ -625,6 +648,10 @@ def _reading(verb: Any, subject: str | None, types: frozenset[str], speaker: str
             and [p for p, o in preps.items() if o is not None] == ["from"]:
         not_value = not_value - {"from"}  # a thing that reads from its only named source ("feed reads from Cassandra")
     named = next((o for p, o in preps.items() if o is not None and _is_name(o) and p not in not_value), None)
+    provider = preps.get("with") if dobj is None or preps.get("with") is not None else next(
+        (_pobj(k) for k in dobj.children if k.dep_ == "prep" and k.lower_ == "with"), None)
+    if dobj is not None and dobj.lemma_.lower() in _ARRANGEMENTS and provider is not None and _is_name(provider):
+        return _made(subject, lemma, provider, _clause_text(verb), "plain")
     if dobj is not None and (_is_name(dobj) or named is None):
         return _made(subject, lemma, dobj, _clause_text(verb), "plain")
     for prep, obj in preps.items():

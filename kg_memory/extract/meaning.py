@@ -170,6 +170,7 @@ class MeaningReader:
                        if (m := self._match(r, speaker, wish))]
         out = []
         for r, (spec, others, unsure) in _widest(self._successors(matched)):
+            r = self._named_end(r, spec)
             r = replace(r, subject=self._slot_owner(r.subject, spec.name))
             for value, ending in ((r.object, r.shape == "end"), *(((r.old, True),) if r.old else ())):
                 obj = value if (spec.object_kind == "entity" or r.object_proper) else value.lower()
@@ -181,6 +182,14 @@ class MeaningReader:
                                          replaces=r.old or (obj if ending and not r.any_value else ""),
                                          any_object=r.any_value))
         return out
+
+    def _named_end(self, r: Reading, spec: Predicate) -> Reading:
+        """An end read as the slot of the name its noun is said with ("closed my Santander account"), when
+        the slot's values are names: the name is the value that ends, and the slot is the one who said it."""
+        if r.said_by is None or spec.name not in self._exemplars().named \
+                or f" {r.subject.lower()} " not in f" {r.object.lower()} ":
+            return r
+        return replace(r, subject=r.said_by, object=r.subject, object_proper=True, said_by=None)
 
     def _successors(self, matched: list[tuple[Reading, _Slots]]) -> list[tuple[Reading, _Slots]]:
         """"I quit tennis and took up padel": the value that follows an end in the same sentence is the
@@ -408,8 +417,7 @@ class MeaningReader:
         "Billing's database is Spanner now") is the owner's."""
         words = subject.split()
         last = words[-1].lower() if len(words) > 1 else ""
-        slot = self.words.get(predicate, frozenset())
-        if last in slot or (last.endswith("s") and last[:-1] in slot):
+        if last and _a_slot_word(last, self.words.get(predicate, frozenset()) | set(predicate.split("_"))):
             return " ".join(words[:-1]).removesuffix("'s").removesuffix("’s")
         return subject
 
@@ -475,7 +483,7 @@ class MeaningReader:
                     raw_owners.append(p.name)
                 doers = value_verbs(p)
                 for example in p.examples:
-                    found = _example_reading(example, self.types, self.slot_words)
+                    found = _example_reading(example, self.types, self.slot_words, p.name in self.vocab.own)
                     if found is not None and found.verb in doers and not _PASSIVE.search(example):
                         # "Ayo maintains the orders service": said with the value as the doer
                         found = replace(found, subject=found.object, object=found.subject)
@@ -486,6 +494,8 @@ class MeaningReader:
                         numbered.setdefault(p.name, []).append(has_number(found.object))
                         amounts.setdefault(p.name, []).append(bool(AMOUNT.search(found.object)))
                         named.setdefault(p.name, []).append(any(c.isupper() for c in found.object))
+                    elif p.name in self.vocab.own:  # an example the reader cannot read still says if it names
+                        named.setdefault(p.name, []).append(_names_one(example))
                     shapes.setdefault(p.name, set()).update(_shapes_in(example))
                     mine.setdefault(p.name, []).append(_said_of_speaker(example, self.types, self.slot_words))
             cache[self.vocab.version] = _Exemplars(
@@ -503,6 +513,21 @@ class MeaningReader:
 
 _CLAUSE_BREAK = re.compile(r"\s*[;:]\s+|\s+[—–-]\s+")  # where one clause of a sentence ends and the next begins
 _Slots = tuple[Predicate, tuple[str, ...], bool]  # the predicate, the other slots a change may be of, unsure
+
+
+def _a_slot_word(word: str, slot: frozenset[str] | set[str]) -> bool:
+    """Is the word one of a slot's words, or of their stem ("insurance" of the insurer's "insures")?"""
+    if word in slot or word.removesuffix("s") in slot:
+        return True
+    return len(word) >= 5 and any(len(w) >= 5 and _shared_stem(word, w) >= max(5, 0.7 * min(len(word), len(w)))
+                                  for w in slot)
+
+
+def _shared_stem(a: str, b: str) -> int:
+    n = 0
+    while n < min(len(a), len(b)) and a[n] == b[n]:
+        n += 1
+    return n
 
 
 def _names_its_slot(value: str, predicate: str) -> bool:
@@ -597,13 +622,41 @@ def _best_per_owner(sims: np.ndarray, owners: list[str]) -> dict[str, float]:
     return best
 
 
-def _example_reading(example: str, types: frozenset[str], slot_words: frozenset[str] = frozenset()) -> Reading | None:
-    """The subject and value of one of a predicate's own examples, to mask them."""
+def _example_reading(example: str, types: frozenset[str], slot_words: frozenset[str] = frozenset(),
+                     by_name: bool = False) -> Reading | None:
+    """The subject and value of one of a predicate's own examples, to mask them. With ``by_name`` (a group's
+    own predicate), an example that names someone or something has that name as its value ("We get our
+    internet from Comcast": not "internet"). (The built-in examples are read as they were tuned.)"""
     doc = parse.parsed(example)
-    for r in [*readings(doc, "User", types, slot_words), *surface_readings(doc, "User", types, slot_words)]:
-        if r.object.lower() in example.lower() and (r.subject == "User" or r.subject.lower() in example.lower()):
-            return r  # the speaker ("I", "my") is a subject too
-    return None
+    found = [r for r in [*readings(doc, "User", types, slot_words), *surface_readings(doc, "User", types, slot_words)]
+             if r.object.lower() in example.lower() and (r.subject == "User" or r.subject.lower() in example.lower())]
+    if not found:  # (the speaker, "I" or "my", is a subject too)
+        return None
+    name = _last_name(doc) if by_name and _names_one(example) else None
+    if name is None:
+        return found[0]
+    named = [r for r in found if any(c.isupper() for c in r.object)]
+    if named or name.lower() in found[0].subject.lower():
+        return (named or found)[0]
+    return replace(found[0], object=name, object_proper=True)
+
+
+def _last_name(doc: Any) -> str | None:
+    """The last run of words said with a capital past the first word ("Mr Okafor", "Octopus Energy")."""
+    runs: list[list[Any]] = []
+    for t in doc:
+        if t.i > 0 and t.text[:1].isupper() and t.text != "I":
+            if runs and runs[-1][-1].i == t.i - 1:
+                runs[-1].append(t)
+            else:
+                runs.append([t])
+    return " ".join(t.text for t in runs[-1]) if runs else None
+
+
+def _names_one(example: str) -> bool:
+    """Does an example name someone or something ("Our broadband is with Virgin Media")? A word said with a
+    capital past the sentence's first, other than "I"."""
+    return any(t.i > 0 and t.text[:1].isupper() and t.text != "I" for t in parse.parsed(example))
 
 
 def _said_of_speaker(example: str, types: frozenset[str], slot_words: frozenset[str]) -> bool:

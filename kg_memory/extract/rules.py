@@ -23,7 +23,7 @@ from .meaning import MeaningReader, ontology_tag
 
 log = logging.getLogger(__name__)
 
-RULES_VERSION = "rules-11"  # rules-7 (what is worth keeping, extract/worth.py) + the clause shapes of
+RULES_VERSION = "rules-12"  # rules-7 (what is worth keeping, extract/worth.py) + the clause shapes of
 # extract/clauses.py (whose slot, which value, ends that name the slot, values like the examples'); 9: a
 # name that begins like a month is a value ("Marco"), a when or why after the value names none, "my X" is mine,
 # a named one acting on an unnamed thing is turned round, "took over as my GP" reads as "is my GP", and
@@ -31,7 +31,9 @@ RULES_VERSION = "rules-11"  # rules-7 (what is worth keeping, extract/worth.py) 
 # round four" (subjects the parser hung elsewhere, values said in place of others, who holds a slot, "it",
 # negation and "now", states no longer held, names after adjectives); 11: those of "Ontologies, round five" (a
 # slot whose value does the verb, by the ontology's own words; names with numbers or a closing possessive; roles
-# held at a name; jobs said as jobs; off A and onto B; passed on to)
+# held at a name; jobs said as jobs; off A and onto B; passed on to); 12: those of round six (a provider named
+# after an arrangement, an ``ends`` phrasing with words between, a slot's noun by its stem, an own predicate's
+# examples read by the name they give)
 
 _ADVERBS = (r"just|also|recently|finally|now|still|currently|actually|really|already|officially|"
             r"eventually|happily|fully|then|even|both")

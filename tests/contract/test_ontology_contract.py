@@ -149,3 +149,42 @@ def test_an_end_that_names_the_slot_ends_the_one_held(make_memory, group):
     assert held
     mem.add("I came off sertraline in May.", group=f"{group}-health", occurred_at="2026-06-10T10:00:00Z")
     assert not [f for f in mem.facts(group=f"{group}-health") if f.object.lower() == "sertraline"]
+
+
+INSURED = {"extends": "default", "predicates": {"insured_by": {
+    "cardinality": "single", "object": "value", "description": "the company that insures a vehicle or a building",
+    "examples": ["The van is insured with Hiscox.", "Our shop insurance is through Zurich."]}}}
+
+
+def _insured(make_memory, group, turns):
+    mem = make_memory()
+    mem.set_ontology(INSURED, group=group)
+    for month, text in enumerate(turns, start=1):
+        mem.add(text, group=group, occurred_at=f"2026-{month:02d}-10T10:00:00Z")
+    return {(f.subject, f.object) for f in mem.facts(group=group, predicate="insured_by")}, \
+        {(f.subject, f.object) for f in mem.facts(group=group, predicate="insured_by", as_of="2026-01-20")}
+
+
+def test_a_change_said_of_a_slot_in_other_words_is_the_holders(make_memory, group):
+    """"The motorbike insurance" names the motorbike's slot: the change is the motorbike's, not a new subject's."""
+    now, before = _insured(make_memory, group, ["The motorbike is insured with Bikesure.",
+                                                "I moved the motorbike insurance over to Devitt."])
+    assert now == {("motorbike", "Devitt")} and before == {("motorbike", "Bikesure")}
+
+
+def test_the_speakers_change_of_a_held_value_is_the_holders(make_memory, group):
+    """"We dropped Navigators": the one thing that holds Navigators loses it, and the new provider is its."""
+    now, before = _insured(make_memory, group, ["The boat is insured with Navigators.",
+                                                "We dropped Navigators and took out a policy with Haven."])
+    assert now == {("boat", "Haven")} and before == {("boat", "Navigators")}
+
+
+def test_a_things_own_change_stays_its_own(make_memory, group):
+    """Another thing holding the same value is not what "the lorry switched from Hiscox" changes; and with two
+    holders of a value the speaker's change settles on neither."""
+    now, _ = _insured(make_memory, group, ["The van is insured with Hiscox.", "The lorry is insured with Hiscox.",
+                                           "The lorry switched from Hiscox to Aviva."])
+    assert now == {("van", "Hiscox"), ("lorry", "Aviva")}
+    now, _ = _insured(make_memory, f"{group}-two", ["The van is insured with Hiscox.",
+                                                    "The lorry is insured with Hiscox.", "We dropped Hiscox."])
+    assert ("van", "Hiscox") in now and ("lorry", "Hiscox") in now

@@ -39,6 +39,7 @@ def _domain(name, folder=EXAMPLES):
 project, sales, health, personal = (_domain(n) for n in ("project", "sales", "health", "personal"))
 # the dev sets' own vocabularies (tests/fixtures/updates-fresh7.json, updates-fresh8.json)
 fleet, people, services, school = (_domain(n, FIXTURES) for n in ("fleet", "people", "services", "school"))
+household = _domain("household", FIXTURES)  # (tests/fixtures/updates-fresh6.json, read since)
 
 
 def _facts(extractor, text):
@@ -654,3 +655,37 @@ def test_a_thing_that_reads_from_its_only_named_source_takes_it_as_its_value(pro
     assert ("ledger", "uses_database", "Spanner", False) in _facts(project, "The ledger service reads from Spanner.")
     assert not any(f[2] == "Spanner" for f in _facts(project, "The ledger moved from Spanner to Postgres.")
                    if not f[3] and f[2] != "Postgres")
+
+
+# -- a provider, an end said in other words, a slot's noun by its stem -----------------------------
+@pytest.mark.parametrize("text, fact", [
+    # an arrangement held with a provider: the provider is the value, not the arrangement
+    ("We opened a joint account with Nationwide.", ("user", "bank", "Nationwide", False)),
+    ("I took out a travel insurance policy with Hastings.", ("user", "insurer", "Hastings", False)),
+    # "over", which the parser takes for an adverb, carries "to" as a particle does
+    ("We moved the broadband over to BT.", ("broadband", "internet_provider", "BT", False)),
+    # the slot's noun said by its stem ("insurance" of "insures") is whose slot it is
+    ("The van insurance is with Hiscox now.", ("van", "insurer", "Hiscox", False)),
+    # an end whose noun is said with a name the slot takes as its value: the speaker's slot ends
+    ("I closed my old Santander account.", ("user", "bank", "Santander", True)),
+])
+def test_a_provider_and_its_slot_are_read_from_the_ontologys_words(household, text, fact):
+    assert fact in _facts(household, text)
+
+
+def test_a_clause_of_no_slot_gives_no_fact_when_the_examples_name_their_values(household):
+    """The internet provider's examples name a company ("from Comcast") though the reader takes their
+    object for the noun ("our internet"): a meal is no provider."""
+    own = {"internet_provider", "energy_supplier", "landlord", "insurer", "bank"}
+    for text in ("I had lunch with Jenny.", "We had a long lunch with the Smiths."):
+        assert not {f for f in _facts(household, text) if f[1] in own}
+
+
+@pytest.mark.parametrize("text, fact", [
+    # an ``ends`` phrasing said with other words between its own ("lost the deal": "lost the Initech deal")
+    ("We lost the Initech deal.", ("initech", "deal_stage", "Initech deal", True)),
+    # and a name said with the slot's noun keeps the slot its value's when the slot takes names
+    ("Hooli cancelled their Pro subscription.", ("hooli", "on_plan", "Pro", True)),
+])
+def test_an_end_is_read_in_the_ontologys_words_with_others_between(sales, text, fact):
+    assert fact in _facts(sales, text)
