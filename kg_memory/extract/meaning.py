@@ -235,6 +235,8 @@ class MeaningReader:
         if not ranked:
             return None
         top, score = ranked[0]
+        if not self._said_in_its_words(top, r.text):
+            return None  # (nearest to a slot it does not name: no slot, not the next nearest)
         runner = ranked[1][1] if len(ranked) > 1 else -1.0
         floor = SHAPE_THRESHOLD if r.shape in ("change", "hand_over", "rewrite") else self.threshold
         if score < floor or score - runner < self.margin:
@@ -252,6 +254,9 @@ class MeaningReader:
         if r.shape == "plain" and not self.changes_only and _SAID_NOW.search(r.text):
             # "The metrics stack now lives on Hetzner": a change, which the slot the thing holds settles
             r = replace(r, shape="change")
+        provided = self._provided(r)
+        if provided is not None:
+            return provided if not wish or provided[1][0].name in self.aims else None
         acted = self._value_acts(r, speaker)
         if acted is not None:
             return acted if not wish or acted[1][0].name in self.aims else None
@@ -288,6 +293,18 @@ class MeaningReader:
             if turned is not None or found is None:
                 return turned
         return (r, found) if found and (not wish or found[0].name in self.aims) else None
+
+    def _provided(self, r: Reading) -> tuple[Reading, _Slots] | None:
+        """"We rent our house from Mrs Patel", "we get our power through Bulb": a thing one has from a name
+        is the name's, for the group's own slots whose examples give a name (the thing is no value of them)."""
+        said = _PROVIDER.search(r.text) if r.shape == "plain" and r.object and not r.object_proper \
+            and self.vocab.own else None
+        if said is None or said.group(1).lower() in r.subject.lower():
+            return None
+        named = replace(r, object=said.group(1), object_proper=True)
+        found = self.slots(named)  # (nearest of all, and one of those)
+        mine = frozenset(self.vocab.own) & self._exemplars().named
+        return (named, found) if found and found[0].name in mine else None
 
     @functools.cached_property
     def _dwellings(self) -> dict[str, Predicate]:
@@ -357,7 +374,8 @@ class MeaningReader:
         clear = self.predicate(r, things_only, among)
         if r.shape == "plain":
             return None if clear is None else (clear[0], (), False)
-        ranked = sorted(self._scores(r, things_only, among=among).items(), key=lambda kv: -kv[1])
+        ranked = [(p, sc) for p, sc in sorted(self._scores(r, things_only, among=among).items(), key=lambda kv: -kv[1])
+                  if self._said_in_its_words(p, r.text)]  # (a change: the slots it may be of, held ones settle)
         if not ranked or ranked[0][1] < SHAPE_THRESHOLD:
             return None
         top = ranked[0][1]
@@ -387,6 +405,23 @@ class MeaningReader:
                 + VALUE_WEIGHT * max(0.0, alike.get(p, 0.0) - VALUE_FLOOR)
                 for p, s in raw.items() if (not classed or self._takes(p, r.object)) and (among is None or p in among)
                 and (not things_only or self._of_things(p))}
+
+    def _said_in_its_words(self, predicate: str, text: str) -> bool:
+        """Under a group's own ontology, a built-in slot of many values and no value class (a person's pets,
+        allergies, likes) is read only when the clause says one of its keywords ("pet", "allergic"): "we rent
+        our house from Mrs Patel" is of no pet, whatever its nearness. Such a slot retires nothing, so a
+        clause misread into it only adds a wrong fact; a single slot (where one lives, one's job) is read by
+        meaning as it is. (The default ontology reads only changes by meaning, its phrases the rest.)"""
+        if self.changes_only or predicate in self.vocab.own or self.vocab.is_single(predicate):
+            return True
+        keys = self._keywords.get(predicate)
+        return keys is None or bool(keys & {w.lower() for w in re.findall(r"[A-Za-z]+", text)})
+
+    @functools.cached_property
+    def _keywords(self) -> dict[str, frozenset[str]]:
+        # (a slot with a value class is read by its class: "escitalopram" is a medication, whatever is said)
+        return {p.name: frozenset(w.lower() for w in p.keywords) for p in self.active
+                if p.keywords and not p.value_class}
 
     def plausible(self, sentence: str, subject: str, value: str, predicate: str) -> bool:
         """Does a fact someone else proposed (a model) state what the sentence says? Not when the
@@ -511,6 +546,10 @@ class MeaningReader:
         return cache[self.vocab.version]
 
 
+# a name a thing is had from ("from Mrs Patel", "through Bulb", "with Virgin Media")
+# (not the old value of "from A to B")
+_PROVIDER = re.compile(r"\b(?:from|with|through|via)\s+(?:the\s+)?([A-Z][\w.'’&-]*(?:\s+[A-Z][\w.'’&-]*)*)"
+                       r"(?![\w'’&-])(?!\s+(?:to|into|onto)\b)")
 _CLAUSE_BREAK = re.compile(r"\s*[;:]\s+|\s+[—–-]\s+")  # where one clause of a sentence ends and the next begins
 _Slots = tuple[Predicate, tuple[str, ...], bool]  # the predicate, the other slots a change may be of, unsure
 

@@ -689,3 +689,25 @@ def test_a_clause_of_no_slot_gives_no_fact_when_the_examples_name_their_values(h
 ])
 def test_an_end_is_read_in_the_ontologys_words_with_others_between(sales, text, fact):
     assert fact in _facts(sales, text)
+
+
+@pytest.mark.parametrize("text, fact", [
+    # a thing had from a name: the name is the value of the group's slot that names its values
+    ("We lease the garage from Mr Dunn.", ("user", "landlord", "Mr Dunn", False)),
+    ("We get our power through Bulb.", ("user", "energy_supplier", "Bulb", False)),
+])
+def test_a_thing_had_from_a_name_is_the_names(household, text, fact):
+    assert fact in _facts(household, text)
+
+
+def test_from_a_to_b_is_a_change_not_a_thing_had_from_a(services):
+    found = _facts(services, "We moved the ledger from Scala to Kotlin.")
+    assert ("ledger", "language", "Kotlin", False) in found and ("ledger", "language", "Scala", False) not in found
+
+
+@pytest.mark.parametrize("text", ["We rent our house from Mrs Patel.", "We bought a sofa from Ikea.",
+                                  "I had lunch with Jenny."])
+def test_a_persons_slot_of_many_values_is_read_by_its_own_words_under_a_groups_ontology(household, text):
+    """Under a group's own ontology the built-in pets, allergies and likes are read only when the clause says
+    their words: a house rented from someone is no pet, however near it falls."""
+    assert not {f for f in _facts(household, text) if f[1] in ("has_pet", "allergic_to", "likes", "has_friend")}
