@@ -165,8 +165,8 @@ class MeaningReader:
         matched = [m for r in parsed if (m := self._match(r, speaker, wish))]
         if not matched and not any(r.shape in ("hand_over", "rewrite") for r in parsed):
             # the small parser misread the clause ("stores" as a noun): read its surface
-            matched = [m for r in surface_readings(doc, speaker, self.types, self.slot_words, self.people,
-                                                   self.verbs)
+            matched = [m for part in _clauses_of(sentence, doc)
+                       for r in surface_readings(part, speaker, self.types, self.slot_words, self.people, self.verbs)
                        if (m := self._match(r, speaker, wish))]
         out = []
         for r, (spec, others, unsure) in _widest(self._successors(matched)):
@@ -550,6 +550,7 @@ class MeaningReader:
 # (not the old value of "from A to B")
 _PROVIDER = re.compile(r"\b(?:from|with|through|via)\s+(?:the\s+)?([A-Z][\w.'’&-]*(?:\s+[A-Z][\w.'’&-]*)*)"
                        r"(?![\w'’&-])(?!\s+(?:to|into|onto)\b)")
+_SURFACE_BREAK = re.compile(r",\s+(?:so|and so|because|but)\s+", re.I)
 _CLAUSE_BREAK = re.compile(r"\s*[;:]\s+|\s+[—–-]\s+")  # where one clause of a sentence ends and the next begins
 _Slots = tuple[Predicate, tuple[str, ...], bool]  # the predicate, the other slots a change may be of, unsure
 
@@ -690,6 +691,16 @@ def _last_name(doc: Any) -> str | None:
             else:
                 runs.append([t])
     return " ".join(t.text for t in runs[-1]) if runs else None
+
+
+def _clauses_of(sentence: str, doc: Any) -> list[Any]:
+    """A sentence's clauses, to read each off its surface: a reason or result said after a comma is a clause
+    of its own ("Virgin kept dropping out, so we went with Sky": the second's subject is "we"), unless it
+    goes on about the first's subject ("Ledger outgrew SQLite, so it uses Postgres now")."""
+    parts = [p for p in _SURFACE_BREAK.split(sentence) if p.strip()]
+    if len(parts) < 2 or any(p.split()[0].lower() in ("it", "they", "he", "she", "its", "their") for p in parts[1:]):
+        return [doc]
+    return [parse.parsed(p) for p in parts]
 
 
 def _names_one(example: str) -> bool:

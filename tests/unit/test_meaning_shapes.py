@@ -711,3 +711,12 @@ def test_a_persons_slot_of_many_values_is_read_by_its_own_words_under_a_groups_o
     """Under a group's own ontology the built-in pets, allergies and likes are read only when the clause says
     their words: a house rented from someone is no pet, however near it falls."""
     assert not {f for f in _facts(household, text) if f[1] in ("has_pet", "allergic_to", "likes", "has_friend")}
+
+
+def test_a_clause_after_so_has_its_own_subject_on_the_surface(household, project):
+    """Read off the surface, a result after a comma is a clause of its own, with its own subject; one that goes
+    on with "it" is the first clause's subject's."""
+    assert ("user", "internet_provider", "Zen", False) in _facts(
+        household, "Plusnet kept cutting out, so we went with Zen instead.")
+    assert ("payroll", "uses_database", "Postgres", False) in _facts(
+        project, "Payroll outgrew MySQL, so it uses Postgres now.")
