@@ -344,7 +344,7 @@ def _subject_of(verb: Any, speaker: str, topic: str | None, types: frozenset[str
         return speaker, topic
     if low in _PRONOUNS:
         return topic, topic
-    if subj.pos_ == "NOUN" and (subj.lemma_.lower() in slot_words or subj.lower_ in slot_words
+    if (subj.pos_ == "NOUN" or subj.dep_ == "advmod") and (subj.lemma_.lower() in slot_words or subj.lower_ in slot_words
                                 or _mine_said_as(subj, verb, people)) or \
             subj.pos_ == "PROPN" and _mine_said_as(subj, verb, people):  # "My GP is Dr. Lindqvist"
         owner = _there(subj, slot_words) or _owner(subj, speaker, types)
@@ -372,8 +372,12 @@ def _hung_subject(verb: Any) -> Any | None:
         return prev
     # a name that opens the clause, which the parser took for an adverb ("Raj now reports to Victor")
     first = next(iter(verb.subtree), None)
-    return first if first is not None and first.dep_ == "advmod" and first.i < verb.i and first.text.istitle() \
-        and first.lower_ not in _ADVERBS and not first.lower_.endswith("ly") else None
+    if first is not None and first.dep_ == "advmod" and first.i < verb.i and first.text.istitle() \
+            and first.lower_ not in _ADVERBS and not first.lower_.endswith("ly"):
+        return first
+    # a noun said with its owner, which the parser took for an adverb ("Billing's datastore is MySQL")
+    return next((k for k in verb.children if k.dep_ == "advmod" and k.i < verb.i
+                 and any(c.dep_ == "poss" for c in k.children)), None)
 
 
 # adverbs that open a clause with a capital ("Now", "Then"): no name the parser took for one

@@ -720,3 +720,16 @@ def test_a_clause_after_so_has_its_own_subject_on_the_surface(household, project
         household, "Plusnet kept cutting out, so we went with Zen instead.")
     assert ("payroll", "uses_database", "Postgres", False) in _facts(
         project, "Payroll outgrew MySQL, so it uses Postgres now.")
+
+
+def test_a_noun_said_with_its_owner_that_the_parser_took_for_an_adverb_is_the_owners():
+    """"The invoicing service's datastore is MariaDB", parsed (as the small parser does) with "datastore" an
+    adverb of "is": the clause is still said of the invoicing service's datastore, not of the speaker."""
+    from spacy.tokens import Doc
+    words = ["The", "invoicing", "service", "'s", "datastore", "is", "MariaDB", "."]
+    doc = Doc(parse.parsed("x").vocab, words=words, heads=[2, 2, 4, 2, 5, 5, 5, 5],
+              deps=["det", "compound", "poss", "case", "advmod", "ROOT", "attr", "punct"],
+              pos=["DET", "NOUN", "NOUN", "PART", "ADV", "AUX", "PROPN", "PUNCT"],
+              lemmas=["the", "invoicing", "service", "'s", "datastore", "be", "MariaDB", "."])
+    found = readings(doc, "User", frozenset({"service"}), frozenset({"datastore"}))
+    assert [(r.subject, r.object) for r in found] == [("invoicing", "MariaDB")]
