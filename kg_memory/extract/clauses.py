@@ -344,8 +344,9 @@ def _subject_of(verb: Any, speaker: str, topic: str | None, types: frozenset[str
         return speaker, topic
     if low in _PRONOUNS:
         return topic, topic
-    if (subj.pos_ == "NOUN" or subj.dep_ == "advmod") and (subj.lemma_.lower() in slot_words or subj.lower_ in slot_words
-                                or _mine_said_as(subj, verb, people)) or \
+    noun = subj.pos_ == "NOUN" or subj.dep_ == "advmod"  # (a noun the parser took for an adverb: _hung_subject)
+    if noun and (subj.lemma_.lower() in slot_words or subj.lower_ in slot_words
+                 or _mine_said_as(subj, verb, people)) or \
             subj.pos_ == "PROPN" and _mine_said_as(subj, verb, people):  # "My GP is Dr. Lindqvist"
         owner = _there(subj, slot_words) or _owner(subj, speaker, types)
         if owner is not None:
