@@ -3,16 +3,17 @@
 A group's own predicates are mostly things' slots ("the car is insured with Direct Line"). People speak of a
 thing's slot in other words than they first named the thing: "I moved the car insurance over to Admiral",
 "we dropped Aviva" (the home's insurer). Read alone, such a fact starts a slot of a new subject ("car
-insurance", the speaker) and the old value stays current. A fact of one of the group's own slots whose
-subject holds nothing of that slot is the slot of the one thing that does hold it:
+insurance", the speaker) and the old value stays current. Under a group's own ontology, a fact whose
+subject holds nothing of its slot is the slot of the one thing that does hold it:
 
-- when the speaker says it, the one whose value of the slot the change replaces or ends ("we dropped
-  Aviva": the home's); else
-- the one its subject names inside its own name ("the car insurance": the car's).
+- when the speaker says it, the one whose value the change replaces or ends, by its words ("we dropped
+  Aviva": the home's; "we dropped Saga", read by meaning alone as no slot in particular, ends Saga where
+  it is held, in one of the group's own slots); else
+- the one its subject names inside its own name ("the car insurance": the car's, in one of its own slots).
 
 Only one holder settles it; with none or several, the fact keeps its subject. Facts of the same episode
-said of the same subject and slot follow (an end and its successor). The built-in predicates (people's
-slots) are never moved: a person's change is that person's.
+said of the same subject and slot follow (an end and its successor). A value the speaker holds is the
+speaker's (the pipeline settles its slot), and the default ontology's facts are never moved.
 """
 
 from __future__ import annotations
@@ -20,39 +21,43 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 from dataclasses import replace
+from datetime import datetime
 
 from ..core.merged import find_live
 from ..core.models import normalize_name
+from ..core.temporal import names_value
 from ..core.vocab import Vocabulary
 from ..extract.base import ExtractedFact, Extraction
-from ..store.base import StoreCore
+from ..store.base import StoreCore, TimeFilter
 
 # words that never name a thing on their own (a span made only of them is no holder)
 _FILLER = frozenset({"the", "a", "an", "our", "my", "their", "his", "her", "its", "your", "of", "and", "new",
                      "old", "now", "s"})
 
+_SAID_BY_PART = 5  # the facts a value's words find by text, to see which hold it (a slot has one holder, or none)
 Held = dict[str, set[tuple[str, str]]]  # subject key -> {(predicate, value key)}
+Holder = tuple[str, str | None]  # the holder's key, and the slot when the value settled it
 
 
 def rehomed(store: StoreCore, group_id: str, vocab: Vocabulary, extractions: dict[str, Extraction],
-            order: Sequence[str], speakers: dict[str, str]) -> dict[str, Extraction]:
-    """``extractions`` with each fact of the group's own slots said of the one thing that holds the slot
-    (see the module's doc); episodes in ``order`` (time order), whose earlier facts count as held, each
-    said by its ``speakers`` name."""
+            order: Sequence[str], speakers: dict[str, str], now: datetime) -> dict[str, Extraction]:
+    """``extractions`` with each fact said of the one thing that holds its slot (see the module's doc);
+    episodes in ``order`` (time order), whose earlier facts count as held, each said by its ``speakers``
+    name."""
     facts = [f for eid in order if eid in extractions for f in extractions[eid].facts if _movable(f, vocab)]
     if not facts:
         return extractions
-    held, names = _held_now(store, group_id, facts)
+    held, names = _held_now(store, group_id, vocab, facts, now)
     out = dict(extractions)
     for eid in order:
         if eid in extractions:
-            out[eid] = replace(extractions[eid], facts=_settled(extractions[eid].facts, vocab, held, names,
-                                                                  normalize_name(speakers.get(eid, ""))))
+            speaker = normalize_name(speakers.get(eid, ""))
+            out[eid] = replace(extractions[eid], facts=_settled(extractions[eid].facts, vocab, held, names, speaker))
     return out
 
 
 def _movable(f: ExtractedFact, vocab: Vocabulary) -> bool:
-    return bool(vocab.own) and any(p in vocab.own for p in _slots(f))
+    return bool(vocab.own) and (any(p in vocab.own for p in _slots(f)) or bool(f.ending and _replaced(f)))
 
 
 def _slots(f: ExtractedFact) -> tuple[str, ...]:
@@ -78,60 +83,80 @@ def _spans(name: str) -> list[str]:
     return [k for k in dict.fromkeys(out) if k]
 
 
-def _held_now(store: StoreCore, group_id: str, facts: list[ExtractedFact]) -> tuple[Held, dict[str, str]]:
-    """What the subjects the facts may mean hold now of the facts' slots, by subject key; and their names."""
+def _held_now(store: StoreCore, group_id: str, vocab: Vocabulary, facts: list[ExtractedFact], now: datetime
+              ) -> tuple[Held, dict[str, str]]:
+    """What the subjects the facts may mean hold now of the facts' slots, and what holds the values the
+    facts replace (in any slot; a value said by part of its name, "Saga" for "Saga Insurance", is found by
+    the facts' text), by subject key; and the holders' names."""
     keys = {normalize_name(f.subject) for f in facts}
     keys |= {k for f in facts for k in _spans(f.subject)}
-    values = {normalize_name(v) for f in facts if (v := _replaced(f))}
+    values = {k for f in facts if (v := _replaced(f)) for k in (normalize_name(v), *_spans(v))}
     found = find_live(store, group_id, sorted(k for k in keys | values if k))
-    slots = sorted({p for f in facts for p in _slots(f)})
+    slots = sorted({p for f in facts for p in _slots(f)} | set(vocab.own))
     pairs = [(e.id, p) for k, e in found.items() if k in keys for p in slots]
     objects = [found[k].id for k in sorted(values) if k in found]
+    versions = store.current_facts(group_id, pairs, objects)
+    tf = TimeFilter(as_of=now, known_at=now)
+    for said in sorted({v for f in facts if (v := _replaced(f))}):
+        versions += [v for v, _ in store.fact_text_search(group_id, said, _SAID_BY_PART, tf)
+                     if v.expired_at is None and names_value(said, v.object)]
     held: Held = {}
     names: dict[str, str] = {}
-    for version in store.current_facts(group_id, pairs, objects):
-        if version.predicate in slots:
-            key = normalize_name(version.subject)
-            held.setdefault(key, set()).add((version.predicate, normalize_name(version.object)))
-            names.setdefault(key, version.subject)
+    for version in versions:
+        key = normalize_name(version.subject)
+        held.setdefault(key, set()).add((version.predicate, normalize_name(version.object)))
+        names.setdefault(key, version.subject)
     return held, names
 
 
 def _settled(facts: list[ExtractedFact], vocab: Vocabulary, held: Held, names: dict[str, str], speaker: str
              ) -> list[ExtractedFact]:
     """One episode's facts, each movable one said of its slot's holder; ``held`` learns what they state."""
-    moved: dict[tuple[str, str], str] = {}  # (subject key, slot) -> the holder's key
+    moved: dict[tuple[str, str], Holder] = {}  # (subject key, slot) -> the holder
     out = []
     for f in facts:
         if _movable(f, vocab):
             subject = normalize_name(f.subject)
             target = next((moved[(subject, p)] for p in _slots(f) if (subject, p) in moved), None) \
-                or _holder(f, subject, held, subject == speaker)
-            if target is not None and target != subject:
-                moved.update({(subject, p): target for p in _slots(f)})
-                f = _said_of(f, names.get(target, target), vocab)
+                or _holder(f, subject, held, vocab, subject == speaker)
+            if target is not None and target[0] != subject:
+                moved.update({(subject, p): target for p in (*_slots(f), *target[1:]) if p})
+                f = _said_of(f, names.get(target[0], target[0]), target[1], vocab)
             _learn(f, held, names)
         out.append(f)
     return out
 
 
-def _holder(f: ExtractedFact, subject: str, held: Held, by_speaker: bool) -> str | None:
+def _holder(f: ExtractedFact, subject: str, held: Held, vocab: Vocabulary, by_speaker: bool) -> Holder | None:
     slots = set(_slots(f))
-    if any(p in slots for p, _ in held.get(subject, ())):
+    mine = held.get(subject, set())
+    if any(p in slots for p, _ in mine):
         return None  # its subject holds the slot: the change is its own
-    value = normalize_name(_replaced(f)) if by_speaker else ""
-    if value:  # (a thing's own change names its own old value: "Van 3 left Halfords" is no change of Van 2's)
-        by_value = {k for k, hs in held.items() if any(p in slots and v == value for p, v in hs)}
-        if len(by_value) == 1:
-            return by_value.pop()
+    value = _replaced(f) if by_speaker else ""  # (a thing's own change names its own old value: "Van 3 left
+    if value:  # Halfords" is no change of Van 2's)
+        if any(names_value(value, v) for _, v in mine):
+            return None  # a value the speaker holds: the pipeline settles which of the speaker's slots
+        holding = {(k, p) for k, hs in held.items() if k != subject for p, v in hs
+                   if names_value(value, v) and (p in slots or f.ending and p in vocab.own)}
+        settled = {h for h in holding if h[1] in slots} or holding
+        if len(settled) == 1:
+            key, slot = settled.pop()
+            return key, (slot if slot not in slots else None)
+    if not any(p in vocab.own for p in slots):
+        return None
     by_name = {k for k in _spans(f.subject) if any(p in slots for p, _ in held.get(k, ()))}
-    return by_name.pop() if len(by_name) == 1 else None
+    return (by_name.pop(), None) if len(by_name) == 1 else None
 
 
-def _said_of(f: ExtractedFact, holder: str, vocab: Vocabulary) -> ExtractedFact:
+def _said_of(f: ExtractedFact, holder: str, slot: str | None, vocab: Vocabulary) -> ExtractedFact:
+    """The fact said of its holder (and in the slot that holds its value, when that settled it)."""
+    if slot is not None:
+        f = replace(f, predicate=slot, alternatives=(), needs_slot=False)
     spec = vocab.predicates.get(f.predicate)
     if spec is not None and not f.ending and not f.any_object:
         statement = spec.render(holder, f.object)
+    elif slot is not None:
+        statement = f"{holder} no longer {slot}"
     else:
         statement = f.statement.replace(f.subject, holder, 1) if f.subject in f.statement else f.statement
     return replace(f, subject=holder, statement=statement)

@@ -335,7 +335,7 @@ class Pipeline:
         eps = sorted(eps, key=lambda e: e.occurred_at)
         now = self.now()
         extractions = rehomed(self.store, group_id, self.vocab, extractions, [e.id for e in eps],
-                              {e.id: e.speaker or "User" for e in eps})
+                              {e.id: e.speaker or "User" for e in eps}, now)
         known = self._resolve_entities(group_id, extractions, batch, stats, now)
         state = self._believed(group_id, extractions, known)
         pending: dict[str, FactVersion] = {}  # versions this batch creates, by id

@@ -179,6 +179,14 @@ def test_the_speakers_change_of_a_held_value_is_the_holders(make_memory, group):
     assert now == {("boat", "Haven")} and before == {("boat", "Navigators")}
 
 
+def test_an_end_the_speaker_says_by_part_of_a_held_values_name_ends_it_where_it_is_held(make_memory, group):
+    """"We dropped Saga" names the caravan's "Saga Insurance" by part of its name, and meaning alone reads the
+    clause as no slot in particular: the one own slot that holds it ends, and the new provider is its."""
+    now, before = _insured(make_memory, group, ["The caravan is insured with Saga Insurance.",
+                                                "We dropped Saga and took out a policy with Caravan Guard."])
+    assert now == {("caravan", "Caravan Guard")} and before == {("caravan", "Saga Insurance")}
+
+
 def test_a_things_own_change_stays_its_own(make_memory, group):
     """Another thing holding the same value is not what "the lorry switched from Hiscox" changes; and with two
     holders of a value the speaker's change settles on neither."""
