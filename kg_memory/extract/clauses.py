@@ -353,14 +353,19 @@ def _subject_of(verb: Any, speaker: str, topic: str | None, types: frozenset[str
             return owner, owner
         if _said_as_own(subj, verb):
             return speaker, topic
-        if topic is not None and subj.lemma_.lower() in slot_words:
-            return topic, topic  # "Tyrell signed; the deal is closed won": the deal is Tyrell's
+        if topic is not None and subj.lemma_.lower() in slot_words and not _numbered(subj):
+            return topic, topic  # "Tyrell signed; the deal is closed won": the deal is Tyrell's (not "Laptop 7")
     if _my_thing(subj, types, people):
         return speaker, topic  # "My amlodipine went up to 10 mg": the speaker's dose
     if any(t.pos_ == "VERB" for t in subj.subtree if t.i < subj.i):
         return None, topic  # a clause the parser took for a subject ("Ledger outgrew SQLite, so it ..."): misread
     phrase = _phrase(subj, types)
     return phrase, phrase
+
+
+def _numbered(noun: Any) -> bool:
+    """A noun named by its number ("Laptop 7", "van 4"): a thing of its own, not a slot's noun."""
+    return any(k.dep_ == "nummod" and k.i > noun.i for k in noun.children)
 
 
 def _hung_subject(verb: Any) -> Any | None:

@@ -115,9 +115,14 @@ class MeaningReader:
     def verbs(self) -> frozenset[str]:
         """The verbs the active predicates' own examples use ("uses", "deploys", "keeps"), by lemma and
         as said: where the small parser takes one for a noun, the words before it are the subject."""
-        return frozenset(w for p in self.active for e in p.examples for t in parse.parsed(e)
-                         if t.pos_ == "VERB" and t.lemma_.lower() not in ("be", "have", "do", "get", "go")
-                         for w in (t.lemma_.lower(), t.lower_))
+        said = {w for p in self.active for e in p.examples for t in parse.parsed(e)
+                if t.pos_ == "VERB" and t.lemma_.lower() not in ("be", "have", "do", "get", "go")
+                for w in (t.lemma_.lower(), t.lower_)}
+        # and a verb a predicate's name says ("rehearses_at": "The Strays rehearse at ...", which the parser
+        # may take for a noun), in its forms
+        named = {f for p in self.active for w in p.name.split("_") if len(w) > 4 and w.endswith("s")
+                 for f in (w, w[:-1], w[:-2] if w.endswith("es") else w)}
+        return frozenset(said | named)
 
     @functools.cached_property
     def _ties(self) -> frozenset[str]:
@@ -609,10 +614,22 @@ def value_verbs(p: Predicate) -> frozenset[str]:
                 # (a coordinated verb the small parser took for a plural noun: "maintains and repairs")
                 verbs |= {v.lemma_.lower() for v in (clause, *clause.conjuncts) if v.pos_ == "VERB"
                           or v.tag_ in ("NNS", "VBZ")}
-        noun = head.lower_
-        if noun.endswith(("er", "or")):
-            verbs |= {noun[:-2], noun[:-1], noun[:-2] + "e", noun[:-3] + "y"} & said
+        verbs |= _agent_verbs(head.lower_) & said
+    # and the predicate's own name, an agent noun ("drummer": drum), when its examples say the verb in any form
+    # (the small parser takes "Keith drums for ..." for a noun)
+    forms = {f"{t.lower_}" for e in p.examples for t in parse.parsed(e)}
+    for word in p.name.split("_"):
+        verbs |= {v for v in _agent_verbs(word) if {v + "s", v + "es", v + "ed", v + "ing"} & forms}
     return frozenset(verbs - {"be", "have", "do", "get"})
+
+
+def _agent_verbs(noun: str) -> set[str]:
+    """The verbs an agent noun may be of ("teacher": teach, "driver": drive, "drummer": drum)."""
+    if not noun.endswith(("er", "or")) or len(noun) < 5:
+        return set()
+    stem = noun[:-2]
+    out = {stem, noun[:-1], stem + "e", noun[:-3] + "y"}
+    return out | ({stem[:-1]} if stem[-1] == stem[-2] else set())
 
 
 def _widest(matched: list[tuple[Reading, _Slots]]) -> list[tuple[Reading, _Slots]]:

@@ -125,6 +125,9 @@ def noun_phrase(tok: Any, types: frozenset[str]) -> str:
     if tok.text.istitle() and tok.pos_ == "PROPN":  # a name is made of names ("after the reorg Sofia": Sofia)
         words = [t for t in words if t == tok or not t.text.islower()]
     doc, end = tok.doc, tok.i
+    if end + 1 < len(doc) and doc[end + 1].dep_ == "appos" and doc[end + 1].head == tok \
+            and doc[end + 1].pos_ == "PROPN" and tok.pos_ == "NOUN":
+        end += 1  # a name the parser set beside its noun ("the studio Mac": "studio", then "Mac")
     while end + 1 < len(doc) and numeric(doc[end + 1]) and (is_name(doc[end]) or numeric(doc[end])):
         end += 1  # a number after a name is part of it ("Van 4", "Building 7")
     text = " ".join(t.text for t in [*words, *doc[tok.i + 1:end + 1]])

@@ -9,9 +9,11 @@ subject holds nothing of its slot is the slot of the one thing that does hold it
 - when the speaker says it, the one whose value the change replaces or ends, by its words ("we dropped
   Aviva": the home's; "we dropped Saga", read by meaning alone as no slot in particular, ends Saga where
   it is held, in one of the group's own slots); else
-- the one its subject names inside its own name ("the car insurance": the car's, in one of its own slots).
+- the one its subject names inside its own name ("the car insurance": the car's, in one of its own slots);
+  or, for a subject that is only an entity type's noun ("the band"), the one thing that holds the slot.
 
-Only one holder settles it; with none or several, the fact keeps its subject. Facts of the same episode
+An end said by a thing's value of the thing ("Keith quit The Strays", The Strays' drummer) ends the thing's
+slot. Only one holder settles it; with none or several, the fact keeps its subject. Facts of the same episode
 said of the same subject and slot follow (an end and its successor). A value the speaker holds is the
 speaker's (the pipeline settles its slot), and the default ontology's facts are never moved.
 """
@@ -88,7 +90,7 @@ def _held_now(store: StoreCore, group_id: str, vocab: Vocabulary, facts: list[Ex
     """What the subjects the facts may mean hold now of the facts' slots, and what holds the values the
     facts replace (in any slot; a value said by part of its name, "Saga" for "Saga Insurance", is found by
     the facts' text), by subject key; and the holders' names."""
-    keys = {normalize_name(f.subject) for f in facts}
+    keys = {normalize_name(f.subject) for f in facts} | {normalize_name(f.object) for f in facts if f.ending}
     keys |= {k for f in facts for k in _spans(f.subject)}
     values = {k for f in facts if (v := _replaced(f)) for k in (normalize_name(v), *_spans(v))}
     found = find_live(store, group_id, sorted(k for k in keys | values if k))
@@ -97,6 +99,8 @@ def _held_now(store: StoreCore, group_id: str, vocab: Vocabulary, facts: list[Ex
     objects = [found[k].id for k in sorted(values) if k in found]
     versions = store.current_facts(group_id, pairs, objects)
     tf = TimeFilter(as_of=now, known_at=now)
+    for p in sorted({p for f in facts if _a_type(f.subject, vocab) for p in _slots(f) if p in vocab.own}):
+        versions += store.list_facts(group_id, tf, predicate=p, limit=_SAID_BY_PART)  # "the band": which one
     for said in sorted({v for f in facts if (v := _replaced(f))}):
         versions += [v for v, _ in store.fact_text_search(group_id, said, _SAID_BY_PART, tf)
                      if v.expired_at is None and names_value(said, v.object)]
@@ -116,6 +120,7 @@ def _settled(facts: list[ExtractedFact], vocab: Vocabulary, held: Held, names: d
     out = []
     for f in facts:
         if _movable(f, vocab):
+            f = _quit(f, vocab, held, names)
             subject = normalize_name(f.subject)
             target = next((moved[(subject, p)] for p in _slots(f) if (subject, p) in moved), None) \
                 or _holder(f, subject, held, vocab, subject == speaker)
@@ -125,6 +130,21 @@ def _settled(facts: list[ExtractedFact], vocab: Vocabulary, held: Held, names: d
             _learn(f, held, names)
         out.append(f)
     return out
+
+
+def _quit(f: ExtractedFact, vocab: Vocabulary, held: Held, names: dict[str, str]) -> ExtractedFact:
+    """"Keith quit The Strays": an end said by the one a thing holds as the value of one of the group's own
+    slots, of the thing, is that slot of the thing ending that value (The Strays' drummer, Keith), when the
+    subject holds nothing of the end's slot; the value settles the slot, whatever meaning read."""
+    subject, thing = normalize_name(f.subject), normalize_name(f.object)
+    if not f.ending or not thing or any(p in _slots(f) for p, _ in held.get(subject, ())):
+        return f
+    slots = {p for p, v in held.get(thing, ()) if p in vocab.own and names_value(f.subject, v)}
+    if len(slots) != 1:
+        return f
+    slot, owner = slots.pop(), names.get(thing, f.object)
+    return replace(f, subject=owner, predicate=slot, object=f.subject, replaces=f.subject, alternatives=(),
+                   needs_slot=False, statement=f"{owner} no longer {slot.replace('_', ' ')} {f.subject}")
 
 
 def _holder(f: ExtractedFact, subject: str, held: Held, vocab: Vocabulary, by_speaker: bool) -> Holder | None:
@@ -144,8 +164,15 @@ def _holder(f: ExtractedFact, subject: str, held: Held, vocab: Vocabulary, by_sp
             return key, (slot if slot not in slots else None)
     if not any(p in vocab.own for p in slots):
         return None
-    by_name = {k for k in _spans(f.subject) if any(p in slots for p, _ in held.get(k, ()))}
+    named = _spans(f.subject) if not _a_type(f.subject, vocab) else list(held)  # ("the band": any holder)
+    by_name = {k for k in named if k != subject and any(p in slots for p, _ in held.get(k, ()))}
     return (by_name.pop(), None) if len(by_name) == 1 else None
+
+
+def _a_type(subject: str, vocab: Vocabulary) -> bool:
+    """A subject that is only an entity type's noun ("the band", "the van"): the one thing of the slot."""
+    key = normalize_name(subject)
+    return any(key in (t.lower(), f"{t.lower()}s") for t in vocab.entity_types)
 
 
 def _said_of(f: ExtractedFact, holder: str, slot: str | None, vocab: Vocabulary) -> ExtractedFact:

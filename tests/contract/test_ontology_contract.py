@@ -196,3 +196,38 @@ def test_a_things_own_change_stays_its_own(make_memory, group):
     now, _ = _insured(make_memory, f"{group}-two", ["The van is insured with Hiscox.",
                                                     "The lorry is insured with Hiscox.", "We dropped Hiscox."])
     assert ("van", "Hiscox") in now and ("lorry", "Hiscox") in now
+
+
+BAND = {"extends": "default", "entity_types": {"band": {"description": "a group of musicians"}},
+        "predicates": {
+            "bassist": {"cardinality": "single", "object": "entity",
+                        "description": "the person who plays bass in a band",
+                        "examples": ["Keith plays bass for The Strays.", "The band's bassist is Priya."]},
+            "tour_manager": {"cardinality": "single", "object": "entity",
+                             "description": "the person who runs a band's tours",
+                             "examples": ["Dana runs tours for The Strays.", "Our tour manager is Tom Reyes."]}}}
+
+
+def _band(make_memory, group, turns, predicate):
+    mem = make_memory()
+    mem.set_ontology(BAND, group=group)
+    for month, text in enumerate(turns, start=1):
+        mem.add(text, group=group, occurred_at=f"2026-{month:02d}-10T10:00:00Z")
+    return {(f.subject, f.object) for f in mem.facts(group=group, predicate=predicate)}, \
+        {(f.subject, f.object) for f in mem.facts(group=group, predicate=predicate, as_of="2026-01-20")}
+
+
+def test_an_end_said_by_the_value_of_the_thing_ends_the_things_slot(make_memory, group):
+    """"Omar quit The Moths": The Moths' bassist was Omar, and is no one now."""
+    now, before = _band(make_memory, group, ["The Moths' bassist is Omar.", "Omar quit The Moths."], "bassist")
+    assert now == set() and before == {("Moths", "Omar")}
+
+
+def test_a_subject_said_only_as_its_type_is_the_one_thing_that_holds_the_slot(make_memory, group):
+    """"The band's tour manager" is The Moths' when they are the one band with one; with two, neither's."""
+    now, before = _band(make_memory, group, ["The Moths' tour manager is Joy.", "Ravi is the band's tour manager now."],
+                        "tour_manager")
+    assert now == {("Moths", "Ravi")} and before == {("Moths", "Joy")}
+    now, _ = _band(make_memory, f"{group}-two", ["The Moths' tour manager is Joy.", "The Wasps' tour manager is Kim.",
+                                                 "Ravi is the band's tour manager now."], "tour_manager")
+    assert {("Moths", "Joy"), ("Wasps", "Kim")} <= now

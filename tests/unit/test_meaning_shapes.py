@@ -40,6 +40,7 @@ project, sales, health, personal = (_domain(n) for n in ("project", "sales", "he
 # the dev sets' own vocabularies (tests/fixtures/updates-fresh7.json, updates-fresh8.json)
 fleet, people, services, school = (_domain(n, FIXTURES) for n in ("fleet", "people", "services", "school"))
 household = _domain("household", FIXTURES)  # (tests/fixtures/updates-fresh6.json, read since)
+band, itassets = (_domain(n, FIXTURES) for n in ("band", "itassets"))  # (updates-fresh10.json's, dev)
 
 
 def _facts(extractor, text):
@@ -733,3 +734,31 @@ def test_a_noun_said_with_its_owner_that_the_parser_took_for_an_adverb_is_the_ow
               lemmas=["the", "invoicing", "service", "'s", "datastore", "be", "MariaDB", "."])
     found = readings(doc, "User", frozenset({"service"}), frozenset({"datastore"}))
     assert [(r.subject, r.object) for r in found] == [("invoicing", "MariaDB")]
+
+
+
+@pytest.mark.parametrize("text, fact", [
+    # the predicate's name is an agent noun ("drummer"): its verb's doer is the value, though the parser takes
+    # "drums" for a noun
+    ("Ruth drums for The Owls.", ("the owls", "drummer", "Ruth", False)),
+    # a verb the predicate's name says ("rehearses_at") ends the subject the parser missed
+    ("The Owls rehearse at Soundhouse.", ("owls", "rehearses_at", "Soundhouse", False)),
+])
+def test_a_predicates_own_name_says_its_verb(band, text, fact):
+    assert fact in _facts(band, text)
+
+
+def test_a_thing_named_by_its_number_is_its_own_subject_after_another_clause(itassets):
+    """"Mo left, so Laptop 9 went to Priya": "Laptop 9" is no slot noun of Mo's."""
+    assert ("laptop 9", "assigned_to", "Priya", False) in _facts(itassets, "Mo left, so Laptop 9 went to Priya.")
+
+
+def test_a_name_the_parser_set_beside_its_noun_is_part_of_the_phrase():
+    from spacy.tokens import Doc
+
+    from kg_memory.extract.values import noun_phrase
+    words = ["The", "studio", "Mac", "is", "on", "Sonoma", "."]
+    doc = Doc(parse.parsed("x").vocab, words=words, heads=[1, 3, 1, 3, 3, 4, 3],
+              deps=["det", "nsubj", "appos", "ROOT", "prep", "pobj", "punct"],
+              pos=["DET", "NOUN", "PROPN", "AUX", "ADP", "PROPN", "PUNCT"])
+    assert noun_phrase(doc[1], frozenset()) == "studio Mac"
