@@ -64,38 +64,6 @@ class Reading:
     said_by: str | None = None
 
 
-# an amount as said: a number (digits or words, "and a half"), then a unit of UNITS
-_NUMBER = (r"(?:\$?\d[\d,.]*k?|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|fifteen|twenty|"
-           r"thirty|forty|fifty|hundred)(?:\s+and\s+a\s+half)?")
-PHONE = re.compile(r"\b\d{3}[-. ]\d{3,4}(?:[-. ]\d{3,4})?\b")
-
-
-def _amount_rx() -> re.Pattern[str]:
-    units = "|".join(sorted((re.escape(u) for u in UNITS), key=len, reverse=True))
-    return re.compile(rf"(?<![\w-]){_NUMBER}\s*(?:{units})(?![\w-])|\$\d[\d,.]*k?\b", re.I)
-
-
-def value_shape(value: str) -> str | None:
-    """The shape of a value that says which slots may hold it: ``phone`` (555-0134), ``amount:<unit>``
-    (500 mg, $40k), or None for words and names, which meaning alone places."""
-    if PHONE.fullmatch(value.strip()):
-        return "phone"
-    found = AMOUNT.fullmatch(value.strip())
-    if found is None:
-        return None
-    low = value.strip().lower()
-    unit = "$" if low.startswith("$") else re.sub(r"^[\d,.]+", "", low.split()[-1])
-    return f"amount:{unit[:-1] if len(unit) > 2 and unit.endswith('s') else unit}"
-
-
-_NUMBER_WORD = re.compile(r"\b(?:one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|fifteen|twenty|"
-                          r"thirty|forty|fifty|hundred)\b", re.I)
-
-
-def has_number(value: str) -> bool:
-    return any(c.isdigit() for c in value) or bool(_NUMBER_WORD.search(value))
-
-
 # -- clauses off the parse ----------------------------------------------------------------------
 # ("may" only in lower case: "in May" is a month)
 HYPOTHETICAL = re.compile(r"\b(?:would|should|could|might|(?-i:may)|someday|one day|if|hope to|want to|wanna|"
@@ -110,7 +78,7 @@ def readings(doc: Any, speaker: str, types: frozenset[str] = frozenset(), slot_w
     for verb in (t for t in doc if _is_verb(t)):
         subject, topic = _subject_of(verb, speaker, topic, types, slot_words, people)
         reading = _inverse_copula(verb, speaker, types, slot_words, people) or _done_to_me(verb, speaker) \
-            or _reading(verb, subject, types, speaker)
+            or _reading(verb, subject, types, speaker) or _after_an_end(verb, subject, out)
         if reading is not None:
             if reading.shape == "plain" and _says_an_end(verb, ends):  # an ontology's own ``ends``: "lost the deal"
                 reading = replace(reading, shape="end")
@@ -137,6 +105,16 @@ def readings(doc: Any, speaker: str, types: frozenset[str] = frozenset(), slot_w
         if reading is None or reading.subject == speaker or is_agent(reading.subject):
             topic = _moved_thing(verb, types) or topic  # "we moved the wiki to Notion; it ...": the wiki
     return out
+
+
+def _after_an_end(verb: Any, subject: str | None, out: list[Reading]) -> Reading | None:
+    """"Domino dropped us, and we signed with Bella Union": a clause joined to an end, with no value but a name
+    after "with", names the ended slot's successor."""
+    if subject is None or not out or out[-1].shape != "end" or verb.dep_ != "conj":
+        return None
+    named = next((o for k in verb.children if k.dep_ == "prep" and k.lower_ == "with"
+                  if (o := _pobj(k)) is not None and _is_name(o) and o.pos_ == "PROPN"), None)
+    return None if named is None else _made(subject, verb.lemma_.lower(), named, _clause_text(verb), "change")
 
 
 def _misread_clauses(verb: Any, subject: str) -> list[Reading]:
@@ -219,6 +197,9 @@ def _done_to_me(verb: Any, speaker: str) -> Reading | None:
                             and k.lower_ in ("at", "on", "as", "off") if (o := _pobj(k)) is not None), ("", None))
         # "took me off lisinopril and put me on amlodipine": off ends a value, and on after an off changes it
         shape = "end" if prep == "off" else "change" if prep == "on" and _taken_off(verb) else "plain"
+        if value is None and verb.lemma_.lower() in STOP:  # "Domino dropped us": the one who ends it was the value
+            doer = next((k for k in verb.children if k.dep_ == "nsubj" and _is_name(k) and k.pos_ == "PROPN"), None)
+            return None if doer is None else _made(speaker, verb.lemma_.lower(), doer, _clause_text(verb), "end")
         return None if value is None else _made(speaker, verb.lemma_.lower(), value, _clause_text(verb), shape)
     after_me = any(k.dep_ == "prep" and any(g.dep_ == "pobj" and g.lower_ in ("me", "us") for g in k.children)
                    for k in verb.children)
@@ -757,7 +738,6 @@ def _made(subject: str, verb: str, obj: Any, text: str, shape: str) -> Reading |
 _TO_AMOUNT = re.compile(r"^(?:up\s+|down\s+)?to\s+(?=\d)", re.I)  # where a number went, before the number
 
 
-AMOUNT = _amount_rx()
 
 
 def misread_verb(t: Any) -> bool:

@@ -27,17 +27,9 @@ from ..embed.base import Embedder
 from . import dates, parse
 from .base import ExtractedFact
 from .canonical import near_class_word
-from .clauses import (
-    AMOUNT,
-    HYPOTHETICAL,
-    PHONE,
-    Reading,
-    has_number,
-    is_agent,
-    readings,
-    value_shape,
-)
+from .clauses import HYPOTHETICAL, Reading, is_agent, readings
 from .surface import surface_readings
+from .values import AMOUNT, PHONE, has_number, value_shape
 
 # Calibrated on tests/fixtures/updates-*.json: first on their even-numbered cases, from the third round on
 # all of them (docs/benchmarks-notes.md, "Ontologies"; updates-heldout.json is not tuned on). MiniLM puts a

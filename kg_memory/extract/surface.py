@@ -14,10 +14,8 @@ from .clauses import (
     _NAMED,
     _PRONOUNS,
     _WHEN,
-    AMOUNT,
     CHANGE,
     HAND_OVER,
-    PHONE,
     REWRITE,
     Reading,
     _mine_said_as,
@@ -25,6 +23,7 @@ from .clauses import (
     _with_me,
     in_place_of,
 )
+from .values import AMOUNT, PHONE
 from .values import DETS as _DETS
 from .values import noun_phrase as _phrase
 

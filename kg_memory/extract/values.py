@@ -142,3 +142,38 @@ def held_at(role: Any) -> Any:
     at Superdrug"); a role held nowhere named is itself."""
     return next((o for k in role.children if k.dep_ == "prep" and k.lower_ in ("at", "of", "with", "for")
                  if (o := pobj(k)) is not None and is_name(o)), role)
+
+
+# an amount as said: a number (digits or words, "and a half"), then a unit of UNITS
+_NUMBER = (r"(?:\$?\d[\d,.]*k?|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|fifteen|twenty|"
+           r"thirty|forty|fifty|hundred)(?:\s+and\s+a\s+half)?")
+PHONE = re.compile(r"\b\d{3}[-. ]\d{3,4}(?:[-. ]\d{3,4})?\b")
+
+
+def _amount_rx() -> re.Pattern[str]:
+    units = "|".join(sorted((re.escape(u) for u in UNITS), key=len, reverse=True))
+    return re.compile(rf"(?<![\w-]){_NUMBER}\s*(?:{units})(?![\w-])|\$\d[\d,.]*k?\b", re.I)
+
+
+def value_shape(value: str) -> str | None:
+    """The shape of a value that says which slots may hold it: ``phone`` (555-0134), ``amount:<unit>``
+    (500 mg, $40k), or None for words and names, which meaning alone places."""
+    if PHONE.fullmatch(value.strip()):
+        return "phone"
+    found = AMOUNT.fullmatch(value.strip())
+    if found is None:
+        return None
+    low = value.strip().lower()
+    unit = "$" if low.startswith("$") else re.sub(r"^[\d,.]+", "", low.split()[-1])
+    return f"amount:{unit[:-1] if len(unit) > 2 and unit.endswith('s') else unit}"
+
+
+_NUMBER_WORD = re.compile(r"\b(?:one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|fifteen|twenty|"
+                          r"thirty|forty|fifty|hundred)\b", re.I)
+
+
+def has_number(value: str) -> bool:
+    return any(c.isdigit() for c in value) or bool(_NUMBER_WORD.search(value))
+
+
+AMOUNT = _amount_rx()

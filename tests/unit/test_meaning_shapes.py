@@ -762,3 +762,8 @@ def test_a_name_the_parser_set_beside_its_noun_is_part_of_the_phrase():
               deps=["det", "nsubj", "appos", "ROOT", "prep", "pobj", "punct"],
               pos=["DET", "NOUN", "PROPN", "AUX", "ADP", "PROPN", "PUNCT"])
     assert noun_phrase(doc[1], frozenset()) == "studio Mac"
+
+
+def test_the_one_who_drops_the_speaker_was_the_value_and_the_next_with_is_the_new_one(band):
+    found = _facts(band, "Matador dropped us, and we signed with Warp.")
+    assert ("user", "record_label", "Matador", True) in found and ("user", "record_label", "Warp", False) in found

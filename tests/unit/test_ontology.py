@@ -222,7 +222,7 @@ def test_a_clause_the_speaker_acts_in_states_the_things_slot(project, text, fact
 
 
 def test_value_shapes(embedder):
-    from kg_memory.extract.clauses import value_shape
+    from kg_memory.extract.values import value_shape
     assert value_shape("555-0134") == "phone"
     assert value_shape("500 mg") == "amount:mg"
     assert value_shape("six and a half hours") == value_shape("8 hours") == "amount:hour"
