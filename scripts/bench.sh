@@ -94,6 +94,9 @@ KGMEM_HOME="$home" "$BIN/kgmem" bench precision "${precision_files[@]}" --todo .
 # and the four domain sets, each case in its own group under its ontology (reported apart)
 KGMEM_HOME="$home" "$BIN/kgmem" bench precision tests/fixtures/updates-{project,sales,health,personal}.json \
   --todo .bench/precision-todo-rules-domains.jsonl --json > .bench/precision-rules-domains.json
+# and the dev sets of new vocabularies (household and lab, fleet and people, services and school, band and IT)
+KGMEM_HOME="$home" "$BIN/kgmem" bench precision tests/fixtures/updates-fresh{6,7,8,10}.json \
+  --todo .bench/precision-todo-rules-vocabularies.jsonl --json > .bench/precision-rules-vocabularies.json
 if ls ../shared/data/locomo-dev/*.json >/dev/null 2>&1; then
   KGMEM_HOME="$home" "$BIN/kgmem" bench locomo ../shared/data/locomo-dev/*.json --json > .bench/locomo.json
 else

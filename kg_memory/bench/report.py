@@ -266,7 +266,8 @@ def _serve(bench_dir: Path) -> list[str]:
 def _precision(bench_dir: Path) -> list[str]:
     # the conversations, and apart (their facts are the ones the cases plant) the domain update sets
     runs = {name: _load(bench_dir / f"precision-{k}.json") for name, k in (
-        ("rules", "rules"), ("llm", "llm"), ("rules, domain sets", "rules-domains"))}
+        ("rules", "rules"), ("llm", "llm"), ("rules, domain sets", "rules-domains"),
+        ("rules, new vocabularies", "rules-vocabularies"))}
     if not any(runs.values()):
         return []
     out = ["## Fact precision", "",
