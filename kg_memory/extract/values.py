@@ -145,14 +145,14 @@ def held_at(role: Any) -> Any:
 
 
 # an amount as said: a number (digits or words, "and a half"), then a unit of UNITS
-_NUMBER = (r"(?:\$?\d[\d,.]*k?|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|fifteen|twenty|"
+_NUMBER = (r"(?:[$£€]?\d[\d,.]*k?|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|fifteen|twenty|"
            r"thirty|forty|fifty|hundred)(?:\s+and\s+a\s+half)?")
 PHONE = re.compile(r"\b\d{3}[-. ]\d{3,4}(?:[-. ]\d{3,4})?\b")
 
 
 def _amount_rx() -> re.Pattern[str]:
     units = "|".join(sorted((re.escape(u) for u in UNITS), key=len, reverse=True))
-    return re.compile(rf"(?<![\w-]){_NUMBER}\s*(?:{units})(?![\w-])|\$\d[\d,.]*k?\b", re.I)
+    return re.compile(rf"(?<![\w-]){_NUMBER}\s*(?:{units})(?![\w-])|[$£€]\d[\d,.]*k?\b", re.I)
 
 
 def value_shape(value: str) -> str | None:
@@ -164,7 +164,7 @@ def value_shape(value: str) -> str | None:
     if found is None:
         return None
     low = value.strip().lower()
-    unit = "$" if low.startswith("$") else re.sub(r"^[\d,.]+", "", low.split()[-1])
+    unit = low[0] if low[0] in "$£€" else re.sub(r"^[\d,.]+", "", low.split()[-1])  # (a currency is its unit)
     return f"amount:{unit[:-1] if len(unit) > 2 and unit.endswith('s') else unit}"
 
 

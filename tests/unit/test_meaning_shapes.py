@@ -767,3 +767,13 @@ def test_a_name_the_parser_set_beside_its_noun_is_part_of_the_phrase():
 def test_the_one_who_drops_the_speaker_was_the_value_and_the_next_with_is_the_new_one(band):
     found = _facts(band, "Matador dropped us, and we signed with Warp.")
     assert ("user", "record_label", "Matador", True) in found and ("user", "record_label", "Warp", False) in found
+
+
+@pytest.mark.parametrize("value, shape", [("£950", "amount:£"), ("€1,200", "amount:€"), ("$40k", "amount:$")])
+def test_an_amount_in_any_currency_is_an_amount(value, shape):
+    from kg_memory.extract.values import value_shape
+    assert value_shape(value) == shape
+
+
+def test_a_slot_of_amounts_takes_pounds_as_dollars(sales):
+    assert ("initech", "contract_value", "£40k", False) in _facts(sales, "Initech's deal is worth £40k.")
