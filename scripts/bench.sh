@@ -79,9 +79,9 @@ done
 KGMEM_HOME="$home" "$BIN/kgmem" bench contradictions tests/fixtures/updates-heldout.json --report-only --json \
   > .bench/updates-heldout.json
 # The fresh update sets (each written before a run on it: fresh..fresh5 on 2026-12-05's first day, fresh6..8 on
-# the next, fresh9 and fresh10 on the one after; their failures were then read, dev since, except fresh9's,
+# the next, fresh9 to fresh11 on the one after; their failures were then read, dev since, except fresh9's,
 # written for first runs only).
-for set in fresh fresh2 fresh3 fresh4 fresh5 fresh6 fresh7 fresh8 fresh9 fresh10; do
+for set in fresh fresh2 fresh3 fresh4 fresh5 fresh6 fresh7 fresh8 fresh9 fresh10 fresh11; do
   KGMEM_HOME="$home" "$BIN/kgmem" bench contradictions "tests/fixtures/updates-$set.json" --report-only --json \
     > ".bench/updates-$set.json"
 done
@@ -110,7 +110,7 @@ if "$BIN/python" -c "from kg_memory import localllm; localllm.verify()" 2>/dev/n
     --store "sqlite:///$home/llm-contra.db" --json > .bench/contradictions-llm.json
   KGMEM_HOME="$llm_home" "$BIN/kgmem" bench contradictions tests/fixtures/contradictions-phrasings.json \
     --report-only --extractor llm --store "sqlite:///$home/llm-phr.db" --json > .bench/contradictions-phrasings-llm.json
-  for set in project sales health personal heldout fresh fresh2 fresh3 fresh4 fresh5 fresh6 fresh7 fresh8 fresh9 fresh10; do
+  for set in project sales health personal heldout fresh fresh2 fresh3 fresh4 fresh5 fresh6 fresh7 fresh8 fresh9 fresh10 fresh11; do
     KGMEM_HOME="$llm_home" "$BIN/kgmem" bench contradictions "tests/fixtures/updates-$set.json" --report-only \
       --extractor llm --store "sqlite:///$home/llm-$set.db" --json > ".bench/updates-$set-llm.json"
   done

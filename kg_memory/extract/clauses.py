@@ -71,14 +71,16 @@ HYPOTHETICAL = re.compile(r"\b(?:would|should|could|might|(?-i:may)|someday|one 
 
 
 def readings(doc: Any, speaker: str, types: frozenset[str] = frozenset(), slot_words: frozenset[str] = frozenset(),
-             people: frozenset[str] = frozenset(), ends: frozenset[str] = frozenset()) -> list[Reading]:
-    """Every clause of a parsed sentence that has a subject (or a topic it continues) and an object."""
+             people: frozenset[str] = frozenset(), ends: frozenset[str] = frozenset(),
+             preps: frozenset[tuple[str, str]] = frozenset()) -> list[Reading]:
+    """Every clause of a parsed sentence that has a subject (or a topic it continues) and an object.
+    ``preps``: (verb, preposition) pairs an ontology's examples give a value with ("known for")."""
     out: list[Reading] = []
     topic: str | None = None
     for verb in (t for t in doc if _is_verb(t)):
         subject, topic = _subject_of(verb, speaker, topic, types, slot_words, people)
         reading = _inverse_copula(verb, speaker, types, slot_words, people) or _done_to_me(verb, speaker) \
-            or _reading(verb, subject, types, speaker) or _after_an_end(verb, subject, out)
+            or _reading(verb, subject, types, speaker, preps) or _after_an_end(verb, subject, out)
         if reading is not None:
             if reading.shape == "plain" and _says_an_end(verb, ends):  # an ontology's own ``ends``: "lost the deal"
                 reading = replace(reading, shape="end")
@@ -105,6 +107,14 @@ def readings(doc: Any, speaker: str, types: frozenset[str] = frozenset(), slot_w
         if reading is None or reading.subject == speaker or is_agent(reading.subject):
             topic = _moved_thing(verb, types) or topic  # "we moved the wiki to Notion; it ...": the wiki
     return out
+
+
+def value_preps(examples: list[str]) -> frozenset[tuple[str, str]]:
+    """The (verb, preposition) pairs examples give a value with, of the prepositions that otherwise give none
+    ("The Anchor is known for its fish pie": ("know", "for"))."""
+    return frozenset((t.head.lemma_.lower(), t.lower_) for e in examples for t in parse.parsed(e)
+                     if t.dep_ == "prep" and t.lower_ in _NOT_VALUE and t.head.pos_ in ("VERB", "ADJ")
+                     and any(k.dep_ == "pobj" for k in t.children))
 
 
 def _after_an_end(verb: Any, subject: str | None, out: list[Reading]) -> Reading | None:
@@ -502,7 +512,8 @@ def _owner(noun: Any, speaker: str, types: frozenset[str]) -> str | None:
     return None if named is None else named.text
 
 
-def _reading(verb: Any, subject: str | None, types: frozenset[str], speaker: str = "User") -> Reading | None:
+def _reading(verb: Any, subject: str | None, types: frozenset[str], speaker: str = "User",
+             value_preps: frozenset[tuple[str, str]] = frozenset()) -> Reading | None:
     aimed = _aimed(verb, subject)
     if aimed is not None:
         return aimed
@@ -646,7 +657,7 @@ def _reading(verb: Any, subject: str | None, types: frozenset[str], speaker: str
     if dobj is not None and (_is_name(dobj) or named is None):
         return _made(subject, lemma, dobj, _clause_text(verb), "plain")
     for prep, obj in preps.items():
-        takes = prep not in not_value or (lemma, prep) in AIM_PREPS
+        takes = prep not in not_value or (lemma, prep) in AIM_PREPS | value_preps
         if obj is not None and takes and (named is None or obj is named):
             return _made(subject, lemma, obj, _clause_text(verb), "plain")
     return None

@@ -27,7 +27,7 @@ from ..embed.base import Embedder
 from . import dates, parse
 from .base import ExtractedFact
 from .canonical import near_class_word
-from .clauses import HYPOTHETICAL, Reading, is_agent, readings
+from .clauses import HYPOTHETICAL, Reading, is_agent, readings, value_preps
 from .surface import surface_readings
 from .values import AMOUNT, PHONE, has_number, value_shape
 
@@ -104,6 +104,11 @@ class MeaningReader:
                      for name, ws in words.items()}
 
     @functools.cached_property
+    def preps(self) -> frozenset[tuple[str, str]]:
+        """The (verb, preposition) pairs the group's own examples give values with ("known for")."""
+        return value_preps([e for p in self.active if p.name in self.vocab.own for e in p.examples])
+
+    @functools.cached_property
     def verbs(self) -> frozenset[str]:
         """The verbs the active predicates' own examples use ("uses", "deploys", "keeps"), by lemma and
         as said: where the small parser takes one for a noun, the words before it are the subject."""
@@ -158,7 +163,7 @@ class MeaningReader:
         # a wish states nothing, except of a slot that is itself an aim ("I want to run a marathon")
         wish = bool(HYPOTHETICAL.search(sentence))
         doc = parse.parsed(sentence)
-        parsed = readings(doc, speaker, self.types, self.slot_words, self.people, self.ends)
+        parsed = readings(doc, speaker, self.types, self.slot_words, self.people, self.ends, self.preps)
         matched = [m for r in parsed if (m := self._match(r, speaker, wish))]
         if not matched and not any(r.shape in ("hand_over", "rewrite") for r in parsed):
             # the small parser misread the clause ("stores" as a noun): read its surface
@@ -167,7 +172,7 @@ class MeaningReader:
                        if (m := self._match(r, speaker, wish))]
         out = []
         for r, (spec, others, unsure) in _widest(self._successors(matched)):
-            r = self._named_end(r, spec)
+            r = self._role_at(self._named_end(r, spec), spec)
             r = replace(r, subject=self._slot_owner(r.subject, spec.name))
             for value, ending in ((r.object, r.shape == "end"), *(((r.old, True),) if r.old else ())):
                 obj = value if (spec.object_kind == "entity" or r.object_proper) else value.lower()
@@ -179,6 +184,19 @@ class MeaningReader:
                                          replaces=r.old or (obj if ending and not r.any_value else ""),
                                          any_object=r.any_value))
         return out
+
+    def _role_at(self, r: Reading, spec: Predicate) -> Reading:
+        """"Aisha is now head chef at The Grove": one said to be a slot's role at a named thing is the thing's
+        value of that slot (a slot of the group's whose values are names, its role said in its own words)."""
+        if spec.name not in self.vocab.own or spec.object_kind != "entity" or not r.subject[:1].isupper():
+            return r
+        role = re.search(rf"\b{re.escape(r.subject)}\s+(?:is|was|are|became|becomes|has become)\s+(?:now\s+)?"
+                         rf"(?:the\s+|our\s+|a\s+)?((?:[a-z-]+\s+){{0,2}}[a-z-]+)\s+(?:at|of|for)\s+(?:the\s+)?"
+                         rf"{re.escape(r.object)}\b", r.text, re.I)
+        words = self.words.get(spec.name, frozenset()) | set(spec.name.split("_"))
+        if role is None or not any(_a_slot_word(w, words) for w in role.group(1).split()):
+            return r
+        return replace(r, subject=r.object, object=r.subject, object_proper=True)
 
     def _named_end(self, r: Reading, spec: Predicate) -> Reading:
         """An end read as the slot of the name its noun is said with ("closed my Santander account"), when
@@ -336,7 +354,8 @@ class MeaningReader:
             return None  # (said in the passive, or read already with the doer as value: "Dr. Moreau looks after me")
         # whose the done thing is: a name said as its owner ("teaches Noah's class": Noah's), else the speaker's
         # when it is only a slot's noun ("Virgin Media supplies our internet"), else the thing itself
-        owner = re.search(rf"([A-Z][\w.]*(?:\s+[A-Z][\w.]*)*)\s?['’]s\s+(?:\w+\s+)?{re.escape(r.object)}\b", r.text)
+        owner = re.search(rf"([A-Z][\w.]*(?:\s+[A-Z][\w.]*)*)\s?['’]s\s+(?:\w+\s+)?{re.escape(r.object)}\b", r.text) \
+            or re.search(rf"\b{re.escape(r.object)}\s+(?:at|of|for)\s+(?:the\s+)?{_NAME}", r.text)  # "the kitchen at X"
         slot_noun = self._only_slot_nouns(r.object)
         thing = owner.group(1) if owner and slot_noun else speaker if slot_noun else self.whose(r.object)
         turned = replace(r, subject=thing, object=r.subject, object_proper=r.subject[:1].isupper())
@@ -545,6 +564,7 @@ class MeaningReader:
 
 # a name a thing is had from ("from Mrs Patel", "through Bulb", "with Virgin Media")
 # (not the old value of "from A to B")
+_NAME = r"([A-Z][\w.'’&-]*(?:\s+[A-Z][\w.'’&-]*)*)"  # a run of words said with capitals
 _PROVIDER = re.compile(r"\b(?:from|with|through|via)\s+(?:the\s+)?([A-Z][\w.'’&-]*(?:\s+[A-Z][\w.'’&-]*)*)"
                        r"(?![\w'’&-])(?!\s+(?:to|into|onto)\b)")
 _SURFACE_BREAK = re.compile(r",\s+(?:so|and so|because|but)\s+", re.I)
