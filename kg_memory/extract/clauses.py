@@ -181,8 +181,8 @@ def _says_an_end(verb: Any, ends: frozenset[str]) -> bool:
     said, or in its words' stems with others between: "closed my account" is said by "closed the Lloyds
     account" (the clause's verb is the phrasing's, and its other words are the clause's own)."""
     said = " ".join(t.lower_ for t in verb.subtree)
-    if any(re.search(rf"\b{re.escape(e)}\b", said) for e in ends):
-        return True
+    if not ends or any(re.search(rf"\b{re.escape(e)}\b", said) for e in ends):
+        return bool(ends)
     stems = {t.lemma_.lower() for t in own_words(verb)}
     return any(words[0] == verb.lemma_.lower() and set(words) <= stems for e in ends if (words := _end_stems(e)))
 
@@ -513,7 +513,8 @@ def _owner(noun: Any, speaker: str, types: frozenset[str]) -> str | None:
 
 
 def _reading(verb: Any, subject: str | None, types: frozenset[str], speaker: str = "User",
-             value_preps: frozenset[tuple[str, str]] = frozenset()) -> Reading | None:
+             given: frozenset[tuple[str, str]] = frozenset()) -> Reading | None:
+    """The clause's reading; ``given``: the (verb, preposition) pairs that give a value (``value_preps``)."""
     aimed = _aimed(verb, subject)
     if aimed is not None:
         return aimed
@@ -657,7 +658,7 @@ def _reading(verb: Any, subject: str | None, types: frozenset[str], speaker: str
     if dobj is not None and (_is_name(dobj) or named is None):
         return _made(subject, lemma, dobj, _clause_text(verb), "plain")
     for prep, obj in preps.items():
-        takes = prep not in not_value or (lemma, prep) in AIM_PREPS | value_preps
+        takes = prep not in not_value or (lemma, prep) in AIM_PREPS | given
         if obj is not None and takes and (named is None or obj is named):
             return _made(subject, lemma, obj, _clause_text(verb), "plain")
     return None

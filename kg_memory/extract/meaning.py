@@ -118,7 +118,7 @@ class MeaningReader:
         # and a verb a predicate's name says ("rehearses_at": "The Strays rehearse at ...", which the parser
         # may take for a noun), in its forms
         named = {f for p in self.active for w in p.name.split("_") if len(w) > 4 and w.endswith("s")
-                 for f in (w, w[:-1], w[:-2] if w.endswith("es") else w)}
+                 for f in (w, w.removesuffix("s"), w.removesuffix("es"))}
         return frozenset(said | named)
 
     @functools.cached_property
@@ -250,7 +250,7 @@ class MeaningReader:
         if not ranked:
             return None
         top, score = ranked[0]
-        if not self._said_in_its_words(top, r.text):
+        if not self._said_in_its_words(top, _words_of(r.text)):
             return None  # (nearest to a slot it does not name: no slot, not the next nearest)
         runner = ranked[1][1] if len(ranked) > 1 else -1.0
         floor = SHAPE_THRESHOLD if r.shape in ("change", "hand_over", "rewrite") else self.threshold
@@ -390,8 +390,9 @@ class MeaningReader:
         clear = self.predicate(r, things_only, among)
         if r.shape == "plain":
             return None if clear is None else (clear[0], (), False)
+        said = _words_of(r.text)
         ranked = [(p, sc) for p, sc in sorted(self._scores(r, things_only, among=among).items(), key=lambda kv: -kv[1])
-                  if self._said_in_its_words(p, r.text)]  # (a change: the slots it may be of, held ones settle)
+                  if self._said_in_its_words(p, said)]  # (a change: the slots it may be of, held ones settle)
         if not ranked or ranked[0][1] < SHAPE_THRESHOLD:
             return None
         top = ranked[0][1]
@@ -422,7 +423,7 @@ class MeaningReader:
                 for p, s in raw.items() if (not classed or self._takes(p, r.object)) and (among is None or p in among)
                 and (not things_only or self._of_things(p))}
 
-    def _said_in_its_words(self, predicate: str, text: str) -> bool:
+    def _said_in_its_words(self, predicate: str, said: frozenset[str]) -> bool:
         """Under a group's own ontology, a built-in slot of many values and no value class (a person's pets,
         allergies, likes) is read only when the clause says one of its keywords ("pet", "allergic"): "we rent
         our house from Mrs Patel" is of no pet, whatever its nearness. Such a slot retires nothing, so a
@@ -431,7 +432,7 @@ class MeaningReader:
         if self.changes_only or predicate in self.vocab.own or self.vocab.is_single(predicate):
             return True
         keys = self._keywords.get(predicate)
-        return keys is None or bool(keys & {w.lower() for w in re.findall(r"[A-Za-z]+", text)})
+        return keys is None or bool(keys & said)
 
     @functools.cached_property
     def _keywords(self) -> dict[str, frozenset[str]]:
@@ -546,7 +547,7 @@ class MeaningReader:
                         amounts.setdefault(p.name, []).append(bool(AMOUNT.search(found.object)))
                         named.setdefault(p.name, []).append(any(c.isupper() for c in found.object))
                     elif p.name in self.vocab.own:  # an example the reader cannot read still says if it names
-                        named.setdefault(p.name, []).append(_names_one(example))
+                        named.setdefault(p.name, []).append(_last_name(parse.parsed(example)) is not None)
                     shapes.setdefault(p.name, set()).update(_shapes_in(example))
                     mine.setdefault(p.name, []).append(_said_of_speaker(example, self.types, self.slot_words))
             cache[self.vocab.version] = _Exemplars(
@@ -562,14 +563,17 @@ class MeaningReader:
         return cache[self.vocab.version]
 
 
-# a name a thing is had from ("from Mrs Patel", "through Bulb", "with Virgin Media")
-# (not the old value of "from A to B")
 _NAME = r"([A-Z][\w.'’&-]*(?:\s+[A-Z][\w.'’&-]*)*)"  # a run of words said with capitals
-_PROVIDER = re.compile(r"\b(?:from|with|through|via)\s+(?:the\s+)?([A-Z][\w.'’&-]*(?:\s+[A-Z][\w.'’&-]*)*)"
-                       r"(?![\w'’&-])(?!\s+(?:to|into|onto)\b)")
+# a name a thing is had from ("from Mrs Patel", "through Bulb", "with Virgin Media"), not the old value of
+# "from A to B"
+_PROVIDER = re.compile(rf"\b(?:from|with|through|via)\s+(?:the\s+)?{_NAME}(?![\w'’&-])(?!\s+(?:to|into|onto)\b)")
 _SURFACE_BREAK = re.compile(r",\s+(?:so|and so|because|but)\s+", re.I)
 _CLAUSE_BREAK = re.compile(r"\s*[;:]\s+|\s+[—–-]\s+")  # where one clause of a sentence ends and the next begins
 _Slots = tuple[Predicate, tuple[str, ...], bool]  # the predicate, the other slots a change may be of, unsure
+
+
+def _words_of(text: str) -> frozenset[str]:
+    return frozenset(w.lower() for w in re.findall(r"[A-Za-z]+", text))
 
 
 def _a_slot_word(word: str, slot: frozenset[str] | set[str]) -> bool:
@@ -629,7 +633,7 @@ def value_verbs(p: Predicate) -> frozenset[str]:
         verbs |= _agent_verbs(head.lower_) & said
     # and the predicate's own name, an agent noun ("drummer": drum), when its examples say the verb in any form
     # (the small parser takes "Keith drums for ..." for a noun)
-    forms = {f"{t.lower_}" for e in p.examples for t in parse.parsed(e)}
+    forms = {t.lower_ for e in p.examples for t in parse.parsed(e)}
     for word in p.name.split("_"):
         verbs |= {v for v in _agent_verbs(word) if {v + "s", v + "es", v + "ed", v + "ing"} & forms}
     return frozenset(verbs - {"be", "have", "do", "get"})
@@ -701,7 +705,7 @@ def _example_reading(example: str, types: frozenset[str], slot_words: frozenset[
              if r.object.lower() in example.lower() and (r.subject == "User" or r.subject.lower() in example.lower())]
     if not found:  # (the speaker, "I" or "my", is a subject too)
         return None
-    name = _last_name(doc) if by_name and _names_one(example) else None
+    name = _last_name(doc) if by_name else None
     if name is None:
         return found[0]
     named = [r for r in found if any(c.isupper() for c in r.object)]
@@ -711,7 +715,8 @@ def _example_reading(example: str, types: frozenset[str], slot_words: frozenset[
 
 
 def _last_name(doc: Any) -> str | None:
-    """The last run of words said with a capital past the first word ("Mr Okafor", "Octopus Energy")."""
+    """The last run of words said with a capital past the first word, other than "I" ("Mr Okafor", "Octopus
+    Energy"): the name an example gives, if it gives one."""
     runs: list[list[Any]] = []
     for t in doc:
         if t.i > 0 and t.text[:1].isupper() and t.text != "I":
@@ -730,12 +735,6 @@ def _clauses_of(sentence: str, doc: Any) -> list[Any]:
     if len(parts) < 2 or any(p.split()[0].lower() in ("it", "they", "he", "she", "its", "their") for p in parts[1:]):
         return [doc]
     return [parse.parsed(p) for p in parts]
-
-
-def _names_one(example: str) -> bool:
-    """Does an example name someone or something ("Our broadband is with Virgin Media")? A word said with a
-    capital past the sentence's first, other than "I"."""
-    return any(t.i > 0 and t.text[:1].isupper() and t.text != "I" for t in parse.parsed(example))
 
 
 def _said_of_speaker(example: str, types: frozenset[str], slot_words: frozenset[str]) -> bool:

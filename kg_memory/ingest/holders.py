@@ -36,6 +36,7 @@ from ..store.base import StoreCore, TimeFilter
 _FILLER = frozenset({"the", "a", "an", "our", "my", "their", "his", "her", "its", "your", "of", "and", "new",
                      "old", "now", "s"})
 
+_HELD_LIMIT = 200  # the facts read of the things a batch's facts may mean (a thing holds a few slots)
 _SAID_BY_PART = 5  # the facts a value's words find by text, to see which hold it (a slot has one holder, or none)
 Held = dict[str, set[tuple[str, str]]]  # subject key -> {(predicate, value key)}
 Holder = tuple[str, str | None]  # the holder's key, and the slot when the value settled it
@@ -95,10 +96,10 @@ def _held_now(store: StoreCore, group_id: str, vocab: Vocabulary, facts: list[Ex
     values = {k for f in facts if (v := _replaced(f)) for k in (normalize_name(v), *_spans(v))}
     found = find_live(store, group_id, sorted(k for k in keys | values if k))
     slots = sorted({p for f in facts for p in _slots(f)} | set(vocab.own))
-    pairs = [(e.id, p) for k, e in found.items() if k in keys for p in slots]
-    objects = [found[k].id for k in sorted(values) if k in found]
-    versions = store.current_facts(group_id, pairs, objects)
     tf = TimeFilter(as_of=now, known_at=now)
+    # (one read: the facts true and believed now of those slots with any of them as subject or as value)
+    versions = store.facts_for_entities(group_id, sorted({e.id for e in found.values()}), tf, _HELD_LIMIT,
+                                        predicates=slots) if found else []
     for p in sorted({p for f in facts if _a_type(f.subject, vocab) for p in _slots(f) if p in vocab.own}):
         versions += store.list_facts(group_id, tf, predicate=p, limit=_SAID_BY_PART)  # "the band": which one
     for said in sorted({v for f in facts if (v := _replaced(f))}):
