@@ -91,10 +91,9 @@ def _held_now(store: StoreCore, group_id: str, vocab: Vocabulary, facts: list[Ex
     """What the subjects the facts may mean hold now of the facts' slots, and what holds the values the
     facts replace (in any slot; a value said by part of its name, "Saga" for "Saga Insurance", is found by
     the facts' text), by subject key; and the holders' names."""
-    keys = {normalize_name(f.subject) for f in facts} | {normalize_name(f.object) for f in facts if f.ending}
-    keys |= {k for f in facts for k in _spans(f.subject)}
-    values = {k for f in facts if (v := _replaced(f)) for k in (normalize_name(v), *_spans(v))}
-    found = find_live(store, group_id, sorted(k for k in keys | values if k))
+    named = {f.subject for f in facts} | {f.object for f in facts if f.ending} | {_replaced(f) for f in facts}
+    keys = {k for name in named for k in (normalize_name(name), *_spans(name))}  # (and the names inside them)
+    found = find_live(store, group_id, sorted(k for k in keys if k))
     slots = sorted({p for f in facts for p in _slots(f)} | set(vocab.own))
     tf = TimeFilter(as_of=now, known_at=now)
     # (one read: the facts true and believed now of those slots with any of them as subject or as value)

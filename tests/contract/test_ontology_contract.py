@@ -156,13 +156,18 @@ INSURED = {"extends": "default", "predicates": {"insured_by": {
     "examples": ["The van is insured with Hiscox.", "Our shop insurance is through Zurich."]}}}
 
 
-def _insured(make_memory, group, turns):
+def _held(make_memory, group, ontology, turns, predicate):
+    """The (subject, value) pairs of a predicate true now and on 2026-01-20, after one turn a month."""
     mem = make_memory()
-    mem.set_ontology(INSURED, group=group)
+    mem.set_ontology(ontology, group=group)
     for month, text in enumerate(turns, start=1):
         mem.add(text, group=group, occurred_at=f"2026-{month:02d}-10T10:00:00Z")
-    return {(f.subject, f.object) for f in mem.facts(group=group, predicate="insured_by")}, \
-        {(f.subject, f.object) for f in mem.facts(group=group, predicate="insured_by", as_of="2026-01-20")}
+    return {(f.subject, f.object) for f in mem.facts(group=group, predicate=predicate)}, \
+        {(f.subject, f.object) for f in mem.facts(group=group, predicate=predicate, as_of="2026-01-20")}
+
+
+def _insured(make_memory, group, turns):
+    return _held(make_memory, group, INSURED, turns, "insured_by")
 
 
 def test_a_change_said_of_a_slot_in_other_words_is_the_holders(make_memory, group):
@@ -208,26 +213,16 @@ BAND = {"extends": "default", "entity_types": {"band": {"description": "a group 
                              "examples": ["Dana runs tours for The Strays.", "Our tour manager is Tom Reyes."]}}}
 
 
-def _band(make_memory, group, turns, predicate):
-    mem = make_memory()
-    mem.set_ontology(BAND, group=group)
-    for month, text in enumerate(turns, start=1):
-        mem.add(text, group=group, occurred_at=f"2026-{month:02d}-10T10:00:00Z")
-    return {(f.subject, f.object) for f in mem.facts(group=group, predicate=predicate)}, \
-        {(f.subject, f.object) for f in mem.facts(group=group, predicate=predicate, as_of="2026-01-20")}
-
-
 def test_an_end_said_by_the_value_of_the_thing_ends_the_things_slot(make_memory, group):
     """"Omar quit The Moths": The Moths' bassist was Omar, and is no one now."""
-    now, before = _band(make_memory, group, ["The Moths' bassist is Omar.", "Omar quit The Moths."], "bassist")
+    now, before = _held(make_memory, group, BAND, ["The Moths' bassist is Omar.", "Omar quit The Moths."], "bassist")
     assert now == set() and before == {("Moths", "Omar")}
 
 
 def test_a_subject_said_only_as_its_type_is_the_one_thing_that_holds_the_slot(make_memory, group):
     """"The band's tour manager" is The Moths' when they are the one band with one; with two, neither's."""
-    now, before = _band(make_memory, group, ["The Moths' tour manager is Joy.", "Ravi is the band's tour manager now."],
-                        "tour_manager")
+    joy, ravi = "The Moths' tour manager is Joy.", "Ravi is the band's tour manager now."
+    now, before = _held(make_memory, group, BAND, [joy, ravi], "tour_manager")
     assert now == {("Moths", "Ravi")} and before == {("Moths", "Joy")}
-    now, _ = _band(make_memory, f"{group}-two", ["The Moths' tour manager is Joy.", "The Wasps' tour manager is Kim.",
-                                                 "Ravi is the band's tour manager now."], "tour_manager")
+    now, _ = _held(make_memory, f"{group}-two", BAND, [joy, "The Wasps' tour manager is Kim.", ravi], "tour_manager")
     assert {("Moths", "Joy"), ("Wasps", "Kim")} <= now
