@@ -646,7 +646,10 @@ def _reading(verb: Any, subject: str | None, types: frozenset[str], speaker: str
     front = _fronted(verb) or _at_after(verb)
     if front is not None:  # the name a clause opens with (or ends with, after "at") says whose it is
         preps = {p: (None if o is not None and o.i == front.i else o) for p, o in preps.items()}
-    not_value = _NOT_VALUE - {"with"} if front is not None else _NOT_VALUE
+    with_ = preps.get("with")
+    being_with = lemma == "be" and dobj is None and subject != speaker and with_ is not None and _is_name(with_)
+    # (the name one is with: "Flat 3 is with British Gas for energy")
+    not_value = _NOT_VALUE - {"with"} if front is not None or being_with else _NOT_VALUE
     if dobj is None and subject != speaker and lemma not in CHANGE | STOP | REPLACE \
             and [p for p, o in preps.items() if o is not None] == ["from"]:
         not_value = not_value - {"from"}  # a thing that reads from its only named source ("feed reads from Cassandra")
@@ -740,11 +743,19 @@ _WHEN = re.compile(r"^(?:last|next|this|every|each|that)\s|^(?:today|yesterday|t
 
 def _made(subject: str, verb: str, obj: Any, text: str, shape: str) -> Reading | None:
     value = _TO_AMOUNT.sub("", _text(obj))  # "went up to 10 mg": the amount it went to
+    value = _placed(obj, value) if shape == "change" else value
     if not value or value.lower() in _PRONOUNS or not subject or _WHEN.match(value):
         return None
     # a name keeps its case ("CockroachDB", which the small parser may tag a pronoun)
     named = obj.pos_ == "PROPN" or any(c.isupper() for c in value)
     return Reading(subject, verb, value, re.sub(r"\s+", " ", text).strip(), shape, named)
+
+
+def _placed(obj: Any, value: str) -> str:
+    """"Moved to the new 3G pitch at Hadley School": a place with no name is said with the named one it is at."""
+    at = next((o for k in obj.children if k.dep_ == "prep" and k.lower_ == "at"
+               if (o := _pobj(k)) is not None and _is_name(o)), None) if obj.pos_ == "NOUN" else None
+    return value if at is None else f"{value} at {_text(at)}"
 
 
 _TO_AMOUNT = re.compile(r"^(?:up\s+|down\s+)?to\s+(?=\d)", re.I)  # where a number went, before the number

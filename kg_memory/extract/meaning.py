@@ -280,7 +280,7 @@ class MeaningReader:
             return replace(r, object="", any_value=True), (named[0], tuple(p.name for p in named[1:]), False)
         if self._only_slot_nouns(r.object) and not r.object_proper:
             return None  # "I switched doctors": the slot's own noun is no value of it
-        if r.moved and (r.subject == speaker or is_agent(r.subject)):
+        if r.moved and (r.subject == speaker or is_agent(r.subject) and not self._of_a_type(r.subject)):
             # a thing taken to a value ("we lifted checkout over to GCP") changes the thing's slot: the
             # pipeline settles which by the slots the thing holds
             sent = r.shape == "plain" and re.search(rf"\b(?:to|onto|into)\s+(?:the\s+)?{re.escape(r.object)}", r.text)
@@ -306,6 +306,10 @@ class MeaningReader:
             # thing of one of the group's entity types is no value: "Dana manages the Initech account")
             turned = self._turned(r, speaker)
             if turned is not None or found is None:
+                return turned
+        elif not wish and self._built_the_wrong_way(r):
+            turned = self._turned(r, speaker)
+            if turned is not None and turned[1][0].object_kind == "entity":
                 return turned
         return (r, found) if found and (not wish or found[0].name in self.aims) else None
 
@@ -372,16 +376,32 @@ class MeaningReader:
         forms = (word, word[:-1], word[:-2], word[:-3] + "y") if len(word) > 3 else ()
         return next((f for f in forms if f in self._acted_by_value), "")
 
+    def _built_the_wrong_way(self, r: Reading) -> bool:
+        """"Gordon skippers the vets": a name doing a verb to a thing with no name of its own may be the
+        thing's slot with the name as its value (``_turned`` says, by the slots whose values are names)."""
+        return r.subject[:1].isupper() and r.verb not in ("be", "have") and self._unnamed(r.object)
+
+    def _unnamed(self, thing: str) -> bool:
+        """A thing said without a name of its own, or as a name and a slot's noun ("the Elm Road boiler")."""
+        return not any(c.isupper() for c in thing) or self._typed_thing(thing) or self.whose(thing) != thing
+
     def _turned(self, r: Reading, speaker: str) -> tuple[Reading, _Slots] | None:
         """A named one acting on an unnamed thing ("Lena owns the auth service"), which no slot of the
-        group's own took as said: the thing's slot whose values are names, with the one named as its value."""
-        if r.shape != "plain" or r.subject == speaker or r.any_value or r.old or not r.object \
-                or not r.subject[:1].isupper() or not self.vocab.own \
-                or any(c.isupper() for c in r.object) and not self._typed_thing(r.object):
+        group's own took as said: the thing's slot whose values are names, with the one named as its value;
+        the thing's, or the one it is said to be for ("runs training for the under-15s")."""
+        if r.shape not in ("plain", "change") or r.subject == speaker or r.any_value or r.old or not r.object \
+                or not r.subject[:1].isupper() or not self.vocab.own or not self._unnamed(r.object):
             return None
-        turned = replace(r, subject=self.whose(r.object), object=r.subject, object_proper=True)
+        turned = replace(r, subject=_served(r) or self.whose(r.object), object=r.subject, object_proper=True)
         found = self.slots(turned, things_only=True)
-        return (turned, found) if found and found[0].name in self._exemplars().named else None
+        return (turned, found) if found and found[0].name in self._exemplars().named | self._naming else None
+
+    @functools.cached_property
+    def _naming(self) -> frozenset[str]:
+        """The group's own entity slots an example of which gives a name as the value ("The vets' skipper is
+        Gordon"), though another example the reader cannot read may not."""
+        return frozenset(p.name for p in self.active if p.name in self.vocab.own and p.object_kind == "entity"
+                         and any(r is not None and r.object[:1].isupper() for _, r in self._example_readings(p)))
 
     def slots(self, r: Reading, things_only: bool = False, among: frozenset[str] | None = None) -> _Slots | None:
         """The predicate of a reading, as ``predicate`` finds it; and for a change, the other slots
@@ -464,6 +484,12 @@ class MeaningReader:
         words = phrase.lower().split()
         return len(words) > 1 and words[-1] in self.types
 
+    def _of_a_type(self, phrase: str) -> bool:
+        """A phrase whose last word is one of the group's entity types ("the women's team" in a club's
+        ontology): a thing with slots of its own, not one acting on others' ("our platform team")."""
+        words = phrase.lower().split()
+        return bool(words) and words[-1] in self.types
+
     def _slot_owner(self, subject: str, predicate: str) -> str:
         """A subject said as its owner and the slot's own noun ("Gateway deploys go to Render",
         "Billing's database is Spanner now") is the owner's."""
@@ -519,6 +545,20 @@ class MeaningReader:
                    for w in self.vocab.value_classes.get(spec.value_class, ())) \
             or near_class_word(self.embedder, self.vocab, spec.value_class, value) is not None
 
+    def _example_readings(self, p: Predicate) -> list[tuple[str, Reading | None]]:
+        """Each example of the predicate and its reading, with the value as the slot's value: said as the
+        doer ("Ayo maintains the orders service"), or as the name beside an unnamed thing when another
+        example gives a name as the value ("Liam captains the seconds", "The vets' skipper is Gordon")."""
+        doers = value_verbs(p)
+        found = [(e, _example_reading(e, self.types, self.slot_words, p.name in self.vocab.own)) for e in p.examples]
+        found = [(e, replace(r, subject=r.object, object=r.subject) if r is not None and r.verb in doers
+                  and not _PASSIVE.search(e) else r) for e, r in found]
+        names = sum(1 for _, r in found if r is not None and any(c.isupper() for c in r.object))
+        if p.object_kind != "entity" or p.name not in self.vocab.own or not names:
+            return found
+        return [(e, replace(r, subject=r.object, object=r.subject) if r is not None and r.subject[:1].isupper()
+                 and not any(c.isupper() for c in r.object) else r) for e, r in found]
+
     def _exemplars(self) -> _Exemplars:
         assert self.embedder is not None
         cache = _EXEMPLARS.setdefault(self.embedder, {})
@@ -533,12 +573,7 @@ class MeaningReader:
                 for text in (p.description, *p.examples, *(f"{e} it" for e in p.ending)):
                     raw.append(text)
                     raw_owners.append(p.name)
-                doers = value_verbs(p)
-                for example in p.examples:
-                    found = _example_reading(example, self.types, self.slot_words, p.name in self.vocab.own)
-                    if found is not None and found.verb in doers and not _PASSIVE.search(example):
-                        # "Ayo maintains the orders service": said with the value as the doer
-                        found = replace(found, subject=found.object, object=found.subject)
+                for example, found in self._example_readings(p):
                     if found is not None:
                         masked.append(mask(example, found.subject, found.object))
                         masked_owners.append(p.name)
@@ -564,6 +599,13 @@ class MeaningReader:
 
 
 _NAME = r"([A-Z][\w.'’&-]*(?:\s+[A-Z][\w.'’&-]*)*)"  # a run of words said with capitals
+
+
+def _served(r: Reading) -> str | None:
+    """The one an unnamed thing is said to be done for ("runs training for the under-15s", "the kit for the
+    Harriers"): a name, or a word with a number in it, after "for"."""
+    said = re.search(rf"\b{re.escape(r.object)}\s+for\s+(?:the\s+)?({_NAME[1:-1]}|[\w'’-]*\d[\w'’-]*)", r.text)
+    return said.group(1) if said else None
 # a name a thing is had from ("from Mrs Patel", "through Bulb", "with Virgin Media"), not the old value of
 # "from A to B"
 _PROVIDER = re.compile(rf"\b(?:from|with|through|via)\s+(?:the\s+)?{_NAME}(?![\w'’&-])(?!\s+(?:to|into|onto)\b)")

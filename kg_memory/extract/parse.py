@@ -396,7 +396,8 @@ def _pobj(tok: Any) -> Any | None:
 
 
 def _noun(tok: Any) -> bool:
-    return (tok.pos_ in ("NOUN", "PROPN") and tok.is_alpha and len(tok.text) > 2
+    return (tok.pos_ in ("NOUN", "PROPN") and (tok.is_alpha or tok.pos_ == "PROPN" and tok.text.isalnum())
+            and len(tok.text) > 2  # (a model's name may hold digits: "Galaxy S21")
             and tok.lemma_.lower() not in STOP_OBJECTS and tok.lower_ not in STOP_OBJECTS)
 
 

@@ -120,21 +120,36 @@ def is_name(tok: Any) -> bool:
 def noun_phrase(tok: Any, types: frozenset[str]) -> str:
     """A noun phrase without its determiners, and without a closing word that only names its
     entity type ("the billing service" is "billing" when the ontology has the type service)."""
-    words = [t for t in tok.subtree if t.dep_ in ("compound", "amod", "flat", "nmod") or t == tok]
+    words = [t for t in tok.subtree if t.dep_ in ("compound", "amod", "flat", "nmod") or t == tok
+             or _whose_kind(t, tok, types)]
     words = [t for t in words if t.i <= tok.i and t.lower_ not in DETS]
     if tok.text.istitle() and tok.pos_ == "PROPN":  # a name is made of names ("after the reorg Sofia": Sofia)
         words = [t for t in words if t == tok or not t.text.islower()]
     doc, end = tok.doc, tok.i
+    before = doc[tok.i - 1] if tok.i > 0 else None
+    if numeric(tok) and words == [tok] and before is not None and before.is_alpha \
+            and before.text[:1].isupper() and before.pos_ in ("ADJ", "ADV", "NOUN", "PROPN"):
+        words = [before, tok]  # a name the parser took for a word of its own before its number ("Flat 1")
+    if tok.pos_ == "NOUN" and end + 1 < len(doc) and doc[end + 1].dep_ == "amod" and doc[end + 1].head == tok:
+        end += 1  # a noun's noun the parser took for an adjective after it ("the basement flat")
     if end + 1 < len(doc) and doc[end + 1].dep_ == "appos" and doc[end + 1].head == tok \
             and doc[end + 1].pos_ == "PROPN" and tok.pos_ == "NOUN":
         end += 1  # a name the parser set beside its noun ("the studio Mac": "studio", then "Mac")
     while end + 1 < len(doc) and numeric(doc[end + 1]) and (is_name(doc[end]) or numeric(doc[end])):
         end += 1  # a number after a name is part of it ("Van 4", "Building 7")
-    text = " ".join(t.text for t in [*words, *doc[tok.i + 1:end + 1]])
-    parts = text.split()
-    if len(parts) > 1 and parts[-1].lower() in types:
-        parts = parts[:-1]
-    return " ".join(parts)
+    said = [*words, *doc[tok.i + 1:end + 1]]
+    if len(said) > 1 and said[-1].lower_ in types and said[-2].dep_ == "compound":
+        said = said[:-1]  # (not "the first team", nor "the women's team": those words only say which one)
+    return " ".join(t.text for t in said).replace(" 's", "'s").replace(" ’s", "’s")
+
+
+def _whose_kind(t: Any, head: Any, types: frozenset[str]) -> bool:
+    """A common noun's possessive that says which one of an entity type is meant ("the women's team"), and
+    its "'s"."""
+    if head.lower_ not in types:
+        return False
+    poss = t if t.dep_ == "poss" and t.head == head else t.head if t.dep_ == "case" and t.head.head == head else None
+    return poss is not None and poss.dep_ == "poss" and poss.pos_ == "NOUN" and poss.text.islower()
 
 
 def held_at(role: Any) -> Any:

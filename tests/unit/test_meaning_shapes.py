@@ -42,6 +42,7 @@ fleet, people, services, school = (_domain(n, FIXTURES) for n in ("fleet", "peop
 household = _domain("household", FIXTURES)  # (tests/fixtures/updates-fresh6.json, read since)
 band, itassets = (_domain(n, FIXTURES) for n in ("band", "itassets"))  # (updates-fresh10.json's, dev)
 kitchen = _domain("kitchen", FIXTURES)  # (updates-fresh11.json's, dev)
+club, lettings = (_domain(n, FIXTURES) for n in ("club", "lettings"))  # (updates-fresh9.json's, read since)
 
 
 def _facts(extractor, text):
@@ -800,3 +801,54 @@ def test_the_prepositions_examples_give_values_with():
     from kg_memory.extract.clauses import value_preps
     assert ("know", "for") in value_preps(["The Anchor is known for its fish pie."])
     assert value_preps(["Luca's takes bookings on OpenTable."]) == frozenset()  # ("on" gives values anyway)
+
+
+@pytest.mark.parametrize("text, fact", [
+    # a name doing a slot's verb to a thing with no name is the thing's value ("captains the thirds")
+    ("Gemma captains the thirds.", ("thirds", "captain", "Gemma", False)),
+    # and the one the thing is done for is whose slot it is
+    ("Ana runs practice for the under-9s.", ("under-9s", "head_coach", "Ana", False)),
+    # a name beside a slot's noun ("the Station Road boiler") is the name's, said with "now" too
+    ("Ruth Kane does the Station Road boiler now.", ("station road", "boiler_engineer", "Ruth Kane", False)),
+    ("Omar Said does the cottage boiler.", ("cottage", "boiler_engineer", "Omar Said", False)),
+])
+def test_a_name_acting_on_a_thing_without_one_is_the_things_value(club, lettings, text, fact):
+    assert fact in _facts(club if "boiler" not in text else lettings, text)
+
+
+def test_a_name_said_to_be_on_a_plan_is_not_turned_round(sales):
+    assert ("hooli", "on_plan", "Starter plan", False) in _facts(sales, "Hooli is on the Starter plan.")
+
+
+@pytest.mark.parametrize("text, fact", [
+    # a name the parser took for an adjective before its number ("Flat 2")
+    ("Flat 2 is let at £700 a month.", ("flat 2", "monthly_rent", "£700", False)),
+    # a noun's noun the parser took for an adjective after it ("the garden flat")
+    ("The garden flat is now let to the Okoros.", ("garden flat", "tenant", "Okoros", False)),
+    # being with a name is having it ("is with Octopus for gas")
+    ("Flat 6 is with Octopus for gas.", ("flat 6", "energy_supplier", "Octopus", False)),
+])
+def test_names_the_parser_splits_and_the_name_a_thing_is_with(lettings, text, fact):
+    assert fact in _facts(lettings, text)
+
+
+def test_a_possessive_that_says_which_one_of_a_type_stays_in_the_name(club):
+    assert ("men's team", "league", "Sunday League", False) in _facts(club, "The men's team plays in the Sunday League.")
+
+
+def test_a_thing_of_the_groups_types_keeps_its_slot_when_it_wins_something(club):
+    found = _facts(club, "The youth team won promotion to Division Four.")
+    assert ("youth", "league", "Division Four", False) in found
+    assert not any(f[0] == "promotion" for f in found)
+
+
+def test_an_unnamed_place_is_said_with_the_named_place_it_is_at(club):
+    found = _facts(club, "The juniors have moved to the old cricket pitch at Ashby Park.")
+    assert ("juniors", "home_ground", "old cricket pitch at Ashby Park", False) in found
+
+
+def test_a_model_name_with_digits_is_a_value():
+    from kg_memory.extract import parse as p
+    doc = p.parsed("My phone is a Galaxy A54.")
+    assert p._noun(doc[5]) and doc[5].text == "A54"
+
