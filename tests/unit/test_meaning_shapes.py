@@ -833,7 +833,8 @@ def test_names_the_parser_splits_and_the_name_a_thing_is_with(lettings, text, fa
 
 
 def test_a_possessive_that_says_which_one_of_a_type_stays_in_the_name(club):
-    assert ("men's team", "league", "Sunday League", False) in _facts(club, "The men's team plays in the Sunday League.")
+    found = _facts(club, "The men's team plays in the Sunday League.")
+    assert ("men's team", "league", "Sunday League", False) in found
 
 
 def test_a_thing_of_the_groups_types_keeps_its_slot_when_it_wins_something(club):
