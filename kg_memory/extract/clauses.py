@@ -18,7 +18,7 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 from . import parse
-from .values import UNITS
+from .values import UNITS, amount_in, antecedent, called, placed, someone
 from .values import held_at as _held_at
 from .values import is_name as _is_name
 from .values import noun_phrase as _phrase
@@ -310,7 +310,7 @@ def _moved_thing(verb: Any, types: frozenset[str]) -> str | None:
     if dobj is not None and dobj.lemma_.lower() in _ARRANGEMENTS:
         return None
     if dobj is not None and dobj.pos_ in ("NOUN", "PROPN"):
-        return None if _called(dobj) is not dobj else _phrase(dobj, types)
+        return None if called(dobj) is not dobj else _phrase(dobj, types)
     if verb.lemma_.lower() in CHANGE:
         thing = next((k for k in verb.children if k.dep_ == "xcomp" and not _is_verb(k)), None)
         return None if thing is None else thing.text
@@ -520,7 +520,7 @@ def _reading(verb: Any, subject: str | None, types: frozenset[str], speaker: str
         return aimed
     lemma = verb.lemma_.lower()
     kids = list(verb.children)
-    dobj = next((k for k in kids if k.dep_ in ("dobj", "attr")), None)
+    dobj = antecedent(verb, next((k for k in kids if k.dep_ in ("dobj", "attr")), None))
     preps = {k.lower_: _pobj(k) for k in kids if k.dep_ in ("prep", "agent", "prt", "dative")}
     for p in ("in", "on", "at") if lemma == "be" and dobj is None else ():
         role = preps.get(p)  # "is in charge of billing", "on the hook for auth": what the role is of
@@ -551,11 +551,11 @@ def _reading(verb: Any, subject: str | None, types: frozenset[str], speaker: str
     if thing is not None:  # "moved reporting from Snowflake to BigQuery": the parser took "reporting" for a verb
         preps.update({k.lower_: _pobj(k) for k in thing.children if k.dep_ == "prep" and k.lower_ not in preps})
     if dobj is None and not any(v is not None for v in preps.values()):
-        dobj = _amount(verb)  # "I was prescribed 20 mg of X": the parser hung the amount off the clause
+        dobj = amount_in(verb)  # "I was prescribed 20 mg of X": the parser hung the amount off the clause
     said = next((k for k in dobj.children if k.dep_ == "appos"), None) if dobj is not None else None
     if said is not None:  # "I got a new number: 555-9090": the value is what the noun is said to be
         dobj = said
-    dobj = _called(dobj) if dobj is not None else None  # "a climbing gym called Boulder Barn": the name
+    dobj = called(dobj) if dobj is not None else None  # "a climbing gym called Boulder Barn": the name
     if dobj is not None and dobj.dep_ == "attr" and dobj.lemma_.lower() in types:
         named = next((k for k in dobj.children if k.dep_ == "compound" and _is_name(k)), None)
         if named is not None:  # "The indexer is a Java service": the name before the type noun is the value
@@ -580,7 +580,7 @@ def _reading(verb: Any, subject: str | None, types: frozenset[str], speaker: str
     if any(k.dep_ == "neg" for k in kids) and not negated:
         return None
     xcomp = next((k for k in kids if k.dep_ == "xcomp" and k.pos_ == "VERB"), None)
-    if lemma in HAND_OVER and dobj is not None and _someone(preps.get("to")):
+    if lemma in HAND_OVER and dobj is not None and someone(preps.get("to")):
         x, b = _phrase(dobj, types), preps["to"]
         made = _made(x, lemma, b, f"{x} is now owned by {_text(b)}", "hand_over")
         # the one who hands it over held it: "Charlie handed Wonka over to Augustus" is Charlie's slot's change
@@ -703,33 +703,9 @@ def _phrasal_stop(verb: Any) -> str | None:
     return None
 
 
-def _called(noun: Any) -> Any:
-    """The name a noun is said to be called ("a climbing gym called Boulder Barn", "a band named
-    Low"), else the noun."""
-    for k in noun.children:
-        if k.dep_ == "acl" and k.lemma_.lower() in ("call", "name"):
-            name = next((g for g in k.children if g.dep_ in ("oprd", "attr", "dobj", "xcomp") and _is_name(g)), None)
-            if name is not None:
-                return name
-    return noun
-
-
-def _amount(verb: Any) -> Any | None:
-    """A unit with its number in the clause ("500 mg", "eight hours"), wherever the parser hung it."""
-    return next((t for t in verb.subtree if t.lower_ in UNITS and t != verb
-                 and any(_numeric(k) for k in t.children if k.dep_ == "nummod")), None)
-
-
 # prepositions whose object is not the slot's value (where from, what for, when)
 _NOT_VALUE = frozenset({"off", "from", "for", "since", "after", "before", "during", "until", "about", "with",
                         "without"})
-
-
-def _someone(tok: Any) -> bool:
-    """A recipient a thing can be handed to: a name or a known one ("Tom", "the SRE team"), not any
-    one ("give all my love to a child")."""
-    return tok is not None and (_is_name(tok) or not any(k.lower_ in ("a", "an", "some", "any")
-                                                          for k in tok.children))
 
 
 # a time is the clause's date, never a slot's value ("from 2018 to 2021")
@@ -743,19 +719,12 @@ _WHEN = re.compile(r"^(?:last|next|this|every|each|that)\s|^(?:today|yesterday|t
 
 def _made(subject: str, verb: str, obj: Any, text: str, shape: str) -> Reading | None:
     value = _TO_AMOUNT.sub("", _text(obj))  # "went up to 10 mg": the amount it went to
-    value = _placed(obj, value) if shape == "change" else value
+    value = placed(obj, value) if shape == "change" else value
     if not value or value.lower() in _PRONOUNS or not subject or _WHEN.match(value):
         return None
     # a name keeps its case ("CockroachDB", which the small parser may tag a pronoun)
     named = obj.pos_ == "PROPN" or any(c.isupper() for c in value)
     return Reading(subject, verb, value, re.sub(r"\s+", " ", text).strip(), shape, named)
-
-
-def _placed(obj: Any, value: str) -> str:
-    """"Moved to the new 3G pitch at Hadley School": a place with no name is said with the named one it is at."""
-    at = next((o for k in obj.children if k.dep_ == "prep" and k.lower_ == "at"
-               if (o := _pobj(k)) is not None and _is_name(o)), None) if obj.pos_ == "NOUN" else None
-    return value if at is None else f"{value} at {_text(at)}"
 
 
 _TO_AMOUNT = re.compile(r"^(?:up\s+|down\s+)?to\s+(?=\d)", re.I)  # where a number went, before the number

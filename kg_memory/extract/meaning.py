@@ -16,7 +16,7 @@ from __future__ import annotations
 import functools
 import re
 import weakref
-from dataclasses import dataclass, replace
+from dataclasses import replace
 from datetime import datetime
 from typing import Any
 
@@ -28,6 +28,7 @@ from . import dates, parse
 from .base import ExtractedFact
 from .canonical import near_class_word
 from .clauses import HYPOTHETICAL, Reading, is_agent, readings, value_preps
+from .exemplars import Exemplars, best_per_owner, example_reading, last_name, mask, said_of_speaker, value_verbs
 from .surface import surface_readings
 from .values import AMOUNT, PHONE, has_number, value_shape
 
@@ -65,7 +66,7 @@ _COMMON = frozenset({"that", "this", "with", "from", "they", "their", "them", "w
                      "people", "thing", "things", "takes", "uses", "works", "where", "when", "into", "about", "team",
                      "name", "stores", "runs"})
 
-_EXEMPLARS: weakref.WeakKeyDictionary[Any, dict[str, _Exemplars]] = weakref.WeakKeyDictionary()
+_EXEMPLARS: weakref.WeakKeyDictionary[Any, dict[str, Exemplars]] = weakref.WeakKeyDictionary()
 
 
 def ontology_tag(vocab: Vocabulary) -> str:
@@ -128,9 +129,10 @@ class MeaningReader:
 
     @functools.cached_property
     def _held_by_someone(self) -> frozenset[str] | None:
-        """The slots whose values are entities: a thing is handed over to someone, so only they take a
-        hand-over ("Bo took over Tyrell" makes Bo no plan). None when the ontology has none."""
-        held = frozenset(p.name for p in self.active if p.object_kind == "entity")
+        """The slots whose values are entities, or the group's own slots whose examples all give names (a
+        company): a thing is handed over to someone, so only they take a hand-over ("Bo took over Tyrell"
+        makes Bo no plan). None when the ontology has none."""
+        held = frozenset(p.name for p in self.active if p.object_kind == "entity" or p.name in self._naming)
         return held or None
 
     @functools.cached_property
@@ -170,6 +172,7 @@ class MeaningReader:
             matched = [m for part in _clauses_of(sentence, doc)
                        for r in surface_readings(part, speaker, self.types, self.slot_words, self.people, self.verbs)
                        if (m := self._match(r, speaker, wish))]
+        matched += self._stepped_in(matched, sentence, speaker)
         out = []
         for r, (spec, others, unsure) in _widest(self._successors(matched)):
             r = self._role_at(self._named_end(r, spec), spec)
@@ -205,6 +208,22 @@ class MeaningReader:
                 or f" {r.subject.lower()} " not in f" {r.object.lower()} ":
             return r
         return replace(r, subject=r.said_by, object=r.subject, object_proper=True, said_by=None)
+
+    def _stepped_in(self, matched: list[tuple[Reading, _Slots]], sentence: str, speaker: str
+                    ) -> list[tuple[Reading, _Slots]]:
+        """"Keith quit The Strays and Lola took over", "Ken left Salt and Rosa replaced him": one who steps in
+        after a name's end of one of the group's slots whose values are names is the slot's next value (said
+        of the same subject, whose holder the pipeline settles)."""
+        out = []
+        for r, slots in matched:
+            if r.shape != "end" or r.subject == speaker or slots[0].name not in self.vocab.own \
+                    or slots[0].object_kind != "entity":
+                continue
+            said = _STEPPED_IN.search(sentence, max(sentence.find(r.object), 0))
+            if said is not None and said.group(1) not in (r.subject, r.object):
+                out.append((replace(r, object=said.group(1), shape="change", object_proper=True, old=None,
+                                    any_value=False), slots))
+        return out
 
     def _successors(self, matched: list[tuple[Reading, _Slots]]) -> list[tuple[Reading, _Slots]]:
         """"I quit tennis and took up padel": the value that follows an end in the same sentence is the
@@ -392,16 +411,26 @@ class MeaningReader:
         if r.shape not in ("plain", "change") or r.subject == speaker or r.any_value or r.old or not r.object \
                 or not r.subject[:1].isupper() or not self.vocab.own or not self._unnamed(r.object):
             return None
-        turned = replace(r, subject=_served(r) or self.whose(r.object), object=r.subject, object_proper=True)
+        served = _served(r)
+        if served is None and _bare(r):
+            return None  # ("Mrs Adeyemi gave notice": a noun said with no article names no thing)
+        turned = replace(r, subject=served or self.whose(r.object), object=r.subject, object_proper=True)
         found = self.slots(turned, things_only=True)
         return (turned, found) if found and found[0].name in self._exemplars().named | self._naming else None
 
     @functools.cached_property
     def _naming(self) -> frozenset[str]:
-        """The group's own entity slots an example of which gives a name as the value ("The vets' skipper is
-        Gordon"), though another example the reader cannot read may not."""
-        return frozenset(p.name for p in self.active if p.name in self.vocab.own and p.object_kind == "entity"
-                         and any(r is not None and r.object[:1].isupper() for _, r in self._example_readings(p)))
+        """The group's own slots whose examples give names as the values (``_names_readable``: "The vets'
+        skipper is Gordon", though another example the reader cannot read may not)."""
+        return frozenset(p.name for p in self.active if p.name in self.vocab.own and self._names_readable(p))
+
+    def _names_readable(self, p: Predicate) -> bool:
+        """An entity slot an example of which gives a name; a value slot whose examples the reader can read
+        all give names ("Flat 3 is managed by Foxtons")."""
+        values = [r.object for _, r in self._example_readings(p) if r is not None]
+        if p.object_kind == "entity":
+            return any(v[:1].isupper() for v in values)
+        return bool(values) and all(w[:1].isupper() for v in values for w in v.split())  # (not "Enterprise plan")
 
     def slots(self, r: Reading, things_only: bool = False, among: frozenset[str] | None = None) -> _Slots | None:
         """The predicate of a reading, as ``predicate`` finds it; and for a change, the other slots
@@ -427,9 +456,9 @@ class MeaningReader:
         assert self.embedder is not None
         ex = self._exemplars()
         said, masked, value = self.embedder.embed([r.text, mask(r.text, r.subject, r.object), r.object or "-"])
-        raw = _best_per_owner(ex.raw @ np.asarray(said, dtype=np.float32), ex.raw_owners)
-        shape = _best_per_owner(ex.masked @ np.asarray(masked, dtype=np.float32), ex.masked_owners)
-        alike = _best_per_owner(ex.values @ np.asarray(value, dtype=np.float32), ex.masked_owners)
+        raw = best_per_owner(ex.raw @ np.asarray(said, dtype=np.float32), ex.raw_owners)
+        shape = best_per_owner(ex.masked @ np.asarray(masked, dtype=np.float32), ex.masked_owners)
+        alike = best_per_owner(ex.values @ np.asarray(value, dtype=np.float32), ex.masked_owners)
         said_words = {w.lower() for w in re.findall(r"[A-Za-z]+", r.text)}
         said_words |= {w[:-1] for w in said_words if w.endswith("s")}
         said_words |= {w[2:] for w in said_words if w.startswith("re") and len(w) > 6}  # "reassigned": assigned
@@ -550,7 +579,7 @@ class MeaningReader:
         doer ("Ayo maintains the orders service"), or as the name beside an unnamed thing when another
         example gives a name as the value ("Liam captains the seconds", "The vets' skipper is Gordon")."""
         doers = value_verbs(p)
-        found = [(e, _example_reading(e, self.types, self.slot_words, p.name in self.vocab.own)) for e in p.examples]
+        found = [(e, example_reading(e, self.types, self.slot_words, p.name in self.vocab.own)) for e in p.examples]
         found = [(e, replace(r, subject=r.object, object=r.subject) if r is not None and r.verb in doers
                   and not _PASSIVE.search(e) else r) for e, r in found]
         names = sum(1 for _, r in found if r is not None and any(c.isupper() for c in r.object))
@@ -559,7 +588,7 @@ class MeaningReader:
         return [(e, replace(r, subject=r.object, object=r.subject) if r is not None and r.subject[:1].isupper()
                  and not any(c.isupper() for c in r.object) else r) for e, r in found]
 
-    def _exemplars(self) -> _Exemplars:
+    def _exemplars(self) -> Exemplars:
         assert self.embedder is not None
         cache = _EXEMPLARS.setdefault(self.embedder, {})
         if self.vocab.version not in cache:
@@ -582,10 +611,10 @@ class MeaningReader:
                         amounts.setdefault(p.name, []).append(bool(AMOUNT.search(found.object)))
                         named.setdefault(p.name, []).append(any(c.isupper() for c in found.object))
                     elif p.name in self.vocab.own:  # an example the reader cannot read still says if it names
-                        named.setdefault(p.name, []).append(_last_name(parse.parsed(example)) is not None)
+                        named.setdefault(p.name, []).append(last_name(parse.parsed(example)) is not None)
                     shapes.setdefault(p.name, set()).update(_shapes_in(example))
-                    mine.setdefault(p.name, []).append(_said_of_speaker(example, self.types, self.slot_words))
-            cache[self.vocab.version] = _Exemplars(
+                    mine.setdefault(p.name, []).append(said_of_speaker(example, self.types, self.slot_words))
+            cache[self.vocab.version] = Exemplars(
                 np.asarray(self.embedder.embed(raw), dtype=np.float32), raw_owners,
                 np.asarray(self.embedder.embed(masked or ["-"]), dtype=np.float32), masked_owners,
                 np.asarray(self.embedder.embed(values or ["-"]), dtype=np.float32),
@@ -601,6 +630,14 @@ class MeaningReader:
 _NAME = r"([A-Z][\w.'’&-]*(?:\s+[A-Z][\w.'’&-]*)*)"  # a run of words said with capitals
 
 
+def _bare(r: Reading) -> bool:
+    """An object of one lowercase word said with no article, possessive or number before it ("gave notice",
+    "took charge")."""
+    return r.object.islower() and " " not in r.object and re.search(
+        rf"\b(?:the|a|an|our|my|their|his|her|its|this|that|these|those|[\w'’]+['’]s|\d+)\s+{re.escape(r.object)}\b",
+        r.text, re.I) is None
+
+
 def _served(r: Reading) -> str | None:
     """The one an unnamed thing is said to be done for ("runs training for the under-15s", "the kit for the
     Harriers"): a name, or a word with a number in it, after "for"."""
@@ -608,6 +645,11 @@ def _served(r: Reading) -> str | None:
     return said.group(1) if said else None
 # a name a thing is had from ("from Mrs Patel", "through Bulb", "with Virgin Media"), not the old value of
 # "from A to B"
+# one who steps in after an end, in the same sentence ("... and Lola took over on drums")
+_STEPPED_IN = re.compile(rf"(?:\band|\bso|\bthen|[,;])\s+{_NAME}\s+(?:has\s+|have\s+|is\s+|was\s+)?(?:"
+                         r"(?:took|taken|taking|takes|take)\s+over|(?:stepped|stepping|steps)\s+(?:in|up)|"
+                         r"(?:replaced|replaces|replacing|succeeded|succeeds)\s+(?:him|her|them)|"
+                         r"(?:filled|fills|filling)\s+in|(?:came|comes|coming)\s+in)\b")
 _PROVIDER = re.compile(rf"\b(?:from|with|through|via)\s+(?:the\s+)?{_NAME}(?![\w'’&-])(?!\s+(?:to|into|onto)\b)")
 _SURFACE_BREAK = re.compile(r",\s+(?:so|and so|because|but)\s+", re.I)
 _CLAUSE_BREAK = re.compile(r"\s*[;:]\s+|\s+[—–-]\s+")  # where one clause of a sentence ends and the next begins
@@ -646,50 +688,6 @@ def _an_amount(value: str) -> bool:
     return found is not None and (not rest or rest.startswith("of "))
 
 
-@functools.lru_cache(maxsize=1024)  # (read per reader: a predicate's words are parsed once per process)
-def value_verbs(p: Predicate) -> frozenset[str]:
-    """The verbs (lemmas) whose doer is the predicate's value, not its subject, as the predicate's own text
-    says: the verb of a name in the passive ("serviced_by"); a verb the value's noun does in the
-    description ("the colleague who mentors a person"); a verb an example says in the passive with the
-    value as its doer ("Van 12 is driven by Aisha"); and the verb of the value's noun when that noun is
-    its doer's ("the driver ...": drive) and the examples or description use it."""
-    verbs: set[str] = set()
-    if p.name.endswith("_by"):
-        verbs |= {t.lemma_.lower() for t in parse.parsed(f"It was {p.name[:-3].replace('_', ' ')} by them.")
-                  if t.pos_ == "VERB"}
-    said: set[str] = set()
-    for text in (p.description, *p.examples):
-        for t in parse.parsed(text):
-            if t.pos_ == "VERB":
-                said.add(t.lemma_.lower())
-                if any(k.dep_ == "agent" for k in t.children):
-                    verbs.add(t.lemma_.lower())
-    # the description's head noun: its first noun that is no compound ("the class teacher a child has": teacher)
-    head = next((t for t in parse.parsed(p.description) if t.pos_ == "NOUN" and t.dep_ != "compound"), None)
-    if head is not None:
-        for clause in (k for k in head.children if k.dep_ == "relcl"):
-            if any(c.dep_ == "nsubj" and c.lower_ in ("who", "that", "which") for c in clause.children):
-                # (a coordinated verb the small parser took for a plural noun: "maintains and repairs")
-                verbs |= {v.lemma_.lower() for v in (clause, *clause.conjuncts) if v.pos_ == "VERB"
-                          or v.tag_ in ("NNS", "VBZ")}
-        verbs |= _agent_verbs(head.lower_) & said
-    # and the predicate's own name, an agent noun ("drummer": drum), when its examples say the verb in any form
-    # (the small parser takes "Keith drums for ..." for a noun)
-    forms = {t.lower_ for e in p.examples for t in parse.parsed(e)}
-    for word in p.name.split("_"):
-        verbs |= {v for v in _agent_verbs(word) if {v + "s", v + "es", v + "ed", v + "ing"} & forms}
-    return frozenset(verbs - {"be", "have", "do", "get"})
-
-
-def _agent_verbs(noun: str) -> set[str]:
-    """The verbs an agent noun may be of ("teacher": teach, "driver": drive, "drummer": drum)."""
-    if not noun.endswith(("er", "or")) or len(noun) < 5:
-        return set()
-    stem = noun[:-2]
-    out = {stem, noun[:-1], stem + "e", noun[:-3] + "y"}
-    return out | ({stem[:-1]} if stem[-1] == stem[-2] else set())
-
-
 def _widest(matched: list[tuple[Reading, _Slots]]) -> list[tuple[Reading, _Slots]]:
     """One value per slot and clause shape: "I'm trying to lose fifteen pounds" reads "fifteen pounds"
     off "trying" and "lose fifteen pounds" off "lose"; the value the other's contains is dropped."""
@@ -698,21 +696,6 @@ def _widest(matched: list[tuple[Reading, _Slots]]) -> list[tuple[Reading, _Slots
                    and r.object and r.object != o.object and r.object.lower() in o.object.lower()
                    for o, s in matched)
     return [(r, s) for r, s in matched if not inside(r, s[0].name)]
-
-
-@dataclass(frozen=True)
-class _Exemplars:
-    raw: np.ndarray
-    raw_owners: list[str]
-    masked: np.ndarray
-    masked_owners: list[str]
-    values: np.ndarray  # the examples' values, by masked_owners: a value like them leans to their predicate
-    shapes: dict[str, frozenset[str]]  # the value shapes (below) each predicate's examples say
-    speaker_share: dict[str, float]  # the share of each predicate's examples said of the speaker
-    numbered: frozenset[str]  # the predicates whose examples' values all have a number
-    named: frozenset[str]  # the predicates whose examples' values are all names
-    unnamed: frozenset[str]  # and those whose examples' values never are
-    amountless: frozenset[str]  # the predicates whose examples' values never give an amount with a unit
 
 
 def _shape_bonus(kind: str | None, shapes: frozenset[str]) -> float:
@@ -730,45 +713,6 @@ def _shapes_in(example: str) -> set[str]:
     return {s for s in out if s} | {s.split(":")[0] for s in out if s}
 
 
-def _best_per_owner(sims: np.ndarray, owners: list[str]) -> dict[str, float]:
-    best: dict[str, float] = {}
-    for i, owner in enumerate(owners):
-        best[owner] = max(best.get(owner, -1.0), float(sims[i]))
-    return best
-
-
-def _example_reading(example: str, types: frozenset[str], slot_words: frozenset[str] = frozenset(),
-                     by_name: bool = False) -> Reading | None:
-    """The subject and value of one of a predicate's own examples, to mask them. With ``by_name`` (a group's
-    own predicate), an example that names someone or something has that name as its value ("We get our
-    internet from Comcast": not "internet"). (The built-in examples are read as they were tuned.)"""
-    doc = parse.parsed(example)
-    found = [r for r in [*readings(doc, "User", types, slot_words), *surface_readings(doc, "User", types, slot_words)]
-             if r.object.lower() in example.lower() and (r.subject == "User" or r.subject.lower() in example.lower())]
-    if not found:  # (the speaker, "I" or "my", is a subject too)
-        return None
-    name = _last_name(doc) if by_name else None
-    if name is None:
-        return found[0]
-    named = [r for r in found if any(c.isupper() for c in r.object)]
-    if named or name.lower() in found[0].subject.lower():
-        return (named or found)[0]
-    return replace(found[0], object=name, object_proper=True)
-
-
-def _last_name(doc: Any) -> str | None:
-    """The last run of words said with a capital past the first word, other than "I" ("Mr Okafor", "Octopus
-    Energy"): the name an example gives, if it gives one."""
-    runs: list[list[Any]] = []
-    for t in doc:
-        if t.i > 0 and t.text[:1].isupper() and t.text != "I":
-            if runs and runs[-1][-1].i == t.i - 1:
-                runs[-1].append(t)
-            else:
-                runs.append([t])
-    return " ".join(t.text for t in runs[-1]) if runs else None
-
-
 def _clauses_of(sentence: str, doc: Any) -> list[Any]:
     """A sentence's clauses, to read each off its surface: a reason or result said after a comma is a clause
     of its own ("Virgin kept dropping out, so we went with Sky": the second's subject is "we"), unless it
@@ -777,21 +721,3 @@ def _clauses_of(sentence: str, doc: Any) -> list[Any]:
     if len(parts) < 2 or any(p.split()[0].lower() in ("it", "they", "he", "she", "its", "their") for p in parts[1:]):
         return [doc]
     return [parse.parsed(p) for p in parts]
-
-
-def _said_of_speaker(example: str, types: frozenset[str], slot_words: frozenset[str]) -> bool:
-    """Is one of a predicate's examples said of the speaker ("I take 20 mg", "my dose is 500 mg")?"""
-    doc = parse.parsed(example)
-    found = readings(doc, "User", types, slot_words) or surface_readings(doc, "User", types, slot_words)
-    return bool(found) and found[0].subject == "User" and not found[0].moved
-
-
-def mask(text: str, subject: str, value: str) -> str:
-    """The clause with its value as X and its subject as S: what is left is how the relation is said."""
-    out = re.sub(re.escape(value), "X", text, flags=re.I) if value else text
-    if subject:
-        out = re.sub(rf"\b(?:the\s+)?{re.escape(subject)}(?:\s+\w+)?(?=\s+(?:is|was|has|uses|runs|keeps|stores|deploys|"
-                     rf"got|moved|switched|migrated)\b)|\b(?:the\s+)?{re.escape(subject)}\b", "S", out, count=1,
-                     flags=re.I)
-    return out
-

@@ -519,8 +519,9 @@ def _clause(verb: Any, speaker: str, relations: dict[str, str], lead: Any | None
     if verb.lemma_.lower() in PREFERENCE_VERBS and _pointed(head):
         return None  # "I love the colors", "love this theme": an opinion of the thing at hand, not a liking
     prt = " ".join(k.lower_ for k in verb.children if k.dep_ == "prt")
-    relation = " ".join(p for p in (verb.lemma_.lower(), prt, preps) if p)
-    surface = " ".join(p for p in (verb.lower_, prt, preps) if p)
+    lemma, said = ("have", "have") if _have_got(verb, prt, preps) else (verb.lemma_.lower(), verb.lower_)
+    relation = " ".join(p for p in (lemma, prt, preps) if p)
+    surface = " ".join(p for p in (said, prt, preps) if p)
     past = verb.tag_ in ("VBD", "VBN") and not any(k.lower_ in ("have", "'ve", "has") for k in verb.children)
     if _relative(verb):
         article = "" if obj[:1].isupper() or head.tag_ in ("NNS", "NNPS") else "a "
@@ -530,6 +531,12 @@ def _clause(verb: Any, speaker: str, relations: dict[str, str], lead: Any | None
     if not statement or head.i < verb.i:
         return None  # an object before its verb is a question or a fragment ("Dance out of ...?")
     return Clause(subject, relation, surface, obj, statement, past, noun)
+
+
+def _have_got(verb: Any, prt: str, preps: str) -> bool:
+    """"I've got a Galaxy S21": "have got" is having."""
+    return verb.lemma_.lower() == "get" and verb.tag_ == "VBN" and not prt and not preps \
+        and any(k.dep_ == "aux" and k.lower_ in ("have", "'ve", "has", "'s", "’ve", "’s") for k in verb.children)
 
 
 def _pointed(head: Any) -> bool:

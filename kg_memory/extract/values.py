@@ -159,6 +159,47 @@ def held_at(role: Any) -> Any:
                  if (o := pobj(k)) is not None and is_name(o)), role)
 
 
+# -- what a clause's words take as the value ------------------------------------------------------
+def called(noun: Any) -> Any:
+    """The name a noun is said to be called ("a climbing gym called Boulder Barn", "a band named
+    Low"), else the noun."""
+    for k in noun.children:
+        if k.dep_ == "acl" and k.lemma_.lower() in ("call", "name"):
+            name = next((g for g in k.children if g.dep_ in ("oprd", "attr", "dobj", "xcomp") and is_name(g)), None)
+            if name is not None:
+                return name
+    return noun
+
+
+def amount_in(verb: Any) -> Any | None:
+    """A unit with its number in the clause ("500 mg", "eight hours"), wherever the parser hung it."""
+    return next((t for t in verb.subtree if t.lower_ in UNITS and t != verb
+                 and any(numeric(k) for k in t.children if k.dep_ == "nummod")), None)
+
+
+def someone(tok: Any) -> bool:
+    """A recipient a thing can be handed to: a name or a known one ("Tom", "the SRE team"), not any
+    one ("give all my love to a child")."""
+    return tok is not None and (is_name(tok) or not any(k.lower_ in ("a", "an", "some", "any")
+                                                          for k in tok.children))
+
+
+def antecedent(verb: Any, dobj: Any | None) -> Any | None:
+    """"Took the Elm Road house away from Savills and gave it to Hunters": "it" in a clause joined to
+    another is the other's object."""
+    if dobj is None or dobj.lower_ not in ("it", "them") or verb.dep_ != "conj":
+        return dobj
+    before = next((k for k in verb.head.children if k.dep_ == "dobj" and k.pos_ in ("NOUN", "PROPN")), None)
+    return before if before is not None else dobj
+
+
+def placed(obj: Any, value: str) -> str:
+    """"Moved to the new 3G pitch at Hadley School": a place with no name is said with the named one it is at."""
+    at = next((o for k in obj.children if k.dep_ == "prep" and k.lower_ == "at"
+               if (o := pobj(k)) is not None and is_name(o)), None) if obj.pos_ == "NOUN" else None
+    return value if at is None else f"{value} at {value_text(at)}"
+
+
 # an amount as said: a number (digits or words, "and a half"), then a unit of UNITS
 _NUMBER = (r"(?:[$£€]?\d[\d,.]*k?|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|fifteen|twenty|"
            r"thirty|forty|fifty|hundred)(?:\s+and\s+a\s+half)?")

@@ -120,7 +120,10 @@ def _settled(facts: list[ExtractedFact], vocab: Vocabulary, held: Held, names: d
     out = []
     for f in facts:
         if _movable(f, vocab):
-            f = _quit(f, vocab, held, names)
+            quit_ = _quit(f, vocab, held, names)
+            if quit_ is not f:  # (the one who quit: their successor in the turn follows, "and Lola took over")
+                moved[(normalize_name(f.subject), quit_.predicate)] = (normalize_name(quit_.subject), None)
+            f = quit_
             subject = normalize_name(f.subject)
             target = next((moved[(subject, p)] for p in _slots(f) if (subject, p) in moved), None) \
                 or _holder(f, subject, held, vocab, subject == speaker)

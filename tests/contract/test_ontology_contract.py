@@ -219,6 +219,14 @@ def test_an_end_said_by_the_value_of_the_thing_ends_the_things_slot(make_memory,
     assert now == set() and before == {("Moths", "Omar")}
 
 
+@pytest.mark.parametrize("successor", ["and Tess took over", "and Tess replaced him", "so Tess stepped in"])
+def test_one_who_steps_in_after_an_end_is_the_things_next_value(make_memory, group, successor):
+    """"Omar quit The Moths and Tess took over": The Moths' bassist was Omar, and is Tess now."""
+    now, before = _held(make_memory, group, BAND, ["The Moths' bassist is Omar.", f"Omar quit The Moths {successor}."],
+                        "bassist")
+    assert now == {("Moths", "Tess")} and before == {("Moths", "Omar")}
+
+
 def test_a_subject_said_only_as_its_type_is_the_one_thing_that_holds_the_slot(make_memory, group):
     """"The band's tour manager" is The Moths' when they are the one band with one; with two, neither's."""
     joy, ravi = "The Moths' tour manager is Joy.", "Ravi is the band's tour manager now."

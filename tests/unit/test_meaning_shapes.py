@@ -485,7 +485,7 @@ def test_a_clause_the_parser_took_for_a_subject_is_not_one(project, health):
 # -- round five: a slot whose value does the verb, names with numbers, roles held at names ------------------
 def test_the_verbs_a_slots_value_does_come_from_the_ontologys_own_words():
     from kg_memory.core.ontology import parse_ontology
-    from kg_memory.extract.meaning import value_verbs
+    from kg_memory.extract.exemplars import value_verbs
     ont = parse_ontology('''
 [predicates.groomed_by]
 cardinality = "single"
@@ -853,3 +853,14 @@ def test_a_model_name_with_digits_is_a_value():
     doc = p.parsed("My phone is a Galaxy A54.")
     assert p._noun(doc[5]) and doc[5].text == "A54"
 
+
+def test_a_noun_said_with_no_article_is_no_thing_to_turn_round(lettings):
+    """"Mr Kay gave notice": no tenant of a "notice"."""
+    found = _facts(lettings, "Mr Kay gave notice, and Flat 5 is now let to the Bells.")
+    assert not any(f[0] == "notice" for f in found)
+
+
+def test_it_in_a_joined_clause_is_the_first_clauses_object(lettings):
+    """"took the mews house away from Foxtons and gave it to Chestertons": the mews house's agent."""
+    found = _facts(lettings, "I took the Mill Lane cottage away from Foxtons and gave it to Chestertons.")
+    assert ("mill lane cottage", "managing_agent", "Chestertons", False) in found

@@ -1,0 +1,132 @@
+"""What a predicate's own examples say: each example's subject and value (the name it gives, the doer that is
+its value), the verbs whose doer is the value, and the example texts masked, which the meaning reader
+embeds to compare a clause's wording with each predicate's."""
+
+from __future__ import annotations
+
+import functools
+import re
+from dataclasses import dataclass, replace
+from typing import Any
+
+import numpy as np
+
+from ..core.vocab import Predicate
+from . import parse
+from .clauses import Reading, readings
+from .surface import surface_readings
+
+
+@functools.lru_cache(maxsize=1024)  # (read per reader: a predicate's words are parsed once per process)
+def value_verbs(p: Predicate) -> frozenset[str]:
+    """The verbs (lemmas) whose doer is the predicate's value, not its subject, as the predicate's own text
+    says: the verb of a name in the passive ("serviced_by"); a verb the value's noun does in the
+    description ("the colleague who mentors a person"); a verb an example says in the passive with the
+    value as its doer ("Van 12 is driven by Aisha"); and the verb of the value's noun when that noun is
+    its doer's ("the driver ...": drive) and the examples or description use it."""
+    verbs: set[str] = set()
+    if p.name.endswith("_by"):
+        verbs |= {t.lemma_.lower() for t in parse.parsed(f"It was {p.name[:-3].replace('_', ' ')} by them.")
+                  if t.pos_ == "VERB"}
+    said: set[str] = set()
+    for text in (p.description, *p.examples):
+        for t in parse.parsed(text):
+            if t.pos_ == "VERB":
+                said.add(t.lemma_.lower())
+                if any(k.dep_ == "agent" for k in t.children):
+                    verbs.add(t.lemma_.lower())
+    # the description's head noun: its first noun that is no compound ("the class teacher a child has": teacher)
+    head = next((t for t in parse.parsed(p.description) if t.pos_ == "NOUN" and t.dep_ != "compound"), None)
+    if head is not None:
+        for clause in (k for k in head.children if k.dep_ == "relcl"):
+            if any(c.dep_ == "nsubj" and c.lower_ in ("who", "that", "which") for c in clause.children):
+                # (a coordinated verb the small parser took for a plural noun: "maintains and repairs")
+                verbs |= {v.lemma_.lower() for v in (clause, *clause.conjuncts) if v.pos_ == "VERB"
+                          or v.tag_ in ("NNS", "VBZ")}
+        verbs |= _agent_verbs(head.lower_) & said
+    # and the predicate's own name, an agent noun ("drummer": drum), when its examples say the verb in any form
+    # (the small parser takes "Keith drums for ..." for a noun)
+    forms = {t.lower_ for e in p.examples for t in parse.parsed(e)}
+    for word in p.name.split("_"):
+        verbs |= {v for v in _agent_verbs(word) if {v + "s", v + "es", v + "ed", v + "ing"} & forms}
+    return frozenset(verbs - {"be", "have", "do", "get"})
+
+
+def _agent_verbs(noun: str) -> set[str]:
+    """The verbs an agent noun may be of ("teacher": teach, "driver": drive, "drummer": drum)."""
+    if not noun.endswith(("er", "or")) or len(noun) < 5:
+        return set()
+    stem = noun[:-2]
+    out = {stem, noun[:-1], stem + "e", noun[:-3] + "y"}
+    return out | ({stem[:-1]} if stem[-1] == stem[-2] else set())
+
+
+@dataclass(frozen=True)
+class Exemplars:
+    raw: np.ndarray
+    raw_owners: list[str]
+    masked: np.ndarray
+    masked_owners: list[str]
+    values: np.ndarray  # the examples' values, by masked_owners: a value like them leans to their predicate
+    shapes: dict[str, frozenset[str]]  # the value shapes (below) each predicate's examples say
+    speaker_share: dict[str, float]  # the share of each predicate's examples said of the speaker
+    numbered: frozenset[str]  # the predicates whose examples' values all have a number
+    named: frozenset[str]  # the predicates whose examples' values are all names
+    unnamed: frozenset[str]  # and those whose examples' values never are
+    amountless: frozenset[str]  # the predicates whose examples' values never give an amount with a unit
+
+
+def best_per_owner(sims: np.ndarray, owners: list[str]) -> dict[str, float]:
+    best: dict[str, float] = {}
+    for i, owner in enumerate(owners):
+        best[owner] = max(best.get(owner, -1.0), float(sims[i]))
+    return best
+
+
+def example_reading(example: str, types: frozenset[str], slot_words: frozenset[str] = frozenset(),
+                     by_name: bool = False) -> Reading | None:
+    """The subject and value of one of a predicate's own examples, to mask them. With ``by_name`` (a group's
+    own predicate), an example that names someone or something has that name as its value ("We get our
+    internet from Comcast": not "internet"). (The built-in examples are read as they were tuned.)"""
+    doc = parse.parsed(example)
+    found = [r for r in [*readings(doc, "User", types, slot_words), *surface_readings(doc, "User", types, slot_words)]
+             if r.object.lower() in example.lower() and (r.subject == "User" or r.subject.lower() in example.lower())]
+    if not found:  # (the speaker, "I" or "my", is a subject too)
+        return None
+    name = last_name(doc) if by_name else None
+    if name is None:
+        return found[0]
+    named = [r for r in found if any(c.isupper() for c in r.object)]
+    if named or name.lower() in found[0].subject.lower():
+        return (named or found)[0]
+    return replace(found[0], object=name, object_proper=True)
+
+
+def last_name(doc: Any) -> str | None:
+    """The last run of words said with a capital past the first word, other than "I" ("Mr Okafor", "Octopus
+    Energy"): the name an example gives, if it gives one."""
+    runs: list[list[Any]] = []
+    for t in doc:
+        if t.i > 0 and t.text[:1].isupper() and t.text != "I":
+            if runs and runs[-1][-1].i == t.i - 1:
+                runs[-1].append(t)
+            else:
+                runs.append([t])
+    return " ".join(t.text for t in runs[-1]) if runs else None
+
+
+def said_of_speaker(example: str, types: frozenset[str], slot_words: frozenset[str]) -> bool:
+    """Is one of a predicate's examples said of the speaker ("I take 20 mg", "my dose is 500 mg")?"""
+    doc = parse.parsed(example)
+    found = readings(doc, "User", types, slot_words) or surface_readings(doc, "User", types, slot_words)
+    return bool(found) and found[0].subject == "User" and not found[0].moved
+
+
+def mask(text: str, subject: str, value: str) -> str:
+    """The clause with its value as X and its subject as S: what is left is how the relation is said."""
+    out = re.sub(re.escape(value), "X", text, flags=re.I) if value else text
+    if subject:
+        out = re.sub(rf"\b(?:the\s+)?{re.escape(subject)}(?:\s+\w+)?(?=\s+(?:is|was|has|uses|runs|keeps|stores|deploys|"
+                     rf"got|moved|switched|migrated)\b)|\b(?:the\s+)?{re.escape(subject)}\b", "S", out, count=1,
+                     flags=re.I)
+    return out
