@@ -529,7 +529,7 @@ def _reading(verb: Any, subject: str | None, types: frozenset[str], speaker: str
         if inner is not None:
             preps[p] = inner
     for k in kids:  # "passed the auth service on to Dmitri": the parser hangs "to Dmitri" on the particle
-        if k.dep_ == "prt" or k.dep_ == "advmod" and k.pos_ == "ADP":  # (or on "over", taken for an adverb)
+        if k.dep_ == "prt" or k.dep_ == "advmod" and (k.pos_ == "ADP" or k.lower_ == "back"):  # (or "over", "back")
             preps.update({g.lower_: _pobj(g) for g in k.children if g.dep_ == "prep" and g.lower_ not in preps})
     if dobj is not None:  # "rewrote the parser in Go": the small parser hangs "in Go" on the object
         preps.update({k.lower_: _pobj(k) for k in dobj.children if k.dep_ == "prep" and k.lower_ not in preps
@@ -636,7 +636,9 @@ def _reading(verb: Any, subject: str | None, types: frozenset[str], speaker: str
     if negated:  # "no longer uses Postgres": the slot of the clause without its negation ends
         obj = dobj if dobj is not None else next((v for v in preps.values() if v is not None), None)
         return None if obj is None else _made(subject, lemma, obj, _clause_text(verb, drop_negation=True), "end")
-    if preps.get("to") is not None and (lemma in CHANGE or preps.get("from") is not None or level is not None):
+    back = any(k.lower_ == "back" and k.dep_ in ("advmod", "prt") for k in kids)  # "slipped back to discovery"
+    if preps.get("to") is not None and (lemma in CHANGE or preps.get("from") is not None or level is not None
+                                        or back):
         b, a = preps["to"], preps.get("from")
         mine = dobj is not None and (dobj.lower_ in ("me", "us") or any(
             k.dep_ == "poss" and k.lower_ in ("my", "our") for k in dobj.children))  # "switched me from A to B"

@@ -864,3 +864,15 @@ def test_it_in_a_joined_clause_is_the_first_clauses_object(lettings):
     """"took the mews house away from Foxtons and gave it to Chestertons": the mews house's agent."""
     found = _facts(lettings, "I took the Mill Lane cottage away from Foxtons and gave it to Chestertons.")
     assert ("mill lane cottage", "managing_agent", "Chestertons", False) in found
+
+
+def test_a_value_gone_back_to_is_a_change(sales):
+    """"slipped back to discovery": "back to" says the slot took a value again, whatever the verb."""
+    found = _facts(sales, "Globex's deal fell back to qualification.")
+    assert ("globex", "deal_stage", "qualification", False) in found
+
+
+def test_have_got_is_having(embedder):
+    found = _facts(RulesExtractor(embedder), "I've got a OnePlus 11.")
+    assert any(f[1] == "uses_phone" for f in found), found
+
