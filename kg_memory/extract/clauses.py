@@ -25,6 +25,17 @@ from .values import noun_phrase as _phrase
 from .values import numeric as _numeric
 from .values import pobj as _pobj
 from .values import value_text as _text
+from .whose import AGENTS
+from .whose import FIRST as _FIRST
+from .whose import hung_subject as _hung_subject
+from .whose import mine_said_as as _mine_said_as
+from .whose import my_thing as _my_thing
+from .whose import numbered as _numbered
+from .whose import of_thing as _of_thing
+from .whose import owner as _owner
+from .whose import said_as_own as _said_as_own
+from .whose import there as _there
+from .whose import with_me as _with_me
 
 HAND_OVER = frozenset({"hand", "transfer", "pass", "reassign", "give"})
 # (with the past forms the small parser leaves unlemmatised)
@@ -35,9 +46,7 @@ CHANGE = frozenset({"switch", "move", "migrate", "change", "upgrade", "downgrade
                     "bump", "raise", "increase", "lower", "reduce", "cut", "double", "halve", "adjust", "up", "upped"})
 REPLACE = frozenset({"trade", "swap", "exchange", "replace", "substitute"})
 STOP = frozenset({"stop", "quit", "drop", "abandon", "retire", "remove", "deprecate", "sell", "cancel", "leave", "rid",
-                  "ditch", "scrap"})
-# who acts on a thing without being its slot's subject ("the team ported billing to Kotlin")
-AGENTS = frozenset({"team", "someone", "somebody", "they", "everyone", "engineering", "ops", "devops", "platform"})
+                  "ditch", "scrap", "sack", "dismiss", "resign"})
 def is_agent(subject: str) -> bool:
     """One who acts on a thing without being its slot's subject ("the team", "our platform team")."""
     words = subject.lower().split()
@@ -45,7 +54,6 @@ def is_agent(subject: str) -> bool:
 
 
 _PRONOUNS = frozenset({"it", "they", "this", "that", "he", "she", "them", "me", "us", "you", "him", "her"})
-_FIRST = frozenset({"i", "we"})
 
 
 @dataclass(frozen=True)
@@ -84,8 +92,10 @@ def readings(doc: Any, speaker: str, types: frozenset[str] = frozenset(), slot_w
         if reading is not None:
             if reading.shape == "plain" and _says_an_end(verb, ends):  # an ontology's own ``ends``: "lost the deal"
                 reading = replace(reading, shape="end")
-            moved = _moved_thing(verb, types) or (topic if _it_object(verb) else None)
-            if moved and not _overlaps(moved, reading.object) and not _possessed(verb) \
+            reading = _done_at(verb, reading, speaker)
+            moved = _slots_owner(_moved_thing(verb, types) or (topic if _it_object(verb) else None), slot_words)
+            if moved and not _overlaps(moved, reading.object) and not _overlaps(moved, reading.old or "") \
+                    and not _possessed(verb) \
                     and moved.split()[-1].lower() not in slot_words:  # "got a new number: 555-9090" names the slot
                 reading = replace(reading, moved=moved)
             if reading.shape == "change" and reading.subject != speaker and _possessed(verb):
@@ -107,6 +117,34 @@ def readings(doc: Any, speaker: str, types: frozenset[str] = frozenset(), slot_w
         if reading is None or reading.subject == speaker or is_agent(reading.subject):
             topic = _moved_thing(verb, types) or topic  # "we moved the wiki to Notion; it ...": the wiki
     return out
+
+
+def _slots_owner(moved: str | None, slot_words: frozenset[str]) -> str | None:
+    """A thing worked on said as its owner and a slot's noun ("raised the bathroom budget to £11k"): the owner."""
+    words = (moved or "").split()
+    if len(words) > 1 and words[-1].lower() in slot_words and words[-2].lower() not in slot_words | WHICH_ONE:
+        return " ".join(words[:-1])
+    return moved
+
+
+WHICH_ONE = frozenset({"new", "old", "current", "former", "next", "previous", "interim", "acting", "permanent"})
+
+
+def _done_at(verb: Any, reading: Reading, speaker: str) -> Reading:
+    """"We record Field Notes at Soundhouse Studios": the speaker (or a team) doing a verb to a named thing at
+    a named place: the place is the value, of the thing (which the reader takes as what is worked on)."""
+    dobj = next((k for k in verb.children if k.dep_ == "dobj"), None)
+    if reading.shape != "plain" or not (reading.subject == speaker or is_agent(reading.subject)) \
+            or dobj is None or not _is_name(dobj) or verb.lemma_.lower() in _MEETING:
+        return reading
+    place = next((o for k in (*verb.children, *dobj.children)  # (the parser may hang "at X" on the thing)
+                  if k.dep_ == "prep" and k.lower_ in ("at", "on", "in", "through", "via")
+                  if (o := _pobj(k)) is not None and _is_name(o)), None)
+    return reading if place is None else replace(reading, object=_text(place), object_proper=True)
+
+
+_MEETING = frozenset({"meet", "see", "visit", "call", "text", "email", "talk", "bump", "catch", "hug", "thank", "ask",
+                      "tell", "help", "join", "find", "spot", "watch", "hear"})  # one met at a place is no thing there
 
 
 def value_preps(examples: list[str]) -> frozenset[tuple[str, str]]:
@@ -309,6 +347,10 @@ def _moved_thing(verb: Any, types: frozenset[str]) -> str | None:
     dobj = next((k for k in verb.children if k.dep_ == "dobj"), None)
     if dobj is not None and dobj.lemma_.lower() in _ARRANGEMENTS:
         return None
+    if dobj is not None and _numeric(dobj):  # "set aside £30k for the loft": the amount is the loft's
+        of = next((o for k in verb.children if k.dep_ == "prep" and k.lower_ == "for"
+                   if (o := _pobj(k)) is not None and o.pos_ in ("NOUN", "PROPN")), None)
+        return None if of is None else _phrase(of, types)
     if dobj is not None and dobj.pos_ in ("NOUN", "PROPN"):
         return None if called(dobj) is not dobj else _phrase(dobj, types)
     if verb.lemma_.lower() in CHANGE:
@@ -348,92 +390,10 @@ def _subject_of(verb: Any, speaker: str, topic: str | None, types: frozenset[str
             return topic, topic  # "Tyrell signed; the deal is closed won": the deal is Tyrell's (not "Laptop 7")
     if _my_thing(subj, types, people):
         return speaker, topic  # "My amlodipine went up to 10 mg": the speaker's dose
-    if any(t.pos_ == "VERB" for t in subj.subtree if t.i < subj.i):
+    if any(t.pos_ == "VERB" and t.dep_ not in ("amod", "compound") for t in subj.subtree if t.i < subj.i):
         return None, topic  # a clause the parser took for a subject ("Ledger outgrew SQLite, so it ..."): misread
     phrase = _phrase(subj, types)
     return phrase, phrase
-
-
-def _numbered(noun: Any) -> bool:
-    """A noun named by its number ("Laptop 7", "van 4"): a thing of its own, not a slot's noun."""
-    return any(k.dep_ == "nummod" and k.i > noun.i for k in noun.children)
-
-
-def _hung_subject(verb: Any) -> Any | None:
-    """A subject the parser hung on the clause before as a conj ("Hooli is on the Starter plan and our
-    contact there is Gavin Belson": "contact" a conj of the first "is"): the noun right before the
-    verb's expletive "there"."""
-    expl = next((k for k in verb.children if k.dep_ == "expl" and k.i < verb.i), None)
-    prev = verb.doc[expl.i - 1] if expl is not None and expl.i > 0 else None
-    if prev is not None and prev.pos_ == "NOUN" and prev.dep_ == "conj":
-        return prev
-    # a name that opens the clause, which the parser took for an adverb ("Raj now reports to Victor")
-    first = next(iter(verb.subtree), None)
-    if first is not None and first.dep_ == "advmod" and first.i < verb.i and first.text.istitle() \
-            and first.lower_ not in _ADVERBS and not first.lower_.endswith("ly"):
-        return first
-    # a noun said with its owner, which the parser took for an adverb ("Billing's datastore is MySQL")
-    return next((k for k in verb.children if k.dep_ == "advmod" and k.i < verb.i
-                 and any(c.dep_ == "poss" for c in k.children)), None)
-
-
-# adverbs that open a clause with a capital ("Now", "Then"): no name the parser took for one
-_ADVERBS = frozenset({"now", "then", "also", "today", "still", "lately", "yesterday", "again", "finally", "soon",
-                      "here", "there", "so", "just", "anyway", "meanwhile", "sometimes", "often", "already", "yet",
-                      "maybe", "perhaps", "actually", "basically", "honestly", "later", "tomorrow", "once", "twice",
-                      "eventually", "nowadays", "instead", "otherwise", "anyhow", "besides", "thus", "hence"})
-
-
-def _my_thing(subj: Any, types: frozenset[str], people: frozenset[str]) -> bool:
-    """A common noun the speaker possesses, that is no one (not "my brother") and no thing the group
-    keeps as an entity ("my billing service") nor a team: what is said of it is said of the speaker."""
-    low = subj.lemma_.lower()
-    return subj.pos_ == "NOUN" and any(k.dep_ == "poss" and k.lower_ == "my" for k in subj.children) \
-        and low not in people and subj.lower_ not in people and low not in types and low not in AGENTS
-
-
-def _there(noun: Any, slot_words: frozenset[str]) -> str | None:
-    """"Alice left Umbrella; our contact there is Carlos": "there" is the last name said before, that
-    is no slot's value ("Hooli is on the Starter plan and our contact there ...": Hooli)."""
-    doc = noun.doc
-    if not any(t.lower_ == "there" for t in (*noun.children, *noun.head.children)) \
-            and not (noun.i + 1 < len(doc) and doc[noun.i + 1].lower_ == "there"):
-        return None
-    # (a name the small parser tagged a noun counts: "Lars left Vandelay")
-    names = [t for t in noun.doc[:noun.i] if (t.pos_ == "PROPN" or t.pos_ == "NOUN" and t.text[:1].isupper()
-                                              and t.i > 0) and t.dep_ != "compound"
-             and not (noun.dep_ == "attr" and t.head == noun.head)  # (not the copula's own subject)
-             and not (t.head.lemma_.lower() in slot_words and t.dep_ in ("compound", "amod"))]
-    return None if not names else " ".join(w.text for w in names[-1].subtree if w.dep_ in ("compound", "flat")
-                                           or w == names[-1])
-
-
-def _said_as_own(noun: Any, verb: Any) -> bool:
-    """A slot's noun the speaker says without an owner, as their own: bare and given a value ("Home is
-    Denver for now"; not "Reports switched to Kinesis", a thing named by a common noun that acts) or
-    picked out by what the speaker does ("The band I love most is Wilco")."""
-    if not any(k.dep_ in ("det", "poss") for k in noun.children):
-        return (noun.i == 0 or noun.doc[noun.i - 1].is_punct) and verb.lemma_ == "be"
-    return any(k.dep_ == "relcl" and any(g.dep_ == "nsubj" and g.lower_ in _FIRST for g in k.children)
-               for k in noun.children)
-
-
-def _with_me(subj: Any) -> bool:
-    """"Ana and I", "my wife and I", "our family": the speaker's "we"."""
-    return any(k.dep_ == "conj" and k.lower_ in ("i", "me") for k in subj.children) or (
-        subj.lemma_.lower() in _HOUSEHOLD and any(k.dep_ == "poss" and k.lower_ == "our" for k in subj.children))
-
-
-_HOUSEHOLD = frozenset({"family", "household", "home"})  # "our family moved": the speaker moved
-
-
-def _mine_said_as(subj: Any, verb: Any, people: frozenset[str]) -> bool:
-    """"My vitamin D is 1000 IU", "my cell is 555-4400": a thing of the speaker's that the copula gives
-    a value is the speaker's slot; not a person of theirs ("my brother is a nurse" is the brother's)."""
-    return verb.lemma_ == "be" and subj.lemma_.lower() not in people and any(
-        k.dep_ == "poss" and k.lower_ in ("my", "our") for k in subj.children) and any(
-        _numeric(t) or (t.dep_ == "attr" and _is_name(t)) for t in verb.subtree if t.i > subj.i)
-    # (a number or a name: "my roommate is into board games" is not; "my cardiologist is Dr. Weiss" is)
 
 
 def _inverse_copula(verb: Any, speaker: str, types: frozenset[str], slot_words: frozenset[str],
@@ -457,7 +417,9 @@ def _inverse_copula(verb: Any, speaker: str, types: frozenset[str], slot_words: 
             and not (mine and attr.lemma_.lower() not in people):
         return None  # ("Dr. Fischer is my GP": a thing of mine that is no relation of mine names a slot too)
     owner = _there(attr, slot_words) or _owner(attr, speaker, types) or _of_thing(attr, types)
-    return None if owner is None else _made(owner, "be", subj, _clause_text(verb), "plain")
+    # ("Ellie stepped down as producer of Deep Cuts": the role ends)
+    ended = verb.lemma_ != "be" and (verb.lemma_.lower() in STOP or _phrasal_stop(verb) is not None)
+    return None if owner is None else _made(owner, "be", subj, _clause_text(verb), "end" if ended else "plain")
 
 
 _MEMBERSHIP = frozenset({"member", "part"})  # "a member of", "part of": what one belongs to is the value
@@ -465,13 +427,6 @@ _MEMBERSHIP = frozenset({"member", "part"})  # "a member of", "part of": what on
 # provider named after "with" is the value, not the arrangement
 _ARRANGEMENTS = frozenset({"account", "policy", "cover", "plan", "subscription", "mortgage",
                            "loan", "tariff", "one"})
-
-
-def _of_thing(noun: Any, types: frozenset[str]) -> str | None:
-    """The thing a slot's noun is of, said as a common noun ("the owner of search")."""
-    obj = next((o for k in noun.children if k.dep_ == "prep" and k.lower_ in ("of", "for")
-                if (o := _pobj(k)) is not None and o.pos_ == "NOUN"), None)
-    return None if obj is None else _phrase(obj, types)
 
 
 def _taken_over(verb: Any) -> bool:
@@ -486,30 +441,6 @@ def _agent_of(noun: Any, slot_words: frozenset[str]) -> bool:
     low = noun.lemma_.lower()
     stem = low[:-2] if low.endswith(("er", "or")) else ""
     return len(stem) >= 3 and any(w.startswith(stem) and w != low for w in slot_words)
-
-
-def _owner(noun: Any, speaker: str, types: frozenset[str]) -> str | None:
-    """Whose slot a noun that names the slot speaks of: "my doctor" the speaker's, "Hooli's contract"
-    and "the Hooli contract" Hooli's, "our contact at Hooli" Hooli's."""
-    for k in noun.children:
-        if k.dep_ == "prep" and k.lower_ in ("at", "with", "for", "of", "on"):
-            obj = _pobj(k)
-            if obj is not None and obj.lower_ in ("me", "us"):
-                return speaker  # "home for me is Minneapolis"
-            if obj is not None and (_is_name(obj) or obj.lemma_.lower() in types):  # "of the billing service"
-                return _phrase(obj, types)
-            if obj is not None and k.lower_ == "of" and obj.pos_ == "NOUN":
-                inner = _owner(obj, speaker, types)  # "our point of contact at Initech": the contact's owner
-                if inner is not None and inner != speaker:
-                    return inner
-    named = next((k for k in noun.children if k.dep_ == "compound" and k.pos_ == "PROPN"), None)
-    for k in noun.children:
-        if k.dep_ == "poss":
-            if k.lower_ in ("my", "our"):
-                return speaker if named is None else named.text  # ("our Initech contact": Initech's)
-            if _is_name(k) or k.pos_ == "NOUN":  # ("the gateway's maintainer": the gateway's)
-                return _phrase(k, types).removesuffix("'s").removesuffix("’s").strip()
-    return None if named is None else named.text
 
 
 def _reading(verb: Any, subject: str | None, types: frozenset[str], speaker: str = "User",
@@ -631,7 +562,9 @@ def _reading(verb: Any, subject: str | None, types: frozenset[str], speaker: str
         return _made(subject, lemma, gone, _clause_text(verb), "end")
     gave_up = _phrasal_stop(verb)
     if gave_up is not None:  # "I gave up on the pull-ups goal", "came off metformin": a stop said with a particle
-        obj = dobj if dobj is not None else preps.get("on") if preps.get("on") is not None else preps.get(gave_up)
+        role = preps.get("as")  # "stepped down as producer of Deep Cuts": the name the role was held at
+        obj = dobj if dobj is not None else preps.get("on") if preps.get("on") is not None else preps.get(gave_up) \
+            if preps.get(gave_up) is not None else _held_at(role) if role is not None else None
         return None if obj is None else _made(subject, lemma, obj, _clause_text(verb), "end")
     if negated:  # "no longer uses Postgres": the slot of the clause without its negation ends
         obj = dobj if dobj is not None else next((v for v in preps.values() if v is not None), None)
@@ -694,7 +627,8 @@ def _aimed(verb: Any, subject: str | None) -> Reading | None:
 
 
 # a verb and particle that together say a stop ("give up", "come off", "go off", "walk away from")
-PHRASAL_STOP = frozenset({("give", "up"), ("come", "off"), ("go", "off"), ("walk", "away"), ("back", "out")})
+PHRASAL_STOP = frozenset({("give", "up"), ("come", "off"), ("go", "off"), ("walk", "away"), ("back", "out"),
+                          ("step", "down"), ("stand", "down")})
 
 
 def _phrasal_stop(verb: Any) -> str | None:

@@ -49,6 +49,8 @@ def value_verbs(p: Predicate) -> frozenset[str]:
     forms = {t.lower_ for e in p.examples for t in parse.parsed(e)}
     for word in p.name.split("_"):
         verbs |= {v for v in _agent_verbs(word) if {v + "s", v + "es", v + "ed", v + "ing"} & forms}
+    if "_" not in p.name and p.object_kind == "entity" and {p.name + "s", p.name + "es", p.name + "ed"} & forms:
+        verbs.add(p.name)  # a role's own noun said as the verb its holder does ("Sophie hosts Night Shift")
     return frozenset(verbs - {"be", "have", "do", "get"})
 
 
@@ -96,7 +98,7 @@ def example_reading(example: str, types: frozenset[str], slot_words: frozenset[s
     name = last_name(doc) if by_name else None
     if name is None:
         return found[0]
-    named = [r for r in found if any(c.isupper() for c in r.object)]
+    named = [r for r in found if any(c.isupper() for c in r.object) and not r.object.endswith(("'s", "’s"))]
     if named or name.lower() in found[0].subject.lower():
         return (named or found)[0]
     return replace(found[0], object=name, object_proper=True)
@@ -112,7 +114,12 @@ def last_name(doc: Any) -> str | None:
                 runs[-1].append(t)
             else:
                 runs.append([t])
+    runs = [r for r in runs if not _possessor(r[-1])]  # ("Marcus's spare room": whose, not the name given)
     return " ".join(t.text for t in runs[-1]) if runs else None
+
+
+def _possessor(t: Any) -> bool:
+    return t.text.endswith(("'s", "’s")) or t.i + 1 < len(t.doc) and t.doc[t.i + 1].text in ("'s", "’s", "'", "’")
 
 
 def said_of_speaker(example: str, types: frozenset[str], slot_words: frozenset[str]) -> bool:

@@ -27,7 +27,7 @@ from ..embed.base import Embedder
 from . import dates, parse
 from .base import ExtractedFact
 from .canonical import near_class_word
-from .clauses import HYPOTHETICAL, Reading, is_agent, readings, value_preps
+from .clauses import HYPOTHETICAL, WHICH_ONE, Reading, is_agent, readings, value_preps
 from .exemplars import Exemplars, best_per_owner, example_reading, last_name, mask, said_of_speaker, value_verbs
 from .surface import surface_readings
 from .values import AMOUNT, PHONE, has_number, value_shape
@@ -243,7 +243,8 @@ class MeaningReader:
         return out
 
     def _only_slot_nouns(self, value: str) -> bool:
-        words = [w.lower() for w in value.split()]
+        """A value that is only a slot's noun, however new ("the new host"): no value of it."""
+        words = [w.lower() for w in value.split() if w.lower() not in WHICH_ONE]
         return bool(words) and all(w in self.slot_words or w.removesuffix("s") in self.slot_words for w in words)
 
     def _slot_named(self, r: Reading) -> list[Predicate]:
@@ -326,7 +327,8 @@ class MeaningReader:
             turned = self._turned(r, speaker)
             if turned is not None or found is None:
                 return turned
-        elif not wish and self._built_the_wrong_way(r):
+        elif not wish and (found[0].name in self._exemplars().named | self._naming or _served(r)) \
+                and self._built_the_wrong_way(r):
             turned = self._turned(r, speaker)
             if turned is not None and turned[1][0].object_kind == "entity":
                 return turned
@@ -396,8 +398,9 @@ class MeaningReader:
         return next((f for f in forms if f in self._acted_by_value), "")
 
     def _built_the_wrong_way(self, r: Reading) -> bool:
-        """"Gordon skippers the vets": a name doing a verb to a thing with no name of its own may be the
-        thing's slot with the name as its value (``_turned`` says, by the slots whose values are names)."""
+        """"Gordon skippers the vets": a name doing a verb to a thing with no name of its own, read as a slot
+        whose values are names (or said to be for one: "runs training for the under-15s"), may be the thing's
+        slot with the name as its value (``_turned`` says)."""
         return r.subject[:1].isupper() and r.verb not in ("be", "have") and self._unnamed(r.object)
 
     def _unnamed(self, thing: str) -> bool:
@@ -580,8 +583,11 @@ class MeaningReader:
         example gives a name as the value ("Liam captains the seconds", "The vets' skipper is Gordon")."""
         doers = value_verbs(p)
         found = [(e, example_reading(e, self.types, self.slot_words, p.name in self.vocab.own)) for e in p.examples]
-        found = [(e, replace(r, subject=r.object, object=r.subject) if r is not None and r.verb in doers
-                  and not _PASSIVE.search(e) else r) for e, r in found]
+        # ("We record Night Shift at Soundhouse Studios": the thing the speaker works on is the slot's)
+        found = [(e, replace(r, subject=r.moved) if r is not None and r.subject == "User" and r.moved else r)
+                 for e, r in found]
+        found = [(e, replace(r, subject=r.object, object=r.subject) if r is not None
+                  and _said_verb(e, r, doers) in doers and not _PASSIVE.search(e) else r) for e, r in found]
         names = sum(1 for _, r in found if r is not None and any(c.isupper() for c in r.object))
         if p.object_kind != "entity" or p.name not in self.vocab.own or not names:
             return found
@@ -630,6 +636,16 @@ class MeaningReader:
 _NAME = r"([A-Z][\w.'’&-]*(?:\s+[A-Z][\w.'’&-]*)*)"  # a run of words said with capitals
 
 
+def _said_verb(example: str, r: Reading, verbs: frozenset[str]) -> str:
+    """An example's verb; for one read off its surface, the word after its subject as one of ``verbs`` (the
+    small parser takes "hosts" in "Sophie hosts Night Shift" for a noun)."""
+    if r.verb:
+        return r.verb
+    said = re.match(rf"(?:the\s+)?{re.escape(r.subject)}\s+(\w+)", example, re.I)
+    word = said.group(1).lower() if said else ""
+    return next((f for f in (word, word[:-1], word[:-2]) if f in verbs), "")
+
+
 def _bare(r: Reading) -> bool:
     """An object of one lowercase word said with no article, possessive or number before it ("gave notice",
     "took charge")."""
@@ -645,11 +661,12 @@ def _served(r: Reading) -> str | None:
     return said.group(1) if said else None
 # a name a thing is had from ("from Mrs Patel", "through Bulb", "with Virgin Media"), not the old value of
 # "from A to B"
-# one who steps in after an end, in the same sentence ("... and Lola took over on drums")
+# one who steps in after an end, in the same sentence ("... and Lola took over on drums", "and Dan is the new host")
 _STEPPED_IN = re.compile(rf"(?:\band|\bso|\bthen|[,;])\s+{_NAME}\s+(?:has\s+|have\s+|is\s+|was\s+)?(?:"
                          r"(?:took|taken|taking|takes|take)\s+over|(?:stepped|stepping|steps)\s+(?:in|up)|"
                          r"(?:replaced|replaces|replacing|succeeded|succeeds)\s+(?:him|her|them)|"
-                         r"(?:filled|fills|filling)\s+in|(?:came|comes|coming)\s+in)\b")
+                         r"(?:filled|fills|filling)\s+in|(?:came|comes|coming)\s+in|"
+                         r"is\s+(?:now\s+)?(?:the|our|their)\s+new\s+[\w-]+)\b")
 _PROVIDER = re.compile(rf"\b(?:from|with|through|via)\s+(?:the\s+)?{_NAME}(?![\w'’&-])(?!\s+(?:to|into|onto)\b)")
 _SURFACE_BREAK = re.compile(r",\s+(?:so|and so|because|but)\s+", re.I)
 _CLAUSE_BREAK = re.compile(r"\s*[;:]\s+|\s+[—–-]\s+")  # where one clause of a sentence ends and the next begins

@@ -10,7 +10,6 @@ from typing import Any
 
 from . import parse
 from .clauses import (
-    _FIRST,
     _NAMED,
     _PRONOUNS,
     _WHEN,
@@ -18,14 +17,15 @@ from .clauses import (
     HAND_OVER,
     REWRITE,
     Reading,
-    _mine_said_as,
-    _owner,
-    _with_me,
     in_place_of,
 )
 from .values import AMOUNT, PHONE
 from .values import DETS as _DETS
 from .values import noun_phrase as _phrase
+from .whose import FIRST as _FIRST
+from .whose import mine_said_as as _mine_said_as
+from .whose import owner as _owner
+from .whose import with_me as _with_me
 
 _CHANGE_WORDS = re.compile(r"\b(?:moved|migrated|switched|changed|swapped|replaced|upgraded|downgraded|went|"
                            r"transferred|handed|passed|ported|rewrote|rewritten)\b", re.I)

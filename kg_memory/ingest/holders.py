@@ -86,13 +86,19 @@ def _spans(name: str) -> list[str]:
     return [k for k in dict.fromkeys(out) if k]
 
 
+def _numbers(name: str) -> tuple[str, str]:
+    """A name's key in the other number ("printer repairs" are the printers'; "printers": "printer")."""
+    key = normalize_name(name)
+    return key + "s", key.removesuffix("s")
+
+
 def _held_now(store: StoreCore, group_id: str, vocab: Vocabulary, facts: list[ExtractedFact], now: datetime
               ) -> tuple[Held, dict[str, str]]:
     """What the subjects the facts may mean hold now of the facts' slots, and what holds the values the
     facts replace (in any slot; a value said by part of its name, "Saga" for "Saga Insurance", is found by
     the facts' text), by subject key; and the holders' names."""
     named = {f.subject for f in facts} | {f.object for f in facts if f.ending} | {_replaced(f) for f in facts}
-    keys = {k for name in named for k in (normalize_name(name), *_spans(name))}  # (and the names inside them)
+    keys = {k for name in named for k in (normalize_name(name), *_spans(name), *_numbers(name))}
     found = find_live(store, group_id, sorted(k for k in keys if k))
     slots = sorted({p for f in facts for p in _slots(f)} | set(vocab.own))
     tf = TimeFilter(as_of=now, known_at=now)
@@ -167,7 +173,8 @@ def _holder(f: ExtractedFact, subject: str, held: Held, vocab: Vocabulary, by_sp
             return key, (slot if slot not in slots else None)
     if not any(p in vocab.own for p in slots):
         return None
-    named = _spans(f.subject) if not _a_type(f.subject, vocab) else list(held)  # ("the band": any holder)
+    # (the names inside its name, and the name in the other number: "printer" is "printers"; "the band": any)
+    named = [*_spans(f.subject), *_numbers(f.subject)] if not _a_type(f.subject, vocab) else list(held)
     by_name = {k for k in named if k != subject and any(p in slots for p, _ in held.get(k, ()))}
     return (by_name.pop(), None) if len(by_name) == 1 else None
 

@@ -192,6 +192,13 @@ def test_an_end_the_speaker_says_by_part_of_a_held_values_name_ends_it_where_it_
     assert now == {("caravan", "Caravan Guard")} and before == {("caravan", "Saga Insurance")}
 
 
+def test_a_thing_said_in_the_other_number_is_the_same_holder(make_memory, group):
+    """"Van insurance" is the vans' when the vans hold the slot."""
+    now, before = _insured(make_memory, group, ["The vans are insured with Hiscox.",
+                                                "We switched van insurance from Hiscox to Aviva."])
+    assert now == {("vans", "Aviva")} and before == {("vans", "Hiscox")}
+
+
 def test_a_things_own_change_stays_its_own(make_memory, group):
     """Another thing holding the same value is not what "the lorry switched from Hiscox" changes; and with two
     holders of a value the speaker's change settles on neither."""
@@ -219,7 +226,8 @@ def test_an_end_said_by_the_value_of_the_thing_ends_the_things_slot(make_memory,
     assert now == set() and before == {("Moths", "Omar")}
 
 
-@pytest.mark.parametrize("successor", ["and Tess took over", "and Tess replaced him", "so Tess stepped in"])
+@pytest.mark.parametrize("successor", ["and Tess took over", "and Tess replaced him", "so Tess stepped in",
+                                       "and Tess is the new bassist"])
 def test_one_who_steps_in_after_an_end_is_the_things_next_value(make_memory, group, successor):
     """"Omar quit The Moths and Tess took over": The Moths' bassist was Omar, and is Tess now."""
     now, before = _held(make_memory, group, BAND, ["The Moths' bassist is Omar.", f"Omar quit The Moths {successor}."],

@@ -43,6 +43,7 @@ household = _domain("household", FIXTURES)  # (tests/fixtures/updates-fresh6.jso
 band, itassets = (_domain(n, FIXTURES) for n in ("band", "itassets"))  # (updates-fresh10.json's, dev)
 kitchen = _domain("kitchen", FIXTURES)  # (updates-fresh11.json's, dev)
 club, lettings = (_domain(n, FIXTURES) for n in ("club", "lettings"))  # (updates-fresh9.json's, read since)
+podcast, renovation = (_domain(n, FIXTURES) for n in ("podcast", "renovation"))  # (updates-fresh13.json's, dev)
 
 
 def _facts(extractor, text):
@@ -875,4 +876,38 @@ def test_a_value_gone_back_to_is_a_change(sales):
 def test_have_got_is_having(embedder):
     found = _facts(RulesExtractor(embedder), "I've got a OnePlus 11.")
     assert any(f[1] == "uses_phone" for f in found), found
+
+
+@pytest.mark.parametrize("text, fact", [
+    # the speaker doing a verb to a named thing at a named place: the place is the thing's
+    ("We record Loose Ends at Polar Studios.", ("loose ends", "recorded_at", "Polar Studios", False)),
+    # a role's own noun said as its holder's verb ("hosts"), which the small parser takes for a noun
+    ("Maya hosts Loose Ends.", ("loose ends", "host", "Maya", False)),
+    # a slot's noun "for the" thing is the thing's
+    ("Our architect for the porch is Lena Berg.", ("porch", "architect", "Lena Berg", False)),
+    # a thing worked on said as its owner and the slot's noun; an amount set aside for a thing
+    ("We raised the kitchen budget to £8,000.", ("kitchen", "budget", "£8,000", False)),
+    ("We have set aside £5k for the porch.", ("porch", "budget", "£5k", False)),
+    # a name joined by "&"
+    ("Birch & Co are building our porch.", ("porch", "builder", "Birch & Co", False)),
+    # a place said as someone's room is the room
+    ("Loose Ends is taped in Maya's attic.", ("loose ends", "recorded_at", "attic", False)),
+])
+def test_whose_thing_and_which_value_in_a_podcast_and_a_renovation(podcast, renovation, text, fact):
+    assert fact in _facts(podcast if fact[1] in ("recorded_at", "host") else renovation, text)
+
+
+def test_stepping_down_from_a_role_ends_it(podcast):
+    found = _facts(podcast, "Raj stepped down as producer of Loose Ends.")
+    assert any(f[1] == "producer" and f[3] and "Raj" in (f[2], f[0].title()) for f in found), found
+
+
+def test_the_one_replaced_is_the_old_value_not_the_thing(renovation):
+    found = _facts(renovation, "We replaced Lena Berg with Ivo Marsh as architect on the porch.")
+    assert ("user", "architect", "Ivo Marsh", False) in found and not any(f[0] == "lena berg" for f in found)
+
+
+def test_an_examples_possessor_is_no_name_it_gives():
+    from kg_memory.extract.exemplars import last_name
+    assert last_name(parse.parsed("The show is taped in Marcus's spare room.")) is None
 

@@ -1,0 +1,129 @@
+"""Whose slot a clause speaks of, read off the parse: a slot's noun's owner ("our contact at Hooli",
+"the gateway's maintainer", "our contact there"), a subject the parser hung elsewhere, and the speaker's
+own things and household ("my cell", "Ana and I", "our family")."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from .values import is_name, noun_phrase, numeric, pobj
+
+# who acts on a thing without being its slot's subject ("the team ported billing to Kotlin")
+AGENTS = frozenset({"team", "someone", "somebody", "they", "everyone", "engineering", "ops", "devops", "platform"})
+FIRST = frozenset({"i", "we"})
+
+
+def numbered(noun: Any) -> bool:
+    """A noun named by its number ("Laptop 7", "van 4"): a thing of its own, not a slot's noun."""
+    return any(k.dep_ == "nummod" and k.i > noun.i for k in noun.children)
+
+
+def hung_subject(verb: Any) -> Any | None:
+    """A subject the parser hung on the clause before as a conj ("Hooli is on the Starter plan and our
+    contact there is Gavin Belson": "contact" a conj of the first "is"): the noun right before the
+    verb's expletive "there"."""
+    expl = next((k for k in verb.children if k.dep_ == "expl" and k.i < verb.i), None)
+    prev = verb.doc[expl.i - 1] if expl is not None and expl.i > 0 else None
+    if prev is not None and prev.pos_ == "NOUN" and prev.dep_ == "conj":
+        return prev
+    # a name that opens the clause, which the parser took for an adverb ("Raj now reports to Victor")
+    first = next(iter(verb.subtree), None)
+    if first is not None and first.dep_ == "advmod" and first.i < verb.i and first.text.istitle() \
+            and first.lower_ not in _ADVERBS and not first.lower_.endswith("ly"):
+        return first
+    # a noun said with its owner, which the parser took for an adverb ("Billing's datastore is MySQL")
+    return next((k for k in verb.children if k.dep_ == "advmod" and k.i < verb.i
+                 and any(c.dep_ == "poss" for c in k.children)), None)
+
+
+# adverbs that open a clause with a capital ("Now", "Then"): no name the parser took for one
+_ADVERBS = frozenset({"now", "then", "also", "today", "still", "lately", "yesterday", "again", "finally", "soon",
+                      "here", "there", "so", "just", "anyway", "meanwhile", "sometimes", "often", "already", "yet",
+                      "maybe", "perhaps", "actually", "basically", "honestly", "later", "tomorrow", "once", "twice",
+                      "eventually", "nowadays", "instead", "otherwise", "anyhow", "besides", "thus", "hence"})
+
+
+def my_thing(subj: Any, types: frozenset[str], people: frozenset[str]) -> bool:
+    """A common noun the speaker possesses, that is no one (not "my brother") and no thing the group
+    keeps as an entity ("my billing service") nor a team: what is said of it is said of the speaker."""
+    low = subj.lemma_.lower()
+    return subj.pos_ == "NOUN" and any(k.dep_ == "poss" and k.lower_ == "my" for k in subj.children) \
+        and low not in people and subj.lower_ not in people and low not in types and low not in AGENTS
+
+
+def there(noun: Any, slot_words: frozenset[str]) -> str | None:
+    """"Alice left Umbrella; our contact there is Carlos": "there" is the last name said before, that
+    is no slot's value ("Hooli is on the Starter plan and our contact there ...": Hooli)."""
+    doc = noun.doc
+    if not any(t.lower_ == "there" for t in (*noun.children, *noun.head.children)) \
+            and not (noun.i + 1 < len(doc) and doc[noun.i + 1].lower_ == "there"):
+        return None
+    # (a name the small parser tagged a noun counts: "Lars left Vandelay")
+    names = [t for t in noun.doc[:noun.i] if (t.pos_ == "PROPN" or t.pos_ == "NOUN" and t.text[:1].isupper()
+                                              and t.i > 0) and t.dep_ != "compound"
+             and not (noun.dep_ == "attr" and t.head == noun.head)  # (not the copula's own subject)
+             and not (t.head.lemma_.lower() in slot_words and t.dep_ in ("compound", "amod"))]
+    return None if not names else " ".join(w.text for w in names[-1].subtree if w.dep_ in ("compound", "flat")
+                                           or w == names[-1])
+
+
+def said_as_own(noun: Any, verb: Any) -> bool:
+    """A slot's noun the speaker says without an owner, as their own: bare and given a value ("Home is
+    Denver for now"; not "Reports switched to Kinesis", a thing named by a common noun that acts) or
+    picked out by what the speaker does ("The band I love most is Wilco")."""
+    if not any(k.dep_ in ("det", "poss") for k in noun.children):
+        return (noun.i == 0 or noun.doc[noun.i - 1].is_punct) and verb.lemma_ == "be"
+    return any(k.dep_ == "relcl" and any(g.dep_ == "nsubj" and g.lower_ in FIRST for g in k.children)
+               for k in noun.children)
+
+
+def with_me(subj: Any) -> bool:
+    """"Ana and I", "my wife and I", "our family": the speaker's "we"."""
+    return any(k.dep_ == "conj" and k.lower_ in ("i", "me") for k in subj.children) or (
+        subj.lemma_.lower() in _HOUSEHOLD and any(k.dep_ == "poss" and k.lower_ == "our" for k in subj.children))
+
+
+_HOUSEHOLD = frozenset({"family", "household", "home"})  # "our family moved": the speaker moved
+
+
+def mine_said_as(subj: Any, verb: Any, people: frozenset[str]) -> bool:
+    """"My vitamin D is 1000 IU", "my cell is 555-4400": a thing of the speaker's that the copula gives
+    a value is the speaker's slot; not a person of theirs ("my brother is a nurse" is the brother's)."""
+    return verb.lemma_ == "be" and subj.lemma_.lower() not in people and any(
+        k.dep_ == "poss" and k.lower_ in ("my", "our") for k in subj.children) and any(
+        numeric(t) or (t.dep_ == "attr" and is_name(t)) for t in verb.subtree if t.i > subj.i)
+    # (a number or a name: "my roommate is into board games" is not; "my cardiologist is Dr. Weiss" is)
+
+
+def of_thing(noun: Any, types: frozenset[str]) -> str | None:
+    """The thing a slot's noun is of, said as a common noun ("the owner of search")."""
+    obj = next((o for k in noun.children if k.dep_ == "prep" and k.lower_ in ("of", "for")
+                if (o := pobj(k)) is not None and o.pos_ == "NOUN"), None)
+    return None if obj is None else noun_phrase(obj, types)
+
+
+def owner(noun: Any, speaker: str, types: frozenset[str]) -> str | None:
+    """Whose slot a noun that names the slot speaks of: "my doctor" the speaker's, "Hooli's contract"
+    and "the Hooli contract" Hooli's, "our contact at Hooli" Hooli's."""
+    for k in noun.children:
+        if k.dep_ == "prep" and k.lower_ in ("at", "with", "for", "of", "on"):
+            obj = pobj(k)
+            if obj is not None and obj.lower_ in ("me", "us"):
+                return speaker  # "home for me is Minneapolis"
+            if obj is not None and (is_name(obj) or obj.lemma_.lower() in types):  # "of the billing service"
+                return noun_phrase(obj, types)
+            if obj is not None and k.lower_ in ("for", "on") and obj.pos_ == "NOUN" \
+                    and any(d.lower_ == "the" for d in obj.children):  # "our architect for the extension"
+                return noun_phrase(obj, types)
+            if obj is not None and k.lower_ == "of" and obj.pos_ == "NOUN":
+                inner = owner(obj, speaker, types)  # "our point of contact at Initech": the contact's owner
+                if inner is not None and inner != speaker:
+                    return inner
+    named = next((k for k in noun.children if k.dep_ == "compound" and k.pos_ == "PROPN"), None)
+    for k in noun.children:
+        if k.dep_ == "poss":
+            if k.lower_ in ("my", "our"):
+                return speaker if named is None else named.text  # ("our Initech contact": Initech's)
+            if is_name(k) or k.pos_ == "NOUN":  # ("the gateway's maintainer": the gateway's)
+                return noun_phrase(k, types).removesuffix("'s").removesuffix("’s").strip()
+    return None if named is None else named.text
