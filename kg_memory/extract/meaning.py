@@ -327,8 +327,8 @@ class MeaningReader:
             turned = self._turned(r, speaker)
             if turned is not None or found is None:
                 return turned
-        elif not wish and (found[0].name in self._exemplars().named | self._naming or _served(r)) \
-                and self._built_the_wrong_way(r):
+        elif not wish and found is not None and self._built_the_wrong_way(r) \
+                and (found[0].name in self._exemplars().named | self._naming or _served(r)):
             turned = self._turned(r, speaker)
             if turned is not None and turned[1][0].object_kind == "entity":
                 return turned
