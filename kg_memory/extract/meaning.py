@@ -62,6 +62,9 @@ CHANGE_CUE = re.compile(r"\b(?:now|new|newly|became|become|becomes|lately|these 
 # a clause said in the passive ("is serviced by", "was paid for by"): its subject is what the verb is done to
 _PASSIVE = re.compile(r"\b(?:is|are|was|were|be|been|being|gets?|got)\s+(?:\w+ly\s+|now\s+|also\s+|still\s+)?"
                       r"\w+(?:ed|en|wn|t)(?:\s+for)?\s+by\b", re.I)
+# and one said in the passive with any preposition ("is insured with Hiscox"): no doer of it is said first
+_DONE_TO = re.compile(r"\b(?:is|are|was|were|been|being)\s+(?:\w+ly\s+|now\s+|also\s+|still\s+)?\w+(?:ed|en)\b",
+                      re.I)
 _COMMON = frozenset({"that", "this", "with", "from", "they", "their", "them", "what", "which", "such", "person",
                      "people", "thing", "things", "takes", "uses", "works", "where", "when", "into", "about", "team",
                      "name", "stores", "runs"})
@@ -375,6 +378,7 @@ class MeaningReader:
         low = r.text.lower()
         doer, done = low.find(r.subject.lower()), low.find(r.object.lower())
         if not preds or not r.object or r.old or r.any_value or r.moved or _PASSIVE.search(r.text) \
+                or _DONE_TO.search(r.text) \
                 or not 0 <= doer < done:
             return None  # (said in the passive, or read already with the doer as value: "Dr. Moreau looks after me")
         # whose the done thing is: a name said as its owner ("teaches Noah's class": Noah's), else the speaker's

@@ -50,7 +50,7 @@ def rehomed(store: StoreCore, group_id: str, vocab: Vocabulary, extractions: dic
     facts = [f for eid in order if eid in extractions for f in extractions[eid].facts if _movable(f, vocab)]
     if not facts:
         return extractions
-    held, names = _held_now(store, group_id, vocab, facts, now)
+    held, names = _held_now(store, group_id, vocab, facts, now, {normalize_name(n) for n in speakers.values()})
     out = dict(extractions)
     for eid in order:
         if eid in extractions:
@@ -92,8 +92,8 @@ def _numbers(name: str) -> tuple[str, str]:
     return key + "s", key.removesuffix("s")
 
 
-def _held_now(store: StoreCore, group_id: str, vocab: Vocabulary, facts: list[ExtractedFact], now: datetime
-              ) -> tuple[Held, dict[str, str]]:
+def _held_now(store: StoreCore, group_id: str, vocab: Vocabulary, facts: list[ExtractedFact], now: datetime,
+              speakers: set[str]) -> tuple[Held, dict[str, str]]:
     """What the subjects the facts may mean hold now of the facts' slots, and what holds the values the
     facts replace (in any slot; a value said by part of its name, "Saga" for "Saga Insurance", is found by
     the facts' text), by subject key; and the holders' names."""
@@ -110,6 +110,11 @@ def _held_now(store: StoreCore, group_id: str, vocab: Vocabulary, facts: list[Ex
     for said in sorted({v for f in facts if (v := _replaced(f))}):
         versions += [v for v, _ in store.fact_text_search(group_id, said, _SAID_BY_PART, tf)
                      if v.expired_at is None and names_value(said, v.object)]
+    for short in sorted({k for f in facts if " " not in (k := normalize_name(f.subject)) and k not in found
+                         and k not in speakers}):
+        # a thing said by the first word of its name ("Stark" for Stark Industries): what those hold
+        versions += [v for v, _ in store.fact_text_search(group_id, short, _SAID_BY_PART, tf)
+                     if v.expired_at is None and normalize_name(v.subject).startswith(short + " ")]
     held: Held = {}
     names: dict[str, str] = {}
     for version in versions:
@@ -174,7 +179,8 @@ def _holder(f: ExtractedFact, subject: str, held: Held, vocab: Vocabulary, by_sp
     if not any(p in vocab.own for p in slots):
         return None
     # (the names inside its name, and the name in the other number: "printer" is "printers"; "the band": any)
-    named = [*_spans(f.subject), *_numbers(f.subject)] if not _a_type(f.subject, vocab) else list(held)
+    named = [*_spans(f.subject), *_numbers(f.subject), *(k for k in held if k.startswith(subject + " "))] \
+        if not _a_type(f.subject, vocab) else list(held)
     by_name = {k for k in named if k != subject and any(p in slots for p, _ in held.get(k, ()))}
     return (by_name.pop(), None) if len(by_name) == 1 else None
 

@@ -199,6 +199,13 @@ def test_a_thing_said_in_the_other_number_is_the_same_holder(make_memory, group)
     assert now == {("vans", "Aviva")} and before == {("vans", "Hiscox")}
 
 
+def test_a_thing_said_by_the_first_word_of_its_name_is_that_holder(make_memory, group):
+    """"Hartley" is Hartley Farm Shop when that is the one thing whose name it begins."""
+    now, before = _insured(make_memory, group, ["Hartley Farm Shop is insured with Hiscox.",
+                                                "Hartley is insured with Aviva now."])
+    assert now == {("Hartley Farm Shop", "Aviva")} and before == {("Hartley Farm Shop", "Hiscox")}
+
+
 def test_a_things_own_change_stays_its_own(make_memory, group):
     """Another thing holding the same value is not what "the lorry switched from Hiscox" changes; and with two
     holders of a value the speaker's change settles on neither."""

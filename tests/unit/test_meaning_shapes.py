@@ -911,3 +911,9 @@ def test_an_examples_possessor_is_no_name_it_gives():
     from kg_memory.extract.exemplars import last_name
     assert last_name(parse.parsed("The show is taped in Marcus's spare room.")) is None
 
+
+def test_a_name_said_in_the_passive_with_any_preposition_is_what_the_verb_is_done_to(fleet):
+    """"Van Nine is serviced at Harlow Motors": Harlow Motors services Van Nine, not the other way round."""
+    found = _facts(fleet, "Van Nine is serviced at Harlow Motors.")
+    assert ("van nine", "serviced_by", "Harlow Motors", False) in found
+
