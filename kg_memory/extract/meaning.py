@@ -409,7 +409,8 @@ class MeaningReader:
 
     def _unnamed(self, thing: str) -> bool:
         """A thing said without a name of its own, or as a name and a slot's noun ("the Elm Road boiler")."""
-        return not any(c.isupper() for c in thing) or self._typed_thing(thing) or self.whose(thing) != thing
+        return not any(c.isupper() for c in thing) or self._typed_thing(thing) \
+            or self.whose(thing) != thing and thing.split()[-1].islower()  # (not "Backline Studios": a name)
 
     def _turned(self, r: Reading, speaker: str) -> tuple[Reading, _Slots] | None:
         """A named one acting on an unnamed thing ("Lena owns the auth service"), which no slot of the

@@ -917,3 +917,9 @@ def test_a_name_said_in_the_passive_with_any_preposition_is_what_the_verb_is_don
     found = _facts(fleet, "Van Nine is serviced at Harlow Motors.")
     assert ("van nine", "serviced_by", "Harlow Motors", False) in found
 
+
+def test_a_name_ending_in_a_slots_noun_is_still_a_name(band):
+    """"Lakeside Studios" is a name (no studio of Lakeside's), so the band is not turned into its value."""
+    found = _facts(band, "The Moths rehearse at Lakeside Studios.")
+    assert found == {("moths", "rehearses_at", "Lakeside Studios", False)}
+
