@@ -408,7 +408,11 @@ def _inverse_copula(verb: Any, speaker: str, types: frozenset[str], slot_words: 
     else:  # "Dr. Park took over as my GP", "Ana stepped in as our contact at Hooli": the same, said with "as"
         attr = next((o for k in verb.children if k.dep_ == "prep" and k.lower_ == "as" and (o := _pobj(k))
                      is not None and o.pos_ == "NOUN"), None)
-    if subj is None or attr is None or not _is_name(subj) or attr.lemma_.lower() in _MEMBERSHIP:
+    named = next((k for k in verb.children if k.dep_ == "dobj" and _is_name(k) and k.pos_ != "PRON"), None)
+    if verb.lemma_ != "be" and named is not None and (subj is None or subj.lower_ in _PRONOUNS | _FIRST):
+        subj = named  # "We hired Ravi as our tour manager": the one taken on as the role
+    if subj is None or attr is None or not _is_name(subj) or subj.pos_ == "PRON" \
+            or attr.lemma_.lower() in _MEMBERSHIP:
         return None  # ("Ilse is a member of the design team" says what she belongs to: no one holds her)
     mine = any(k.dep_ == "poss" and k.lower_ in ("my", "our") for k in attr.children)
     # ("the account executive for Umbrella": a compound of the slot's words or an entity type names it too)

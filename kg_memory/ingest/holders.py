@@ -9,8 +9,12 @@ subject holds nothing of its slot is the slot of the one thing that does hold it
 - when the speaker says it, the one whose value the change replaces or ends, by its words ("we dropped
   Aviva": the home's; "we dropped Saga", read by meaning alone as no slot in particular, ends Saga where
   it is held, in one of the group's own slots); else
-- the one its subject names inside its own name ("the car insurance": the car's, in one of its own slots);
-  or, for a subject that is only an entity type's noun ("the band"), the one thing that holds the slot.
+- the one its subject names inside its own name ("the car insurance": the car's, in one of its own slots),
+  whose name its subject begins ("Stark" for Stark Industries) or says in the other number ("printer
+  repairs": the printers'); or, for a subject that is only an entity type's noun ("the band"), the one thing
+  that holds the slot; else
+- between the speaker and a thing, the one that alone holds the slot ("we hired Saffron Kitchen for the
+  food": the caterer of the one thing that has one).
 
 An end said by a thing's value of the thing ("Keith quit The Strays", The Strays' drummer) ends the thing's
 slot. Only one holder settles it; with none or several, the fact keeps its subject. Facts of the same episode
@@ -105,8 +109,9 @@ def _held_now(store: StoreCore, group_id: str, vocab: Vocabulary, facts: list[Ex
     # (one read: the facts true and believed now of those slots with any of them as subject or as value)
     versions = store.facts_for_entities(group_id, sorted({e.id for e in found.values()}), tf, _HELD_LIMIT,
                                         predicates=slots) if found else []
-    for p in sorted({p for f in facts if _a_type(f.subject, vocab) for p in _slots(f) if p in vocab.own}):
-        versions += store.list_facts(group_id, tf, predicate=p, limit=_SAID_BY_PART)  # "the band": which one
+    for p in sorted({p for f in facts for p in _slots(f) if p in vocab.own and vocab.is_single(p)}):
+        # who holds each of the group's single slots said ("the band": which one; the one holder of a slot)
+        versions += store.list_facts(group_id, tf, predicate=p, limit=_SAID_BY_PART)
     for said in sorted({v for f in facts if (v := _replaced(f))}):
         versions += [v for v, _ in store.fact_text_search(group_id, said, _SAID_BY_PART, tf)
                      if v.expired_at is None and names_value(said, v.object)]
@@ -137,7 +142,7 @@ def _settled(facts: list[ExtractedFact], vocab: Vocabulary, held: Held, names: d
             f = quit_
             subject = normalize_name(f.subject)
             target = next((moved[(subject, p)] for p in _slots(f) if (subject, p) in moved), None) \
-                or _holder(f, subject, held, vocab, subject == speaker)
+                or _holder(f, subject, held, vocab, speaker)
             if target is not None and target[0] != subject:
                 moved.update({(subject, p): target for p in (*_slots(f), *target[1:]) if p})
                 f = _said_of(f, names.get(target[0], target[0]), target[1], vocab)
@@ -161,7 +166,8 @@ def _quit(f: ExtractedFact, vocab: Vocabulary, held: Held, names: dict[str, str]
                    needs_slot=False, statement=f"{owner} no longer {slot.replace('_', ' ')} {f.subject}")
 
 
-def _holder(f: ExtractedFact, subject: str, held: Held, vocab: Vocabulary, by_speaker: bool) -> Holder | None:
+def _holder(f: ExtractedFact, subject: str, held: Held, vocab: Vocabulary, speaker: str) -> Holder | None:
+    by_speaker = subject == speaker
     slots = set(_slots(f))
     mine = held.get(subject, set())
     if any(p in slots for p, _ in mine):
@@ -182,7 +188,18 @@ def _holder(f: ExtractedFact, subject: str, held: Held, vocab: Vocabulary, by_sp
     named = [*_spans(f.subject), *_numbers(f.subject), *(k for k in held if k.startswith(subject + " "))] \
         if not _a_type(f.subject, vocab) else list(held)
     by_name = {k for k in named if k != subject and any(p in slots for p, _ in held.get(k, ()))}
-    return (by_name.pop(), None) if len(by_name) == 1 else None
+    return (by_name.pop(), None) if len(by_name) == 1 else _sole(f, subject, held, vocab, speaker)
+
+
+def _sole(f: ExtractedFact, subject: str, held: Held, vocab: Vocabulary, speaker: str) -> Holder | None:
+    """"We hired Saffron Kitchen for the food": a single slot of the group's that only one thing holds,
+    said by the speaker of the speaker, is that thing's; and one the speaker alone holds, said of a thing
+    that holds none, the speaker's. (A thing's slot said of another thing is never moved this way.)"""
+    if f.predicate not in vocab.own or not vocab.is_single(f.predicate):
+        return None
+    holders = {k for k, hs in held.items() if any(p == f.predicate for p, _ in hs)}
+    only = next(iter(holders)) if len(holders) == 1 else None
+    return (only, None) if only is not None and only != subject and speaker in (subject, only) else None
 
 
 def _a_type(subject: str, vocab: Vocabulary) -> bool:

@@ -242,6 +242,15 @@ def test_one_who_steps_in_after_an_end_is_the_things_next_value(make_memory, gro
     assert now == {("Moths", "Tess")} and before == {("Moths", "Omar")}
 
 
+def test_the_speakers_change_of_a_slot_one_thing_holds_is_that_things(make_memory, group):
+    """"We hired Ravi as our tour manager": The Moths' when they are the one band with one; with two, neither's."""
+    joy, ravi = "The Moths' tour manager is Joy.", "We hired Ravi as our tour manager."
+    now, before = _held(make_memory, group, BAND, [joy, ravi], "tour_manager")
+    assert now == {("Moths", "Ravi")} and before == {("Moths", "Joy")}
+    now, _ = _held(make_memory, f"{group}-two", BAND, [joy, "The Wasps' tour manager is Kim.", ravi], "tour_manager")
+    assert {("Moths", "Joy"), ("Wasps", "Kim")} <= now and ("Moths", "Ravi") not in now
+
+
 def test_a_subject_said_only_as_its_type_is_the_one_thing_that_holds_the_slot(make_memory, group):
     """"The band's tour manager" is The Moths' when they are the one band with one; with two, neither's."""
     joy, ravi = "The Moths' tour manager is Joy.", "Ravi is the band's tour manager now."

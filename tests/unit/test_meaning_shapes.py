@@ -923,3 +923,12 @@ def test_a_name_ending_in_a_slots_noun_is_still_a_name(band):
     found = _facts(band, "The Moths rehearse at Lakeside Studios.")
     assert found == {("moths", "rehearses_at", "Lakeside Studios", False)}
 
+
+@pytest.mark.parametrize("text, fact", [
+    ("We hired Dana Cole as our manager.", ("user", "band_manager", "Dana Cole", False)),
+    ("We took on Priya as our drummer.", ("user", "drummer", "Priya", False)),
+])
+def test_one_taken_on_as_a_role_is_its_value_not_we(band, text, fact):
+    """"We hired Ravi as our tour manager": Ravi is the role's value; "We" is no name."""
+    assert fact in _facts(band, text)
+
