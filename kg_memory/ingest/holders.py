@@ -13,8 +13,8 @@ subject holds nothing of its slot is the slot of the one thing that does hold it
   whose name its subject begins ("Stark" for Stark Industries) or says in the other number ("printer
   repairs": the printers'); or, for a subject that is only an entity type's noun ("the band"), the one thing
   that holds the slot; else
-- between the speaker and a thing, the one that alone holds the slot ("we hired Saffron Kitchen for the
-  food": the caterer of the one thing that has one).
+- said by the speaker of the speaker, the one thing that alone holds the slot ("we hired Saffron Kitchen for
+  the food": the caterer of the one thing that has one).
 
 An end said by a thing's value of the thing ("Keith quit The Strays", The Strays' drummer) ends the thing's
 slot. Only one holder settles it; with none or several, the fact keeps its subject. Facts of the same episode
@@ -192,14 +192,14 @@ def _holder(f: ExtractedFact, subject: str, held: Held, vocab: Vocabulary, speak
 
 
 def _sole(f: ExtractedFact, subject: str, held: Held, vocab: Vocabulary, speaker: str) -> Holder | None:
-    """"We hired Saffron Kitchen for the food": a single slot of the group's that only one thing holds,
-    said by the speaker of the speaker, is that thing's; and one the speaker alone holds, said of a thing
-    that holds none, the speaker's. (A thing's slot said of another thing is never moved this way.)"""
-    if f.predicate not in vocab.own or not vocab.is_single(f.predicate):
+    """"We hired Saffron Kitchen for the food": a single slot of the group's that only one thing holds, said
+    by the speaker of the speaker, is that thing's. (Never the other way: a thing's fact is not the speaker's
+    because the speaker alone holds the slot, nor is one thing's another's.)"""
+    if subject != speaker or f.predicate not in vocab.own or not vocab.is_single(f.predicate):
         return None
     holders = {k for k, hs in held.items() if any(p == f.predicate for p, _ in hs)}
     only = next(iter(holders)) if len(holders) == 1 else None
-    return (only, None) if only is not None and only != subject and speaker in (subject, only) else None
+    return (only, None) if only is not None and only != subject else None
 
 
 def _a_type(subject: str, vocab: Vocabulary) -> bool:
