@@ -394,12 +394,7 @@ class MeaningReader:
     def _verb_of(self, r: Reading) -> str:
         """The reading's verb (lemma); for a reading off the surface, the word after its subject as one of
         the ontology's verbs ("Hugo mentors Nadia", where the small parser took "mentors" for a noun)."""
-        if r.verb:
-            return r.verb.lower()
-        said = re.match(rf"(?:the\s+)?{re.escape(r.subject)}\s+(\w+)", r.text, re.I)
-        word = said.group(1).lower() if said else ""
-        forms = (word, word[:-1], word[:-2], word[:-3] + "y") if len(word) > 3 else ()
-        return next((f for f in forms if f in self._acted_by_value), "")
+        return _said_verb(r.text, r, frozenset(self._acted_by_value))
 
     def _built_the_wrong_way(self, r: Reading) -> bool:
         """"Gordon skippers the vets": a name doing a verb to a thing with no name of its own, read as a slot
@@ -641,14 +636,16 @@ class MeaningReader:
 _NAME = r"([A-Z][\w.'’&-]*(?:\s+[A-Z][\w.'’&-]*)*)"  # a run of words said with capitals
 
 
-def _said_verb(example: str, r: Reading, verbs: frozenset[str]) -> str:
-    """An example's verb; for one read off its surface, the word after its subject as one of ``verbs`` (the
-    small parser takes "hosts" in "Sophie hosts Night Shift" for a noun)."""
+def _said_verb(text: str, r: Reading, verbs: frozenset[str]) -> str:
+    """A reading's verb (lemma); for one read off the surface, the word after its subject as one of ``verbs``
+    (the small parser takes "mentors" in "Hugo mentors Nadia", "hosts" in "Sophie hosts Night Shift", for a
+    noun)."""
     if r.verb:
-        return r.verb
-    said = re.match(rf"(?:the\s+)?{re.escape(r.subject)}\s+(\w+)", example, re.I)
+        return r.verb.lower()
+    said = re.match(rf"(?:the\s+)?{re.escape(r.subject)}\s+(\w+)", text, re.I)
     word = said.group(1).lower() if said else ""
-    return next((f for f in (word, word[:-1], word[:-2]) if f in verbs), "")
+    forms = (word, word[:-1], word[:-2], word[:-3] + "y") if len(word) > 3 else ()
+    return next((f for f in forms if f in verbs), "")
 
 
 def _bare(r: Reading) -> bool:

@@ -70,6 +70,12 @@ def _glued(t: Any) -> bool:
         and t.doc[t.i + 1].text[:1].isalnum()
 
 
+def _ampersand(doc: Any, end: int) -> bool:
+    """A name joined to the next by "&" is one name with it ("Hale & Sons")."""
+    return end + 2 < len(doc) and doc[end + 1].text == "&" and doc[end].text[:1].isupper() \
+        and doc[end + 2].text[:1].isupper()
+
+
 def numeric(t: Any) -> bool:
     return bool(t.like_num) or any(c.isdigit() for c in t.text)
 
@@ -88,8 +94,8 @@ def _value_end(doc: Any, end: int) -> int:
             end += 1  # "555 300 1122", "Zone 2", "iPhone 12", "bed 3" (not "bed 3 km": a number with its unit)
         elif numeric(cur) and nxt.lower_ in UNITS:
             end += 1
-        elif nxt.text == "&" and end + 2 < len(doc) and doc[end + 2].text[:1].isupper() and cur.text[:1].isupper():
-            end += 2  # a name joined by "&" is one name ("Hale & Sons", "M&S")
+        elif _ampersand(doc, end):
+            end += 2
         elif numeric(cur) and [t.lower_ for t in doc[end + 1:end + 4]] == ["and", "a", "half"]:
             end += 3
         elif nxt.lower_ in _BOUNDS and end + 2 < len(doc) and numeric(doc[end + 2]) and not cur.like_num:
@@ -139,8 +145,8 @@ def noun_phrase(tok: Any, types: frozenset[str]) -> str:
         end += 1  # a name the parser set beside its noun ("the studio Mac": "studio", then "Mac")
     while end + 1 < len(doc) and numeric(doc[end + 1]) and (is_name(doc[end]) or numeric(doc[end])):
         end += 1  # a number after a name is part of it ("Van 4", "Building 7")
-    if end + 2 < len(doc) and doc[end + 1].text == "&" and doc[end + 2].text[:1].isupper() and is_name(doc[end]):
-        end += 2  # ("Hale & Sons")
+    if _ampersand(doc, end):
+        end += 2
     said = [*words, *doc[tok.i + 1:end + 1]]
     if len(said) > 1 and said[-1].lower_ in types and (said[-2].dep_ == "compound" or said[-2].tag_ == "VBG"):
         said = said[:-1]  # (not "the first team", nor "the women's team": those words only say which one)
