@@ -93,7 +93,7 @@ def readings(doc: Any, speaker: str, types: frozenset[str] = frozenset(), slot_w
             if reading.shape == "plain" and _says_an_end(verb, ends):  # an ontology's own ``ends``: "lost the deal"
                 reading = replace(reading, shape="end")
             reading = _done_at(verb, reading, speaker)
-            moved = _slots_owner(_moved_thing(verb, types) or (topic if _it_object(verb) else None), slot_words)
+            moved = _owner_before_slot_noun(_moved_thing(verb, types) or (topic if _it_object(verb) else None), slot_words)
             if moved and not _overlaps(moved, reading.object) and not _overlaps(moved, reading.old or "") \
                     and not _possessed(verb) \
                     and moved.split()[-1].lower() not in slot_words:  # "got a new number: 555-9090" names the slot
@@ -119,7 +119,7 @@ def readings(doc: Any, speaker: str, types: frozenset[str] = frozenset(), slot_w
     return out
 
 
-def _slots_owner(moved: str | None, slot_words: frozenset[str]) -> str | None:
+def _owner_before_slot_noun(moved: str | None, slot_words: frozenset[str]) -> str | None:
     """A thing worked on said as its owner and a slot's noun ("raised the bathroom budget to £11k"): the owner."""
     words = (moved or "").split()
     if len(words) > 1 and words[-1].lower() in slot_words and words[-2].lower() not in slot_words | WHICH_ONE:

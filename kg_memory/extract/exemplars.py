@@ -76,6 +76,19 @@ class Exemplars:
     named: frozenset[str]  # the predicates whose examples' values are all names
     unnamed: frozenset[str]  # and those whose examples' values never are
     amountless: frozenset[str]  # the predicates whose examples' values never give an amount with a unit
+    naming: frozenset[str]  # the group's own slots whose readable examples give names (``names_readable``)
+
+    def takes_names(self, predicate: str) -> bool:
+        return predicate in self.named or predicate in self.naming
+
+
+def names_readable(kind: str, values: list[str]) -> bool:
+    """Do a slot's readable examples give names: for an entity slot, one of them ("The vets' skipper is
+    Gordon", though another the reader misreads may not); for a value slot, all, every word a name ("Flat 3
+    is managed by Foxtons"; not "Enterprise plan")?"""
+    if kind == "entity":
+        return any(v[:1].isupper() for v in values)
+    return bool(values) and all(w[:1].isupper() for v in values for w in v.split())
 
 
 def best_per_owner(sims: np.ndarray, owners: list[str]) -> dict[str, float]:

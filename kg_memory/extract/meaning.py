@@ -28,7 +28,16 @@ from . import dates, parse
 from .base import ExtractedFact
 from .canonical import near_class_word
 from .clauses import HYPOTHETICAL, WHICH_ONE, Reading, is_agent, readings, value_preps
-from .exemplars import Exemplars, best_per_owner, example_reading, last_name, mask, said_of_speaker, value_verbs
+from .exemplars import (
+    Exemplars,
+    best_per_owner,
+    example_reading,
+    last_name,
+    mask,
+    names_readable,
+    said_of_speaker,
+    value_verbs,
+)
 from .surface import surface_readings
 from .values import AMOUNT, PHONE, has_number, value_shape
 
@@ -135,7 +144,8 @@ class MeaningReader:
         """The slots whose values are entities, or the group's own slots whose examples all give names (a
         company): a thing is handed over to someone, so only they take a hand-over ("Bo took over Tyrell"
         makes Bo no plan). None when the ontology has none."""
-        held = frozenset(p.name for p in self.active if p.object_kind == "entity" or p.name in self._naming)
+        naming = self._exemplars().naming
+        held = frozenset(p.name for p in self.active if p.object_kind == "entity" or p.name in naming)
         return held or None
 
     @functools.cached_property
@@ -331,7 +341,7 @@ class MeaningReader:
             if turned is not None or found is None:
                 return turned
         elif not wish and found is not None and self._built_the_wrong_way(r) \
-                and (found[0].name in self._exemplars().named | self._naming or _served(r)):
+                and (self._exemplars().takes_names(found[0].name) or _served(r)):
             turned = self._turned(r, speaker)
             if turned is not None and turned[1][0].object_kind == "entity":
                 return turned
@@ -419,21 +429,7 @@ class MeaningReader:
             return None  # ("Mrs Adeyemi gave notice": a noun said with no article names no thing)
         turned = replace(r, subject=served or self.whose(r.object), object=r.subject, object_proper=True)
         found = self.slots(turned, things_only=True)
-        return (turned, found) if found and found[0].name in self._exemplars().named | self._naming else None
-
-    @functools.cached_property
-    def _naming(self) -> frozenset[str]:
-        """The group's own slots whose examples give names as the values (``_names_readable``: "The vets'
-        skipper is Gordon", though another example the reader cannot read may not)."""
-        return frozenset(p.name for p in self.active if p.name in self.vocab.own and self._names_readable(p))
-
-    def _names_readable(self, p: Predicate) -> bool:
-        """An entity slot an example of which gives a name; a value slot whose examples the reader can read
-        all give names ("Flat 3 is managed by Foxtons")."""
-        values = [r.object for _, r in self._example_readings(p) if r is not None]
-        if p.object_kind == "entity":
-            return any(v[:1].isupper() for v in values)
-        return bool(values) and all(w[:1].isupper() for v in values for w in v.split())  # (not "Enterprise plan")
+        return (turned, found) if found and self._exemplars().takes_names(found[0].name) else None
 
     def slots(self, r: Reading, things_only: bool = False, among: frozenset[str] | None = None) -> _Slots | None:
         """The predicate of a reading, as ``predicate`` finds it; and for a change, the other slots
@@ -519,8 +515,7 @@ class MeaningReader:
     def _of_a_type(self, phrase: str) -> bool:
         """A phrase whose last word is one of the group's entity types ("the women's team" in a club's
         ontology): a thing with slots of its own, not one acting on others' ("our platform team")."""
-        words = phrase.lower().split()
-        return bool(words) and words[-1] in self.types
+        return self._typed_thing(phrase) or phrase.lower().strip() in self.types
 
     def _slot_owner(self, subject: str, predicate: str) -> str:
         """A subject said as its owner and the slot's own noun ("Gateway deploys go to Render",
@@ -604,11 +599,15 @@ class MeaningReader:
             numbered: dict[str, list[bool]] = {}
             amounts: dict[str, list[bool]] = {}
             named: dict[str, list[bool]] = {}
+            naming: set[str] = set()
             for p in self.active:
                 for text in (p.description, *p.examples, *(f"{e} it" for e in p.ending)):
                     raw.append(text)
                     raw_owners.append(p.name)
-                for example, found in self._example_readings(p):
+                read = self._example_readings(p)
+                if p.name in self.vocab.own and names_readable(p.object_kind, [r.object for _, r in read if r]):
+                    naming.add(p.name)
+                for example, found in read:
                     if found is not None:
                         masked.append(mask(example, found.subject, found.object))
                         masked_owners.append(p.name)
@@ -629,7 +628,8 @@ class MeaningReader:
                 frozenset(name for name, has in numbered.items() if len(has) >= 2 and all(has)),
                 frozenset(name for name, has in named.items() if len(has) >= 2 and all(has)),
                 frozenset(name for name, has in named.items() if len(has) >= 2 and not any(has)),
-                frozenset(name for name, has in amounts.items() if len(has) >= 2 and not any(has)))
+                frozenset(name for name, has in amounts.items() if len(has) >= 2 and not any(has)),
+                frozenset(naming))
         return cache[self.vocab.version]
 
 
@@ -661,14 +661,16 @@ def _served(r: Reading) -> str | None:
     Harriers"): a name, or a word with a number in it, after "for"."""
     said = re.search(rf"\b{re.escape(r.object)}\s+for\s+(?:the\s+)?({_NAME[1:-1]}|[\w'’-]*\d[\w'’-]*)", r.text)
     return said.group(1) if said else None
-# a name a thing is had from ("from Mrs Patel", "through Bulb", "with Virgin Media"), not the old value of
-# "from A to B"
+
+
 # one who steps in after an end, in the same sentence ("... and Lola took over on drums", "and Dan is the new host")
 _STEPPED_IN = re.compile(rf"(?:\band|\bso|\bthen|[,;])\s+{_NAME}\s+(?:has\s+|have\s+|is\s+|was\s+)?(?:"
                          r"(?:took|taken|taking|takes|take)\s+over|(?:stepped|stepping|steps)\s+(?:in|up)|"
                          r"(?:replaced|replaces|replacing|succeeded|succeeds)\s+(?:him|her|them)|"
                          r"(?:filled|fills|filling)\s+in|(?:came|comes|coming)\s+in|"
                          r"is\s+(?:now\s+)?(?:the|our|their)\s+new\s+[\w-]+)\b")
+# a name a thing is had from ("from Mrs Patel", "through Bulb", "with Virgin Media"), not the old value of
+# "from A to B"
 _PROVIDER = re.compile(rf"\b(?:from|with|through|via)\s+(?:the\s+)?{_NAME}(?![\w'’&-])(?!\s+(?:to|into|onto)\b)")
 _SURFACE_BREAK = re.compile(r",\s+(?:so|and so|because|but)\s+", re.I)
 _CLAUSE_BREAK = re.compile(r"\s*[;:]\s+|\s+[—–-]\s+")  # where one clause of a sentence ends and the next begins
