@@ -93,7 +93,8 @@ def readings(doc: Any, speaker: str, types: frozenset[str] = frozenset(), slot_w
             if reading.shape == "plain" and _says_an_end(verb, ends):  # an ontology's own ``ends``: "lost the deal"
                 reading = replace(reading, shape="end")
             reading = _done_at(verb, reading, speaker)
-            moved = _owner_before_slot_noun(_moved_thing(verb, types) or (topic if _it_object(verb) else None), slot_words)
+            worked_on = _moved_thing(verb, types) or (topic if _it_object(verb) else None)
+            moved = _owner_before_slot_noun(worked_on, slot_words)
             if moved and not _overlaps(moved, reading.object) and not _overlaps(moved, reading.old or "") \
                     and not _possessed(verb) \
                     and moved.split()[-1].lower() not in slot_words:  # "got a new number: 555-9090" names the slot
