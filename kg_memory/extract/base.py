@@ -33,6 +33,9 @@ class ExtractedFact:
     # The old value a change names ("switched from ibuprofen to naproxen"): the slot it changes is the
     # one in which the subject holds that value now, whatever meaning ranked first.
     replaces: str = ""
+    # The other names the sentence says ("Lucy double-booked, so Priya will shoot the wedding": Lucy): one of
+    # them held now as the value of the fact's slot by one thing makes the fact that thing's change.
+    named: tuple[str, ...] = ()
 
 
 @dataclass

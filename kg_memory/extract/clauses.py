@@ -17,8 +17,8 @@ import re
 from dataclasses import dataclass, replace
 from typing import Any
 
-from . import parse
-from .values import UNITS, amount_in, antecedent, called, placed, someone
+from . import dates, parse
+from .values import DETS, UNITS, amount_in, antecedent, called, placed, someone
 from .values import held_at as _held_at
 from .values import is_name as _is_name
 from .values import noun_phrase as _phrase
@@ -88,7 +88,9 @@ def readings(doc: Any, speaker: str, types: frozenset[str] = frozenset(), slot_w
     for verb in (t for t in doc if _is_verb(t)):
         subject, topic = _subject_of(verb, speaker, topic, types, slot_words, people)
         reading = _inverse_copula(verb, speaker, types, slot_words, people) or _done_to_me(verb, speaker) \
-            or _reading(verb, subject, types, speaker, preps) or _after_an_end(verb, subject, out)
+            or _let_go(verb, speaker, topic, types) or _doer_of_slot(verb, slot_words) \
+            or _reading(verb, subject, types, speaker, preps) \
+            or _after_an_end(verb, subject, out)
         if reading is not None:
             if reading.shape == "plain" and _says_an_end(verb, ends):  # an ontology's own ``ends``: "lost the deal"
                 reading = replace(reading, shape="end")
@@ -254,8 +256,10 @@ def _done_to_me(verb: Any, speaker: str) -> Reading | None:
                    for k in verb.children)
     subj = next((k for k in verb.children if k.dep_ == "nsubj"), None)
     if after_me and subj is not None and _is_name(subj) and subj.pos_ == "PROPN":
-        # "Dr. Moreau looks after me now", "Kim works with us": the one who does it is the speaker's value
-        return _made(speaker, verb.lemma_.lower(), subj, _clause_text(verb), "plain")
+        # "Dr. Moreau looks after me now", "Kim works with us": the one who does it is the speaker's value;
+        # "Ashcombe Manor cancelled on us": one who stops on the speaker was it
+        shape = "end" if verb.lemma_.lower() in STOP else "plain"
+        return _made(speaker, verb.lemma_.lower(), subj, _clause_text(verb), shape)
     small = next((k for k in verb.children if k.dep_ in ("ccomp", "oprd") and k.pos_ == "NOUN"
                   and any(g.dep_ == "nsubj" and g.lower_ in ("me", "us") for g in k.children)), None)
     return None if small is None else _made(speaker, verb.lemma_.lower(), small, _clause_text(verb), "change")
@@ -290,6 +294,11 @@ def _end_owner(verb: Any, reading: Reading, speaker: str, types: frozenset[str],
     return owner if owner not in (None, speaker) else None
 
 
+def _said_when(obj: Any) -> bool:
+    """A preposition's object that says when ("on Monday", "in March"), not a place or a value."""
+    return obj is not None and dates.is_time_word(obj.text) and not any(k.dep_ == "poss" for k in obj.children)
+
+
 def _fronted(verb: Any) -> Any | None:
     """A name a clause opens with, before its subject, that says whose the clause is ("For Vandelay we
     talk to Art", "At Stark we deal with Pepper Potts")."""
@@ -297,7 +306,7 @@ def _fronted(verb: Any) -> Any | None:
     for k in verb.children:
         if k.dep_ == "prep" and k.lower_ in ("for", "at", "with", "on") and subj is not None and k.i < subj.i:
             obj = _pobj(k)
-            if obj is not None and _is_name(obj):
+            if obj is not None and _is_name(obj) and not _said_when(obj):
                 return obj
     return None
 
@@ -353,11 +362,51 @@ def _moved_thing(verb: Any, types: frozenset[str]) -> str | None:
                    if (o := _pobj(k)) is not None and o.pos_ in ("NOUN", "PROPN")), None)
         return None if of is None else _phrase(of, types)
     if dobj is not None and dobj.pos_ in ("NOUN", "PROPN"):
-        return None if called(dobj) is not dobj else _phrase(dobj, types)
+        return None if called(dobj) is not dobj else _with_its_owner(dobj, types)
     if verb.lemma_.lower() in CHANGE:
         thing = next((k for k in verb.children if k.dep_ == "xcomp" and not _is_verb(k)), None)
         return None if thing is None else thing.text
     return None
+
+
+def _doer_of_slot(verb: Any, slot_words: frozenset[str]) -> Reading | None:
+    """"Gemma handles our account at Evri", "Simon looks after our account at DHL": a name acting on a slot's
+    noun that is held at a name is the value of that name's slot."""
+    doer = next((k for k in verb.children if k.dep_ == "nsubj" and k.pos_ == "PROPN"), None)
+    noun = next((o for k in verb.children if (o := k if k.dep_ == "dobj" else _pobj(k) if k.dep_ == "prep"
+                                                and k.lower_ in ("after", "for") else None) is not None), None)
+    if doer is None or noun is None or noun.pos_ != "NOUN" or noun.lemma_.lower() not in slot_words:
+        return None
+    at = next((o for k in (*noun.children, *verb.children) if k.dep_ == "prep" and k.lower_ in ("at", "with")
+               and k.i > noun.i if (o := _pobj(k)) is not None and _is_name(o)), None)
+    return None if at is None else _made(_text(at), verb.lemma_.lower(), doer, _clause_text(verb), "plain")
+
+
+def _let_gone(verb: Any) -> Any | None:
+    """The one let go in "we let Green Fork go": the subject of a "go" the verb "let" takes."""
+    if verb.lemma_.lower() != "go" or verb.dep_ not in ("ccomp", "xcomp") or verb.head.lemma_.lower() != "let":
+        return None
+    return next((k for k in verb.children if k.dep_ == "nsubj" and _is_name(k)), None)
+
+
+def _let_go(verb: Any, speaker: str, topic: str | None, types: frozenset[str]) -> Reading | None:
+    """"We let Green Fork go": the one let go held the slot, which ends."""
+    gone = _let_gone(verb)
+    if gone is None:
+        return None
+    subject, _ = _subject_of(verb.head, speaker, topic, types)
+    return None if subject is None else _made(subject, "let go", gone, _clause_text(verb.head), "end")
+
+
+def _with_its_owner(noun: Any, types: frozenset[str]) -> str:
+    """A noun a thing possesses, said with it ("took Hydra's docs off GitBook": "Hydra's docs", "migrated the
+    parser crate's CI": "parser crate's CI", whose slot noun then says whose the slot is); else as it is."""
+    poss = next((k for k in noun.children if k.dep_ == "poss" and k.pos_ in ("PROPN", "NOUN")), None)
+    if poss is None:
+        return _phrase(noun, types)
+    owner = {t.i for t in poss.subtree}  # (the possessor's own words are not the noun's: "the parser crate's CI")
+    said = " ".join(t.text for t in noun.subtree if t.i <= noun.i and t.i not in owner and t.lower_ not in DETS)
+    return f"{_phrase(poss, types)}'s {said}"
 
 
 def _subject_of(verb: Any, speaker: str, topic: str | None, types: frozenset[str],
@@ -367,6 +416,8 @@ def _subject_of(verb: Any, speaker: str, topic: str | None, types: frozenset[str
     head = verb
     while subj is None and head.dep_ in ("conj", "xcomp", "dobj") and head.head != head:
         head = head.head  # a coordinated verb, or one the parser hung on the first verb's object
+        if _let_gone(head) is not None:
+            head = head.head  # "we let X go and hired Y": who hired is who let X go
         subj = next((k for k in head.children if k.dep_ in ("nsubj", "nsubjpass")), None)
     subj = subj if subj is not None else _hung_subject(head)
     if subj is None:
@@ -457,7 +508,12 @@ def _reading(verb: Any, subject: str | None, types: frozenset[str], speaker: str
     lemma = verb.lemma_.lower()
     kids = list(verb.children)
     dobj = antecedent(verb, next((k for k in kids if k.dep_ in ("dobj", "attr")), None))
-    preps = {k.lower_: _pobj(k) for k in kids if k.dep_ in ("prep", "agent", "prt", "dative")}
+    preps = {k.lower_: _pobj(k) for k in kids if k.dep_ in ("prep", "agent", "prt", "dative")
+             and not (k.lower_ in ("on", "in", "at", "by", "until", "since") and _said_when(_pobj(k)))}
+    under = next((_pobj(g) for k in kids if k.lower_ in ("on", "over", "across") for g in k.children
+                  if g.dep_ == "prep" and g.lower_ == "to"), None)
+    if preps.get("to") is None and under is not None:  # "passed the group on to Ahmed": a "to" under the particle
+        preps["to"] = under
     for p in ("in", "on", "at") if lemma == "be" and dobj is None else ():
         role = preps.get(p)  # "is in charge of billing", "on the hook for auth": what the role is of
         inner = next((_pobj(g) for g in role.children if g.dep_ == "prep" and g.lower_ in ("of", "for")), None) \
@@ -526,7 +582,7 @@ def _reading(verb: Any, subject: str | None, types: frozenset[str], speaker: str
     if dobj is not None and dobj.pos_ in ("NOUN", "PROPN") and dobj.lower_ not in ("me", "us") \
             and off is not None and _is_name(off) and subject is not None:
         # "We took the ledger off Kubernetes": the thing's value ends; "... and onto EKS": and is that now
-        x = _phrase(dobj, types)
+        x = _with_its_owner(dobj, types)
         onto = next((_pobj(c) for c in (*off.head.children, *off.children)
                      if c.dep_ == "conj" and c.lower_ in ("onto", "into", "to")), None)
         if onto is not None and _is_name(onto):
@@ -565,6 +621,8 @@ def _reading(verb: Any, subject: str | None, types: frozenset[str], speaker: str
     gone = dobj if dobj is not None or lemma != "rid" else preps.get("of")  # "got rid of the Leaf"
     if lemma in STOP and gone is not None:  # "I quit the Zone 2 plan": the slot that held it ends
         return _made(subject, lemma, gone, _clause_text(verb), "end")
+    if lemma == "finish" and dobj is not None and dobj.pos_ == "PROPN":  # "finished Wolf Hall": done with it
+        return _made(subject, lemma, dobj, _clause_text(verb), "end")
     gave_up = _phrasal_stop(verb)
     if gave_up is not None:  # "I gave up on the pull-ups goal", "came off metformin": a stop said with a particle
         role = preps.get("as")  # "stepped down as producer of Deep Cuts": the name the role was held at

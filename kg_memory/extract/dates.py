@@ -236,6 +236,11 @@ _TIME_WORDS = frozenset(
 _WORD = re.compile(r"[a-z]+|\d")
 
 
+def is_time_word(word: str) -> bool:
+    """Is the word one that says when ("Monday", "March", "today")?"""
+    return word.lower() in _TIME_WORDS
+
+
 def mentions_time(text: str) -> bool:
     """Whether text says when or for how long (a date, "yesterday", "for 4
     years", "since 2016", "last week"...): the turns that can answer a "when"."""

@@ -45,6 +45,7 @@ from .prompts import (
     restated_window,
     window_facts,
 )
+from .succession import with_names
 
 
 class LLMExtractor:
@@ -265,9 +266,9 @@ class LLMExtractor:
         span = dates.resolve(w.began, e.occurred_at) if w.began else None
         statement = (spec.render(subject, obj, self._tie(predicate, w)) if spec
                      else f"{subject} {w.relation.strip()} {obj}")
-        return ExtractedFact(subject=subject, predicate=predicate, object=obj, statement=statement,
-                             valid_from=span.start if span else e.occurred_at, dated=span is not None,
-                             object_kind=kind, ending=bool(w.ended), confidence=0.8)
+        return with_names(ExtractedFact(subject=subject, predicate=predicate, object=obj, statement=statement,
+                                         valid_from=span.start if span else e.occurred_at, dated=span is not None,
+                                         object_kind=kind, ending=bool(w.ended), confidence=0.8), sentence)
 
     def _restate(self, episodes: Sequence[Episode]) -> tuple[list[list[str]], Usage]:
         """The model's sentences for each turn of the window, in turn order."""

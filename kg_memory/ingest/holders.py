@@ -112,7 +112,7 @@ def _held_now(store: StoreCore, group_id: str, vocab: Vocabulary, facts: list[Ex
     for p in sorted({p for f in facts for p in _slots(f) if p in vocab.own and vocab.is_single(p)}):
         # who holds each of the group's single slots said ("the band": which one; the one holder of a slot)
         versions += store.list_facts(group_id, tf, predicate=p, limit=_SAID_BY_PART)
-    for said in sorted({v for f in facts if (v := _replaced(f))}):
+    for said in sorted({v for f in facts if (v := _replaced(f))} | {n for f in facts for n in f.named}):
         versions += [v for v, _ in store.fact_text_search(group_id, said, _SAID_BY_PART, tf)
                      if v.expired_at is None and names_value(said, v.object)]
     for short in sorted({k for f in facts if " " not in (k := normalize_name(f.subject)) and k not in found
@@ -136,6 +136,7 @@ def _settled(facts: list[ExtractedFact], vocab: Vocabulary, held: Held, names: d
     out = []
     for f in facts:
         if _movable(f, vocab):
+            f = _stepped_in(f, vocab, held, names)
             quit_ = _quit(f, vocab, held, names)
             if quit_ is not f:  # (the one who quit: their successor in the turn follows, "and Lola took over")
                 moved[(normalize_name(f.subject), quit_.predicate)] = (normalize_name(quit_.subject), None)
@@ -166,6 +167,22 @@ def _quit(f: ExtractedFact, vocab: Vocabulary, held: Held, names: dict[str, str]
                    needs_slot=False, statement=f"{owner} no longer {slot.replace('_', ' ')} {f.subject}")
 
 
+def _stepped_in(f: ExtractedFact, vocab: Vocabulary, held: Held, names: dict[str, str]) -> ExtractedFact:
+    """"Dev pulled out; Ruth Okafor is covering the day": one said to step in after a name (a fact said of
+    the name, replacing it) holds the slot of the one thing that holds that name in one of the group's own
+    slots (the wedding's photographer). With none or several, the fact stays the name's, which holds no such
+    slot, so the pipeline drops it."""
+    gone = normalize_name(f.subject)
+    if f.ending or not f.replaces or normalize_name(f.replaces) != gone:
+        return f
+    holding = {(k, p) for k, hs in held.items() if k != gone for p, v in hs
+               if p in vocab.own and p in _slots(f) and names_value(f.subject, v)}
+    if len(holding) != 1:
+        return f
+    key, slot = holding.pop()
+    return _said_of(replace(f, predicate=slot, alternatives=(), needs_slot=False), names.get(key, key), None, vocab)
+
+
 def _holder(f: ExtractedFact, subject: str, held: Held, vocab: Vocabulary, speaker: str) -> Holder | None:
     by_speaker = subject == speaker
     slots = set(_slots(f))
@@ -184,11 +201,25 @@ def _holder(f: ExtractedFact, subject: str, held: Held, vocab: Vocabulary, speak
             return key, (slot if slot not in slots else None)
     if not any(p in vocab.own for p in slots):
         return None
+    by_value = _named_holder(f, subject, held, vocab)
+    if by_value is not None:
+        return by_value
     # (the names inside its name, and the name in the other number: "printer" is "printers"; "the band": any)
     named = [*_spans(f.subject), *_numbers(f.subject), *(k for k in held if k.startswith(subject + " "))] \
         if not _a_type(f.subject, vocab) else list(held)
     by_name = {k for k in named if k != subject and any(p in slots for p, _ in held.get(k, ()))}
     return (by_name.pop(), None) if len(by_name) == 1 else _sole(f, subject, held, vocab, speaker)
+
+
+def _named_holder(f: ExtractedFact, subject: str, held: Held, vocab: Vocabulary) -> Holder | None:
+    """"Lucy double-booked, so Priya Shah will photograph the wedding": a new value of a single slot of the
+    group's, said in a sentence that names the value one thing alone holds in that slot now (Lucy, our
+    photographer), is that thing's change."""
+    if f.ending or not f.named or not vocab.is_single(f.predicate) or f.predicate not in vocab.own:
+        return None
+    holding = {k for n in f.named for k, hs in held.items() if k != subject
+               for p, v in hs if p == f.predicate and names_value(n, v) and not names_value(f.object, v)}
+    return (holding.pop(), None) if len(holding) == 1 else None
 
 
 def _sole(f: ExtractedFact, subject: str, held: Held, vocab: Vocabulary, speaker: str) -> Holder | None:

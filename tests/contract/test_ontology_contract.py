@@ -258,3 +258,28 @@ def test_a_subject_said_only_as_its_type_is_the_one_thing_that_holds_the_slot(ma
     assert now == {("Moths", "Ravi")} and before == {("Moths", "Joy")}
     now, _ = _held(make_memory, f"{group}-two", BAND, [joy, "The Wasps' tour manager is Kim.", ravi], "tour_manager")
     assert {("Moths", "Joy"), ("Wasps", "Kim")} <= now
+
+
+@pytest.mark.parametrize("said", ["Omar pulled out, and Tess is covering the tour.",
+                                  "Omar backed out; his friend Tess is taking over the bass parts.",
+                                  "Omar stepped down from the band; Tess is looking after it from now on."])
+def test_one_who_steps_in_after_a_names_own_end_holds_its_slot(make_memory, group, said):
+    """"Omar pulled out, and Tess is covering": Omar was The Moths' bassist, so Tess is; said with no slot."""
+    now, before = _held(make_memory, group, BAND, ["The Moths' bassist is Omar.", said], "bassist")
+    assert now == {("Moths", "Tess")} and before == {("Moths", "Omar")}
+
+
+def test_one_who_steps_in_after_a_name_that_holds_nothing_is_no_fact(make_memory, group):
+    """An end of a name no thing holds gives its successor no slot: nothing is written of either."""
+    now, _ = _held(make_memory, group, BAND, ["The Moths' bassist is Omar.", "Zed pulled out, and Tess took over."],
+                   "bassist")
+    assert now == {("Moths", "Omar")}
+
+
+def test_a_new_value_said_with_the_value_one_thing_holds_is_that_things_change(make_memory, group):
+    """"Omar is off sick, so Tess will play bass for the tour": the sentence names The Moths' bassist, so
+    Tess is The Moths' bassist now (not a new subject's); with no holder named, nothing moves."""
+    now, before = _held(make_memory, group, BAND, ["The Moths' bassist is Omar.",
+                                                   "Omar is off sick, so Tess is the bassist for the tour."],
+                        "bassist")
+    assert now == {("Moths", "Tess")} and before == {("Moths", "Omar")}

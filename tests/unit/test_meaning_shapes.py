@@ -932,3 +932,88 @@ def test_one_taken_on_as_a_role_is_its_value_not_we(band, text, fact):
     """"We hired Ravi as our tour manager": Ravi is the role's value; "We" is no name."""
     assert fact in _facts(band, text)
 
+
+
+wedding, opensource = (_domain(n, FIXTURES) for n in ("wedding", "opensource"))  # (updates-fresh12.json's, read since)
+
+
+def test_a_date_slots_value_is_no_start_of_the_fact(wedding):
+    """"The wedding is on 9 May 2027": the date is the value; the fact holds from when it was said."""
+    ep = Episode(group_id="g", role="user", content="The wedding is on 9 May 2027.", occurred_at=T, created_at=T)
+    found = [f for f in wedding.extract(ep).facts if f.predicate == "wedding_date"]
+    assert [(f.subject, f.object) for f in found] == [("wedding", "9 May 2027")]
+    assert found[0].valid_from == T and not found[0].dated
+
+
+@pytest.mark.parametrize("text, fact", [
+    # a subject that is only the slot's own noun is the speaker's
+    ("The date has moved: we are now getting married on 2 July 2027.", ("user", "wedding_date", "2 July 2027",
+                                                                         False)),
+    # a thing's arrangement said ahead is stated, not wished for
+    ("The reception is going to be at Millbrook Barn.", ("reception", "venue", "Millbrook Barn", False)),
+    # one who stops on the speaker ends the value
+    ("Millbrook Barn cancelled on us.", ("user", "venue", "Millbrook Barn", True)),
+    # a name doing a thing the examples name a slot of: the thing's value, not the other way round
+    ("Ola Berg will photograph the wedding.", ("wedding", "photographer", "Ola Berg", False)),
+    # a name doing the work a slot is named for
+    ("Olive Tree is doing the catering.", ("user", "caterer", "Olive Tree", False)),
+    # who acts after "let X go and" is who let X go
+    ("We let Olive Tree go and hired Fig & Vine for the food.", ("user", "caterer", "Fig & Vine", False)),
+])
+def test_whose_date_venue_and_supplier_at_a_wedding(wedding, text, fact):
+    assert fact in _facts(wedding, text)
+
+
+@pytest.mark.parametrize("text, fact", [
+    # a value after a preposition is no doer of the verb
+    ("The lexer crate builds on Drone CI.", ("lexer crate", "ci_provider", "Drone CI", False)),
+    # a thing's possessed slot noun says whose the change is
+    ("We moved the lexer crate's CI from Drone to Buildkite.", ("lexer crate", "ci_provider", "Buildkite", False)),
+    ("We took Orbit's docs off Netlify.", ("orbit", "docs_host", "Netlify", True)),
+    # a name that goes on through "the" to another capital
+    ("The Orbit docs live on Read the Docs.", ("orbit", "docs_host", "Read the Docs", False)),
+])
+def test_whose_thing_and_which_value_in_an_open_source_project(opensource, text, fact):
+    assert fact in _facts(opensource, text)
+
+
+def test_a_day_said_before_the_clause_is_when_not_whose(embedder):
+    """"On Friday I start at Bain": the day says when; the speaker starts at Bain."""
+    assert ("user", "works_at", "Bain", False) in _facts(RulesExtractor(embedder), "On Friday I start at Bain.")
+
+
+def test_the_one_who_steps_in_after_a_names_end_replaces_that_name(band):
+    """"Omar pulled out, and Tess is covering": a fact of Omar's replacing Omar, whose slot the holders settle;
+    nothing else is said of Omar."""
+    ep = Episode(group_id="g", role="user", content="Omar pulled out, and Tess is covering the tour.",
+                 occurred_at=T, created_at=T)
+    found = band.extract(ep).facts
+    assert [(f.object, f.replaces, f.needs_slot) for f in found if f.subject == "Omar"] == [("Tess", "Omar", True)]
+    assert not any(f.object == "Omar" and not f.ending for f in found)
+
+
+logistics, bookclub = (_domain(n, FIXTURES) for n in ("logistics", "bookclub"))  # (updates-fresh15.json's, dev)
+
+
+@pytest.mark.parametrize("text, fact", [
+    # a name acting on a slot's noun held at a name is that name's slot's value
+    ("Marta looks after our account at Hermes.", ("hermes", "account_manager", "Marta", False)),
+    ("Kwame handles our account at UPS.", ("ups", "account_manager", "Kwame", False)),
+])
+def test_one_who_acts_on_a_slot_held_at_a_name_is_its_value(logistics, text, fact):
+    assert fact in _facts(logistics, text)
+
+
+def test_a_thing_finished_ends_and_what_follows_it_replaces_it(bookclub):
+    """"finished Emma and started Persuasion": Emma ends, and Persuasion replaces it (its slot is Emma's)."""
+    ep = Episode(group_id="g", role="user", content="The Sunday group finished Emma and started Persuasion.",
+                 occurred_at=T, created_at=T)
+    found = {(f.object, f.ending, f.replaces) for f in bookclub.extract(ep).facts}
+    assert ("Emma", True, "Emma") in found and ("Persuasion", False, "Emma") in found
+
+
+def test_a_thing_passed_on_to_someone_is_handed_over(bookclub):
+    """The "to" under "on" is who it is handed to: the Sunday group's value is Nell now, and Ivo's ends (the
+    pipeline settles which slot by what the group holds)."""
+    found = _facts(bookclub, "Ivo passed the Sunday group on to Nell.")
+    assert {(f[0], f[2], f[3]) for f in found} == {("sunday", "Nell", False), ("sunday", "Ivo", True)}
