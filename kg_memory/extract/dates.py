@@ -236,6 +236,14 @@ _TIME_WORDS = frozenset(
 _WORD = re.compile(r"[a-z]+|\d")
 
 
+_A_WEEKDAY = re.compile(r"\b(?:mon|tues|wednes|thurs|fri|satur|sun)days?\b", re.I)
+
+
+def names_a_weekday(text: str) -> bool:
+    """Does the text name a day of the week ("Fridays", "the first Monday of the month")?"""
+    return _A_WEEKDAY.search(text) is not None
+
+
 def is_time_word(word: str) -> bool:
     """Is the word one that says when ("Monday", "March", "today")?"""
     return word.lower() in _TIME_WORDS

@@ -78,6 +78,7 @@ class Exemplars:
     amountless: frozenset[str]  # the predicates whose examples' values never give an amount with a unit
     naming: frozenset[str]  # the group's own slots whose readable examples give names (``names_readable``)
     things: frozenset[str]  # the common nouns the group's own examples say a slot of ("reception"): no slot's noun
+    weekdays: dict[str, bool]  # the predicates whose examples' values all say a weekday (True) or none do (False)
 
     def takes_names(self, predicate: str) -> bool:
         return predicate in self.named or predicate in self.naming

@@ -596,6 +596,8 @@ class MeaningReader:
             return False  # a slot whose examples all name someone or something takes a name (and a tie, a person)
         if predicate in ex.unnamed and all(w[:1].isupper() for w in value.split()):
             return False  # and one whose examples never do ("negotiation", "closed won") takes no name
+        if ex.weekdays.get(predicate, dates.names_a_weekday(value)) != dates.names_a_weekday(value):
+            return False  # a slot whose examples all say a weekday takes one ("Fridays"), one whose never do none
         spec = self.vocab.predicates[predicate]
         if not spec.value_class:
             return True
@@ -633,6 +635,7 @@ class MeaningReader:
             numbered: dict[str, list[bool]] = {}
             amounts: dict[str, list[bool]] = {}
             named: dict[str, list[bool]] = {}
+            weekdays: dict[str, list[bool]] = {}
             naming: set[str] = set()
             things: set[str] = set()
             for p in self.active:
@@ -652,6 +655,7 @@ class MeaningReader:
                         numbered.setdefault(p.name, []).append(has_number(found.object))
                         amounts.setdefault(p.name, []).append(bool(AMOUNT.search(found.object)))
                         named.setdefault(p.name, []).append(any(c.isupper() for c in found.object))
+                        weekdays.setdefault(p.name, []).append(dates.names_a_weekday(found.object))
                     elif p.name in self.vocab.own:  # an example the reader cannot read still says if it names
                         named.setdefault(p.name, []).append(last_name(parse.parsed(example)) is not None)
                     shapes.setdefault(p.name, set()).update(_shapes_in(example))
@@ -666,7 +670,8 @@ class MeaningReader:
                 frozenset(name for name, has in named.items() if len(has) >= 2 and all(has)),
                 frozenset(name for name, has in named.items() if len(has) >= 2 and not any(has)),
                 frozenset(name for name, has in amounts.items() if len(has) >= 2 and not any(has)),
-                frozenset(naming), frozenset(things))
+                frozenset(naming), frozenset(things),
+                {name: all(has) for name, has in weekdays.items() if len(has) >= 2 and (all(has) or not any(has))})
         return cache[self.vocab.version]
 
 

@@ -1017,3 +1017,13 @@ def test_a_thing_passed_on_to_someone_is_handed_over(bookclub):
     pipeline settles which slot by what the group holds)."""
     found = _facts(bookclub, "Ivo passed the Sunday group on to Nell.")
     assert {(f[0], f[2], f[3]) for f in found} == {("sunday", "Nell", False), ("sunday", "Ivo", True)}
+
+
+@pytest.mark.parametrize("text, fact", [
+    # a slot whose examples all say a weekday takes a weekday, and one whose examples never do takes none
+    ("The Sunday group meets on Tuesdays now.", ("sunday", "meeting_day", "Tuesdays", False)),
+    ("The Sunday group meets at the Old Mill.", ("sunday", "meets_at", "Old Mill", False)),
+])
+def test_a_weekday_goes_to_the_slot_whose_examples_say_one(bookclub, text, fact):
+    found = _facts(bookclub, text)
+    assert fact in found and not any(f[2] == fact[2] and f[1] != fact[1] for f in found), found
