@@ -142,8 +142,13 @@ def _done_at(verb: Any, reading: Reading, speaker: str) -> Reading:
         return reading
     place = next((o for k in (*verb.children, *dobj.children)  # (the parser may hang "at X" on the thing)
                   if k.dep_ == "prep" and k.lower_ in ("at", "on", "in", "through", "via")
-                  if (o := _pobj(k)) is not None and _is_name(o)), None)
+                  if (o := _pobj(k)) is not None and (_is_name(o) or k.lower_ in ("at", "in") and _a_room(o))), None)
     return reading if place is None else replace(reading, object=_text(place), object_proper=True)
+
+
+def _a_room(noun: Any) -> bool:
+    """A place said as a common noun with "the" ("in the upstairs studio"), not one said with "a" or none."""
+    return noun.pos_ == "NOUN" and any(k.dep_ == "det" and k.lower_ == "the" for k in noun.children)
 
 
 _MEETING = frozenset({"meet", "see", "visit", "call", "text", "email", "talk", "bump", "catch", "hug", "thank", "ask",
@@ -370,14 +375,14 @@ def _moved_thing(verb: Any, types: frozenset[str]) -> str | None:
 
 
 def _doer_of_slot(verb: Any, slot_words: frozenset[str]) -> Reading | None:
-    """"Gemma handles our account at Evri", "Simon looks after our account at DHL": a name acting on a slot's
-    noun that is held at a name is the value of that name's slot."""
+    """"Gemma handles our account at Evri", "Ben Ode plays the lead in Macbeth": a name acting on a slot's noun
+    that is held at or in a name is the value of that name's slot."""
     doer = next((k for k in verb.children if k.dep_ == "nsubj" and k.pos_ == "PROPN"), None)
     noun = next((o for k in verb.children if (o := k if k.dep_ == "dobj" else _pobj(k) if k.dep_ == "prep"
                                                 and k.lower_ in ("after", "for") else None) is not None), None)
     if doer is None or noun is None or noun.pos_ != "NOUN" or noun.lemma_.lower() not in slot_words:
         return None
-    at = next((o for k in (*noun.children, *verb.children) if k.dep_ == "prep" and k.lower_ in ("at", "with")
+    at = next((o for k in (*noun.children, *verb.children) if k.dep_ == "prep" and k.lower_ in ("at", "with", "in")
                and k.i > noun.i if (o := _pobj(k)) is not None and _is_name(o)), None)
     return None if at is None else _made(_text(at), verb.lemma_.lower(), doer, _clause_text(verb), "plain")
 
@@ -420,10 +425,14 @@ def _subject_of(verb: Any, speaker: str, topic: str | None, types: frozenset[str
             head = head.head  # "we let X go and hired Y": who hired is who let X go
         subj = next((k for k in head.children if k.dep_ in ("nsubj", "nsubjpass")), None)
     subj = subj if subj is not None else _hung_subject(head)
+    named = next((k for k in subj.children if k.dep_ == "appos" and k.pos_ == "PROPN"), None) if subj is not None \
+        and subj.pos_ == "NOUN" else None
+    subj = named if named is not None else subj  # "his understudy Leon Price is playing Macbeth": Leon Price
     if subj is None:
         # a chat line that drops its "I" ("Traded the Focus in for a Subaru"): a past verb that opens it
-        opens = head.dep_ == "ROOT" and head.tag_ in ("VBD", "VBN") and all(t.is_punct for t in head.doc[:head.i])
-        return (speaker if opens and topic is None else None), topic
+        opens = head.dep_ == "ROOT" and head.tag_ in ("VBD", "VBN") and all(
+            t.is_punct or t.dep_ == "advmod" and t.head == head for t in head.doc[:head.i])  # ("Finally scrapped ...")
+        return (speaker if opens and (topic is None or verb is not head) else None), topic  # (and its conj)
     low = subj.lower_
     if low in _FIRST or _with_me(subj):
         return speaker, topic
@@ -514,6 +523,11 @@ def _reading(verb: Any, subject: str | None, types: frozenset[str], speaker: str
                   if g.dep_ == "prep" and g.lower_ == "to"), None)
     if preps.get("to") is None and under is not None:  # "passed the group on to Ahmed": a "to" under the particle
         preps["to"] = under
+    if lemma in CHANGE and preps.get("to") is None and (preps.get("into") or preps.get("onto")) is not None:
+        preps["to"] = preps.get("into") or preps.get("onto")  # "moved HIIT out of Studio 1 into the main hall"
+        out_of = next((_pobj(g) for k in kids if k.lower_ == "out" for g in k.children if g.lower_ == "of"), None)
+        if preps.get("from") is None and out_of is not None:
+            preps["from"] = out_of
     for p in ("in", "on", "at") if lemma == "be" and dobj is None else ():
         role = preps.get(p)  # "is in charge of billing", "on the hook for auth": what the role is of
         inner = next((_pobj(g) for g in role.children if g.dep_ == "prep" and g.lower_ in ("of", "for")), None) \
@@ -589,7 +603,8 @@ def _reading(verb: Any, subject: str | None, types: frozenset[str], speaker: str
             made = _made(x, lemma, onto, f"{x} moved from {off.text} to {_text(onto)}", "change")
             return None if made is None else replace(made, old=_text(off))
         return _made(x, lemma, off, f"{x} no longer on {off.text}", "end")
-    if _taken_over(verb) and dobj is not None and subject is not None and _is_name(dobj):
+    if _taken_over(verb) and dobj is not None and subject is not None and _is_name(dobj) \
+            and not any(k.dep_ == "det" and k.lower_ in ("a", "an") for k in dobj.children):  # ("picked up a Jazz")
         # "I took over Umbrella from Priya": the one who takes a thing over is its new holder
         x = _phrase(dobj, types)
         return Reading(x, lemma, subject, f"{x} is now owned by {subject}", "hand_over", True)

@@ -236,11 +236,12 @@ _TIME_WORDS = frozenset(
 _WORD = re.compile(r"[a-z]+|\d")
 
 
-_A_WEEKDAY = re.compile(r"\b(?:mon|tues|wednes|thurs|fri|satur|sun)days?\b", re.I)
+_A_WEEKDAY = re.compile(r"\b(?i:mon|tues|wednes|thurs|fri|satur|sun)days?\b(?!\s+[A-Z])")  # (not "Sunday League")
 
 
 def names_a_weekday(text: str) -> bool:
-    """Does the text name a day of the week ("Fridays", "the first Monday of the month")?"""
+    """Does the text name a day of the week ("Fridays", "the first Monday of the month"; not a name that
+    begins with one, "Sunday League")?"""
     return _A_WEEKDAY.search(text) is not None
 
 

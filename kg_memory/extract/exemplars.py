@@ -113,6 +113,8 @@ def example_reading(example: str, types: frozenset[str], slot_words: frozenset[s
     name = last_name(doc) if by_name else None
     if name is None:
         return found[0]
+    if found[0].moved and name.lower() in found[0].moved.lower():
+        return replace(found[0], subject=found[0].moved)  # "We hold Pilates in the upstairs studio": Pilates' room
     named = [r for r in found if any(c.isupper() for c in r.object) and not r.object.endswith(("'s", "’s"))]
     if named or name.lower() in found[0].subject.lower():
         return (named or found)[0]

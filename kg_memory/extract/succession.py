@@ -16,6 +16,7 @@ NAME = r"([A-Z][\w.'’&-]*(?:\s+[A-Z][\w.'’&-]*)*)"  # a run of words said wi
 
 # what a name does when it steps in, said of its own ("took over", "is covering the day", "stepped in")
 _STEPS_IN = (r"(?:took|taken|taking|takes|take)\s+over|(?:stepped|stepping|steps)\s+(?:in|up)|"
+             r"(?:picked|picking|picks)\s+up|"
              r"(?:replaced|replaces|replacing|succeeded|succeeds)\s+(?:him|her|them)|"
              r"(?:filled|fills|filling)\s+in|(?:came|comes|coming)\s+in|"
              r"(?:covering|covers|covered|will\s+cover)|(?:looking|looks|will\s+look)\s+after|"
@@ -28,16 +29,19 @@ STEPPED_IN = re.compile(rf"(?:\band|\bso|\bthen|[,;])\s+(?:(?:his|her|their|its|
 
 # a name's own end, with no value said ("Apex Lofts went bust", "Dev pulled out", "Ines has stepped down
 # from the parser crate"): the name held a slot, which someone else now holds
-_ENDED = re.compile(rf"(?:^|[,;]\s+|\b(?:and|but)\s+){NAME}\s+(?:has\s+|have\s+|had\s+)?(?:"
+_ENDED = re.compile(rf"(?:^|[,;]\s+|\b(?:and|but)\s+){NAME}(?:['’]s\s+|\s+(?:has|have|had|is|are|was)\s+|\s+)(?:"
                     r"closed(?:\s+down)?|shut\s+down|went\s+(?:bust|under)|gone\s+(?:bust|under)|folded|"
-                    r"(?:pulled|dropped|backed)\s+out|double[- ]booked|cancell?ed(?:\s+on\s+(?:us|me))?|"
-                    r"retired|quit|resigned|left|stepped\s+(?:down|back|aside))\b")
+                    r"(?:pulled|dropped|backed|pulling|dropping|backing)\s+out|double[- ]booked|"
+                    r"cancell?ed(?:\s+on\s+(?:us|me))?|retired|retiring|quit|quitting|resigned|resigning|left|leaving|"
+                    r"(?:stepped|stepping)\s+(?:down|back|aside)|(?:moved|moving)\s+(?:on|away|to\s+another\s+\w+))\b")
+# the one said to replace an end ("and her replacement for aqua aerobics is Tom Wills")
+_REPLACEMENT = re.compile(rf"\b(?:his|her|their|its)\s+(?:replacement|successor)\b[^.;]*?\s+(?:is|will\s+be)\s+{NAME}")
 
 
 def stepped_in(sentence: str, after: int = 0) -> str | None:
     """The name that steps in, after position ``after`` of the sentence."""
-    said = STEPPED_IN.search(sentence, after)
-    return said.group(1) if said is not None else None
+    said = STEPPED_IN.search(sentence, after) or _REPLACEMENT.search(sentence, after)
+    return said.group(1).rstrip(".") if said is not None else None
 
 
 def took_over(sentence: str) -> list[tuple[str, str]]:
@@ -45,9 +49,10 @@ def took_over(sentence: str) -> list[tuple[str, str]]:
     Ruth Okafor is covering the day" gives ("Dev", "Ruth Okafor")."""
     out = []
     for ended in _ENDED.finditer(sentence):
+        gone = re.sub(r"['’]s$", "", ended.group(1))  # ("Danny's moved on": Danny)
         after = stepped_in(sentence, ended.end())
-        if after is not None and after != ended.group(1):
-            out.append((ended.group(1), after))
+        if after is not None and after != gone:
+            out.append((gone, after))
     return out
 
 

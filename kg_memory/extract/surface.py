@@ -150,3 +150,32 @@ def _surface_value(doc: Any, subject: str, rest: str) -> list[Reading]:
         return []
     old = re.search(r"\bfrom\s+(?:the\s+)?(" + _NAMED.pattern + r")\s+to\b", rest)
     return [Reading(subject, "", value, doc.text, shape, True, old.group(1) if old and shape == "change" else None)]
+
+
+# a clause joined with its own named subject ("... and Mark Byrne took over", "; his understudy Leon Price is")
+_JOINED_NAME = re.compile(r"(?:;|,?\s+and)\s+(?=(?:his|her|their|our)\s+\w+\s+[A-Z]|[A-Z][a-z])(?!I\b)")
+# a reason or result said after a comma
+_SURFACE_BREAK = re.compile(r",\s+(?:so|and so|because|but)\s+", re.I)
+
+
+def misjoined(doc: Any) -> bool:
+    """Did the small parser join a clause's named subject to the noun before it ("quarrelled with the cast and
+    Raj Mehta took over": "Raj Mehta" a conj of "cast", and "took" no verb of Raj's)?"""
+    return any(t.dep_ == "conj" and t.pos_ == "PROPN" and t.head.pos_ == "NOUN" and t.i + 1 < len(doc)
+               and doc[t.i + 1].pos_ in ("VERB", "AUX") for t in doc)
+
+
+def named_clauses(sentence: str) -> list[str]:
+    """A sentence's clauses joined by "and" or ";" to one with a named subject of its own, which the small
+    parser may hang on the first ("Ola fell out with the producers and Mark Byrne took over ...")."""
+    return [p for p in _JOINED_NAME.split(sentence) if p.strip()]
+
+
+def clauses_of(sentence: str, doc: Any) -> list[Any]:
+    """A sentence's clauses, to read each off its surface: a reason or result said after a comma is a clause
+    of its own ("Virgin kept dropping out, so we went with Sky": the second's subject is "we"), unless it
+    goes on about the first's subject ("Ledger outgrew SQLite, so it uses Postgres now")."""
+    parts = [p for p in _SURFACE_BREAK.split(sentence) if p.strip()]
+    if len(parts) < 2 or any(p.split()[0].lower() in ("it", "they", "he", "she", "its", "their") for p in parts[1:]):
+        return [doc]
+    return [parse.parsed(p) for p in parts]

@@ -7,12 +7,22 @@ from __future__ import annotations
 import re
 from typing import Any
 
+from ..core.timeutil import MONTHS
 from . import parse
 
 # the determiners and possessives no value starts with (the clause reader drops them from phrases too)
 DETS = frozenset({"the", "a", "an", "our", "my", "their", "its", "his", "her", "this", "that", "your"})
 # a time said inside the value's phrase, which belongs to the clause's date ("Memcached last sprint")
 WHEN_TAIL = re.compile(r"\s+(?:last|next|this|every|each)\s+\w+$", re.I)
+
+
+def _dated_through(doc: Any, end: int) -> int:
+    """A day's number that goes on through its month and year, which the parser hung elsewhere ("17 May 2026")."""
+    if end + 1 < len(doc) and doc[end].like_num and doc[end + 1].lower_ in MONTHS and doc[end + 1].text[:1].isupper():
+        end += 1
+        if end + 1 < len(doc) and re.fullmatch(r"\d{4}", doc[end + 1].text):
+            end += 1
+    return end
 
 
 def _named_through(doc: Any, end: int) -> int:
@@ -44,7 +54,7 @@ def value_text(tok: Any) -> str:
     end = _value_end(doc, tok.i)
     if _closing_possessive(doc, end):
         end += 1
-    end = _named_through(doc, end)
+    end = _dated_through(doc, _named_through(doc, end))
     words = doc[start:end + 1]
     while len(words) > 1 and words[0].lower_ in DETS:
         words = words[1:]
@@ -134,6 +144,10 @@ def is_name(tok: Any) -> bool:
     return tok.pos_ == "PROPN" or any(c.isupper() for c in tok.text)
 
 
+_OPENERS = frozenset({"finally", "now", "then", "so", "also", "still", "sadly", "luckily", "today", "yesterday",
+                      "recently", "last", "next", "new", "old", "our", "my", "the"})
+
+
 def noun_phrase(tok: Any, types: frozenset[str]) -> str:
     """A noun phrase without its determiners, and without a closing word that only names its
     entity type ("the billing service" is "billing" when the ontology has the type service)."""
@@ -144,6 +158,9 @@ def noun_phrase(tok: Any, types: frozenset[str]) -> str:
         words = [t for t in words if t == tok or not t.text.islower()]
     doc, end = tok.doc, tok.i
     before = doc[tok.i - 1] if tok.i > 0 else None
+    if tok.pos_ == "PROPN" and words == [tok] and before is not None and before.text.istitle() and before.is_alpha \
+            and before.pos_ in ("ADV", "ADJ", "VERB") and before.lower_ not in _OPENERS:
+        words = [before, tok]  # a first name the parser took for an adverb ("Raj Mehta took over")
     if numeric(tok) and words == [tok] and before is not None and before.is_alpha \
             and before.text[:1].isupper() and before.pos_ in ("ADJ", "ADV", "NOUN", "PROPN"):
         words = [before, tok]  # a name the parser took for a word of its own before its number ("Flat 1")

@@ -1027,3 +1027,54 @@ def test_a_thing_passed_on_to_someone_is_handed_over(bookclub):
 def test_a_weekday_goes_to_the_slot_whose_examples_say_one(bookclub, text, fact):
     found = _facts(bookclub, text)
     assert fact in found and not any(f[2] == fact[2] and f[1] != fact[1] for f in found), found
+
+
+gym, theatre = (_domain(n, FIXTURES) for n in ("gym", "theatre"))  # (updates-fresh16.json's, dev)
+
+
+@pytest.mark.parametrize("text, fact", [
+    # an example said of a named thing in a room ("We hold Pilates in the upstairs studio") reads the room as
+    # the value, so a named class in a room is the class's room, not the room's class
+    ("Barre is in the upstairs studio.", ("barre", "studio", "upstairs studio", False)),
+    # "out of A into B" is a change to B
+    ("We moved Spin out of Studio 2 into the sports hall.", ("spin", "studio", "sports hall", False)),
+])
+def test_whose_room_in_a_gym(gym, text, fact):
+    found = _facts(gym, text)
+    assert fact in found and not any(f[0] == fact[2].lower() for f in found), found
+
+
+@pytest.mark.parametrize("text, fact", [
+    # a day's number goes on through its month and year, which the parser hangs elsewhere
+    ("Hamlet's opening has been put back to 11 May 2026.", ("hamlet", "opening_night", "11 May 2026", False)),
+    # a clause with a named subject of its own, which the parser hung on the first, is read alone
+    ("Ivy quarrelled with the cast and Raj Mehta took over directing Hamlet.", ("hamlet", "director", "Raj Mehta",
+                                                                                False)),
+    # a noun's name in apposition is the subject
+    ("Her understudy Nia Cole is playing Hamlet now.", ("hamlet", "lead_actor", "Nia Cole", False)),
+    # a name acting on a slot's noun held in a name is that name's value
+    ("Kit Hart plays the lead in Hamlet.", ("hamlet", "lead_actor", "Kit Hart", False)),
+])
+def test_who_directs_and_plays_in_a_theatre(theatre, text, fact):
+    assert fact in _facts(theatre, text)
+
+
+def test_a_line_that_drops_its_i_after_an_adverb_is_the_speakers_and_so_is_its_conj(embedder):
+    found = _facts(RulesExtractor(embedder), "Finally sold the Corsa and picked up a Honda Jazz.")
+    assert ("user", "drives", "Honda Jazz", False) in found, found
+
+
+@pytest.mark.parametrize("text, pair", [
+    ("Danny's moved to another gym, so Leanne has picked up the class.", ("Danny", "Leanne")),
+    ("Brenda's retiring, and her replacement for the class is Tom Wills.", ("Brenda", "Tom Wills")),
+    ("Apex Lofts went bust, so Skyline Lofts have taken over.", ("Apex Lofts", "Skyline Lofts")),
+    ("Dev pulled out; his colleague Ruth Okafor is covering the day.", ("Dev", "Ruth Okafor")),
+])
+def test_who_steps_in_after_whose_end(text, pair):
+    from kg_memory.extract.succession import took_over
+    assert took_over(text) == [pair]
+
+
+def test_no_one_steps_in_without_an_end_or_a_successor():
+    from kg_memory.extract.succession import took_over
+    assert took_over("Dana and Tess took over the booking.") == [] and took_over("Omar quit The Moths.") == []
