@@ -16,7 +16,7 @@ NAME = r"([A-Z][\w.'’&-]*(?:\s+[A-Z][\w.'’&-]*)*)"  # a run of words said wi
 
 # what a name does when it steps in, said of its own ("took over", "is covering the day", "stepped in")
 _STEPS_IN = (r"(?:took|taken|taking|takes|take)\s+over|(?:stepped|stepping|steps)\s+(?:in|up)|"
-             r"(?:picked|picking|picks)\s+up|"
+             r"(?:picked|picking|picks)\s+up|(?:moved|moves|moving)\s+in\b(?!\s+with)|"
              r"(?:replaced|replaces|replacing|succeeded|succeeds)\s+(?:him|her|them)|"
              r"(?:filled|fills|filling)\s+in|(?:came|comes|coming)\s+in|"
              r"(?:covering|covers|covered|will\s+cover)|(?:looking|looks|will\s+look)\s+after|"
@@ -33,7 +33,7 @@ _ENDED = re.compile(rf"(?:^|[,;]\s+|\b(?:and|but)\s+){NAME}(?:['’]s\s+|\s+(?:h
                     r"closed(?:\s+down)?|shut\s+down|went\s+(?:bust|under)|gone\s+(?:bust|under)|folded|"
                     r"(?:pulled|dropped|backed|pulling|dropping|backing)\s+out|double[- ]booked|"
                     r"cancell?ed(?:\s+on\s+(?:us|me))?|retired|retiring|quit|quitting|resigned|resigning|left|leaving|"
-                    r"(?:stepped|stepping)\s+(?:down|back|aside)|(?:moved|moving)\s+(?:on|away|to\s+another\s+\w+))\b")
+                    r"(?:stepped|stepping)\s+(?:down|back|aside)|(?:moved|moving)\s+(?:on|away|out|to\s+another\s+\w+))\b")
 # the one said to replace an end ("and her replacement for aqua aerobics is Tom Wills")
 _REPLACEMENT = re.compile(rf"\b(?:his|her|their|its)\s+(?:replacement|successor)\b[^.;]*?\s+(?:is|will\s+be)\s+{NAME}")
 

@@ -1069,6 +1069,7 @@ def test_a_line_that_drops_its_i_after_an_adverb_is_the_speakers_and_so_is_its_c
     ("Brenda's retiring, and her replacement for the class is Tom Wills.", ("Brenda", "Tom Wills")),
     ("Apex Lofts went bust, so Skyline Lofts have taken over.", ("Apex Lofts", "Skyline Lofts")),
     ("Dev pulled out; his colleague Ruth Okafor is covering the day.", ("Dev", "Ruth Okafor")),
+    ("Lena moved out of Flat 9 and Marek moved in.", ("Lena", "Marek")),
 ])
 def test_who_steps_in_after_whose_end(text, pair):
     from kg_memory.extract.succession import took_over
