@@ -79,9 +79,10 @@ done
 KGMEM_HOME="$home" "$BIN/kgmem" bench contradictions tests/fixtures/updates-heldout.json --report-only --json \
   > .bench/updates-heldout.json
 # The fresh update sets (each written before a run on it: fresh..fresh5 on 2026-12-05's first day, fresh6..8 on
-# the next, fresh9 to fresh11 on the one after, fresh12 to fresh15 on 2026-12-06; their failures were then read,
+# the next, fresh9 to fresh11 on the one after, fresh12 to fresh16 on 2026-12-06; their failures were then read,
 # dev since, except fresh14's, written for first runs only).
-for set in fresh fresh2 fresh3 fresh4 fresh5 fresh6 fresh7 fresh8 fresh9 fresh10 fresh11 fresh12 fresh13 fresh14 fresh15; do
+for set in fresh fresh2 fresh3 fresh4 fresh5 fresh6 fresh7 fresh8 fresh9 fresh10 fresh11 fresh12 fresh13 fresh14 fresh15 \
+    fresh16; do
   KGMEM_HOME="$home" "$BIN/kgmem" bench contradictions "tests/fixtures/updates-$set.json" --report-only --json \
     > ".bench/updates-$set.json"
 done
@@ -95,8 +96,8 @@ KGMEM_HOME="$home" "$BIN/kgmem" bench precision "${precision_files[@]}" --todo .
 KGMEM_HOME="$home" "$BIN/kgmem" bench precision tests/fixtures/updates-{project,sales,health,personal}.json \
   --todo .bench/precision-todo-rules-domains.jsonl --json > .bench/precision-rules-domains.json
 # and the dev sets of new vocabularies (household and lab, fleet and people, services and school, band and IT,
-# club and lettings, renovation and podcast, open source and wedding, logistics and book club)
-KGMEM_HOME="$home" "$BIN/kgmem" bench precision tests/fixtures/updates-fresh{6,7,8,9,10,12,13,15}.json \
+# club and lettings, renovation and podcast, open source and wedding, logistics and book club, gym and theatre)
+KGMEM_HOME="$home" "$BIN/kgmem" bench precision tests/fixtures/updates-fresh{6,7,8,9,10,12,13,15,16}.json \
   --todo .bench/precision-todo-rules-vocabularies.jsonl --json > .bench/precision-rules-vocabularies.json
 if ls ../shared/data/locomo-dev/*.json >/dev/null 2>&1; then
   KGMEM_HOME="$home" "$BIN/kgmem" bench locomo ../shared/data/locomo-dev/*.json --json > .bench/locomo.json
@@ -112,7 +113,7 @@ if "$BIN/python" -c "from kg_memory import localllm; localllm.verify()" 2>/dev/n
   KGMEM_HOME="$llm_home" "$BIN/kgmem" bench contradictions tests/fixtures/contradictions-phrasings.json \
     --report-only --extractor llm --store "sqlite:///$home/llm-phr.db" --json > .bench/contradictions-phrasings-llm.json
   for set in project sales health personal heldout fresh fresh2 fresh3 fresh4 fresh5 fresh6 fresh7 fresh8 fresh9 fresh10 \
-      fresh11 fresh12 fresh13 fresh14 fresh15; do
+      fresh11 fresh12 fresh13 fresh14 fresh15 fresh16; do
     KGMEM_HOME="$llm_home" "$BIN/kgmem" bench contradictions "tests/fixtures/updates-$set.json" --report-only \
       --extractor llm --store "sqlite:///$home/llm-$set.db" --json > ".bench/updates-$set-llm.json"
   done

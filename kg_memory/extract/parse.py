@@ -44,7 +44,8 @@ EVENT_STOP = {"work", "effort", "courage", "guts", "step", "steps", "peek", "set
 # Time words that end an object phrase and belong to the clause's date ("a new group last Tuesday").
 # Number words left behind when "three years ago" loses its tail; lower case only, so "Studio One" and
 # "Route 66" keep their names.
-TIME_TAIL = re.compile(r"(?:\s+(?:(?i:last|next|this|yesterday|today|tonight|ago|recently|lately|earlier|now)|"
+TIME_TAIL = re.compile(r"(?:\s+(?:(?i:last|next|this|yesterday|today|tonight|ago|recently|lately|earlier|now|nowadays|"
+                       r"these\s+days|at\s+the\s+moment)|"
                        r"one|two|three|four|five|six|seven|eight|nine|ten))+\s*$")
 QUOTES = {"'", '"', "‘", "’", "“", "”", "`", "``", "''"}
 # Verbs that put a new value in place of an old one ("switched schools to Purdue").

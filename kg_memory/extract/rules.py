@@ -44,7 +44,7 @@ _ADVERBS = (r"just|also|recently|finally|now|still|currently|actually|really|alr
 _STOP = re.compile(
     r"\s+(?:and|but|because|so|since|as|on|with|for|from|in|at|to|when|while|where|which|who|that|after|"
     r"before|until|now|today|tonight|yesterday|tomorrow|last|this|next|back|ago|again|too|anymore|though|"
-    r"although|if|or|by|during|every|recently|lately|here|there|right|soon|about|like|near|last)\b"
+    r"although|if|or|by|during|every|recently|lately|here|there|right|soon|about|like|near|last|these\s+days|nowadays)\b"
     r"|(?<!\bDr)(?<!\bMr)(?<!\bMrs)(?<!\bMs)(?<!\bSt)\.|[,;:!?()\"]|\s-\s|\s—\s",  # ("Dr. Mensah" is one name)
     re.I,
 )

@@ -1079,3 +1079,8 @@ def test_who_steps_in_after_whose_end(text, pair):
 def test_no_one_steps_in_without_an_end_or_a_successor():
     from kg_memory.extract.succession import took_over
     assert took_over("Dana and Tess took over the booking.") == [] and took_over("Omar quit The Moths.") == []
+
+
+def test_these_days_is_no_part_of_a_value(embedder):
+    found = _facts(RulesExtractor(embedder), "I'm a data analyst these days.")
+    assert ("user", "job_title", "data analyst", False) in found, found
