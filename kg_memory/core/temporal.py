@@ -170,6 +170,7 @@ class Candidate:
     confidence: float = 1.0
     any_object: bool = False  # an ending that names no value ("I quit my job")
     said: str = ""  # an ending's value as said, when it names no known value ("the Zone 2 plan")
+    started_by: datetime | None = None  # a start said as a period: the latest it may have begun
 
 
 @dataclass
@@ -257,7 +258,8 @@ def decide(c: Candidate, current: list[FactVersion], single_valued: bool, now: d
     if not single_valued:
         return Decision("add", [new])
 
-    t = c.valid_from
+    t = _began(c, current)
+    new = new.replace(valid_from=t)
     others = [v for v in current if v.object_id != c.object_id
               and not (v.valid_to is not None and v.valid_to <= t)]  # not ended before the new value starts
     # A newer value already known ends the late, older fact where it starts. Settle the
@@ -282,6 +284,16 @@ def decide(c: Candidate, current: list[FactVersion], single_valued: bool, now: d
         return Decision("noop")
     kind = "supersede" if expiries else ("late" if late else "add")
     return Decision(kind, [new, *inserts], expiries)
+
+
+def _began(c: Candidate, current: list[FactVersion]) -> datetime:
+    """When a new value began. Said as a period ("promoted this spring", "moved in March") that began before
+    another value known to hold from inside it, the change came after that value: at the period's end (or
+    when it was said), not at the period's start, where it would pass for an earlier value."""
+    inside = c.started_by is not None and any(
+        v.object_id != c.object_id and v.valid_from is not None and c.valid_from < v.valid_from < c.started_by
+        for v in current)
+    return c.started_by if inside and c.started_by is not None else c.valid_from
 
 
 def names_value(said: str, value: str) -> bool:

@@ -36,6 +36,9 @@ class ExtractedFact:
     # The other names the sentence says ("Lucy double-booked, so Priya will shoot the wedding": Lucy): one of
     # them held now as the value of the fact's slot by one thing makes the fact that thing's change.
     named: tuple[str, ...] = ()
+    # A start said as a period ("in March", "this spring"): the latest it may have begun (the period's end, or
+    # when it was said). A value known to hold from inside that period came before it (see ``temporal.decide``).
+    started_by: datetime | None = None
 
 
 @dataclass

@@ -63,6 +63,14 @@ def period_end(span: DateSpan) -> datetime:
     return span.start + timedelta(days=1)
 
 
+def started_by(span: DateSpan | None, said_at: datetime) -> datetime | None:
+    """For a start said as a month or a year, the latest it may have begun: the period's end, or when it was
+    said if sooner; None for a day."""
+    if span is None or span.granularity == "day":
+        return None
+    return min(period_end(span), said_at)
+
+
 def _num(word: str) -> int:
     word = word.lower()
     return int(word) if word.isdigit() else _NUM_WORDS.get(word, 1)

@@ -268,6 +268,7 @@ class LLMExtractor:
                      else f"{subject} {w.relation.strip()} {obj}")
         return with_names(ExtractedFact(subject=subject, predicate=predicate, object=obj, statement=statement,
                                          valid_from=span.start if span else e.occurred_at, dated=span is not None,
+                                         started_by=None if w.ended else dates.started_by(span, e.occurred_at),
                                          object_kind=kind, ending=bool(w.ended), confidence=0.8), sentence)
 
     def _restate(self, episodes: Sequence[Episode]) -> tuple[list[list[str]], Usage]:

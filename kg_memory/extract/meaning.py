@@ -204,6 +204,7 @@ class MeaningReader:
                 statement = f"{r.subject} no longer {spec.name}" if r.any_value else spec.render(r.subject, obj)
                 out.append(ExtractedFact(subject=r.subject, predicate=spec.name, object=obj, statement=statement,
                                          valid_from=when.start if when else t, dated=when is not None,
+                                         started_by=dates.started_by(when, t),
                                          object_kind="entity" if spec.object_kind == "entity" else "value",
                                          ending=ending, confidence=0.9, alternatives=others, needs_slot=unsure,
                                          replaces=r.old or (obj if ending and not r.any_value else ""),

@@ -529,18 +529,18 @@ class RulesExtractor:
             end = end or dates.duration(rest, start) or dates.duration(" " + (span.phrase or ""), start)
             if end is None:
                 end = dates.duration(rest, start) or dates.period_end(span)
-        self._emit(out, subj, p.name, value, self._statement(p.name, subj, value), start, span, p.object_kind,
-                   valid_to=end)
+        self._emit(out, subj, p.name, value, self._statement(p.name, subj, value), t, span, p.object_kind,
+                   valid_to=end)  # (from t, said when: _emit starts it at the span, and bounds a period's start)
         if p.name == "job_title":
             org = re.match(rf"\s+(?:at|for|with)\s+(?:the\s+)?({_NAME})", rest)
             if org:
                 self._emit(out, subj, "works_at", org.group(1), self._statement("works_at", subj, org.group(1)),
-                           start, span, "entity", valid_to=end)
+                           t, span, "entity", valid_to=end)
         if p.name == "field_of_study":
             school = re.match(rf"\s+at\s+(?:the\s+)?({_NAME})", rest)
             if school:
                 self._emit(out, subj, "studies_at", school.group(1),
-                           self._statement("studies_at", subj, school.group(1)), start, span, "entity",
+                           self._statement("studies_at", subj, school.group(1)), t, span, "entity",
                            valid_to=end)
 
     def _end(self, out: Extraction, subj: str, p: Predicate, value: str | None, t: datetime,
@@ -562,6 +562,7 @@ class RulesExtractor:
         out.facts.append(ExtractedFact(
             subject=subj, predicate=pred, object=obj, statement=statement, valid_from=start, valid_to=end,
             dated=span is not None, object_kind="entity" if kind == "entity" else "value",
+            started_by=dates.started_by(span, t),
         ))
         out.mentions.extend([subj] + ([obj] if kind == "entity" else []))
 

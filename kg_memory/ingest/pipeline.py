@@ -440,6 +440,7 @@ class Pipeline:
             valid_from=f.valid_from, valid_to=f.valid_to, episode_id=e.id, ending=f.ending,
             dated=f.dated, extractor=self.extractor.name, prompt_version=self.extractor.version,
             confidence=f.confidence, any_object=f.any_object, said=f.object if f.ending and obj is None else "",
+            started_by=f.started_by,
         )
 
     def _slotted(self, f: ExtractedFact, subject_id: str,

@@ -199,3 +199,14 @@ def test_a_hit_next_to_a_top_hit_gains_support(make_memory, group):
     assert a[reply].components.get("neighbour_support", 0) >= 1
     assert "neighbour_support" not in b[reply].components
     assert a[reply].score > b[reply].score
+
+
+def test_a_change_said_as_a_period_follows_a_value_said_inside_it(make_memory, group):
+    """"I moved to York in March", said in October after "I live in Leeds" on 10 March: York is current, and
+    Leeds held from 10 March to the month's end (not York first, then Leeds until now)."""
+    mem = make_memory()
+    mem.add("I live in Leeds.", group=group, occurred_at="2025-03-10T10:00:00Z")
+    mem.add("I moved to York in March.", group=group, occurred_at="2025-10-20T10:00:00Z")
+    now = {f.object for f in mem.facts(group=group, predicate="lives_in")}
+    then = {f.object for f in mem.facts(group=group, predicate="lives_in", as_of="2025-03-20T00:00:00Z")}
+    assert now == {"York"} and then == {"Leeds"}

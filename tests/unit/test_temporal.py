@@ -66,6 +66,21 @@ def test_late_arriving_older_fact_does_not_retire_newer():
     assert open_late.expiries == []
 
 
+def test_a_start_said_as_a_period_comes_after_a_value_known_from_inside_it():
+    """"Moved to York in March", said in October after "I live in Leeds" said on 10 March: the move came after
+    10 March, so it starts at the month's end and supersedes Leeds (not a late, earlier value before it)."""
+    leeds = version("Leeds", d(2025, 3, 10))
+    dec = decide(cand("York", d(2025, 3, 1), dated=True, started_by=d(2025, 4, 1)), [leeds], single_valued=True,
+                 now=NOW)
+    assert dec.kind == "supersede" and dec.inserts[0].valid_from == d(2025, 4, 1)
+    assert (dec.inserts[1].valid_from, dec.inserts[1].valid_to) == (d(2025, 3, 10), d(2025, 4, 1))
+    # a value known only from before the period keeps the period's start; so does a day's date
+    earlier = version("Leeds", d(2024, 6, 1))
+    assert decide(cand("York", d(2025, 3, 1), dated=True, started_by=d(2025, 4, 1)), [earlier], single_valued=True,
+                  now=NOW).inserts[0].valid_from == d(2025, 3, 1)
+    assert decide(cand("York", d(2025, 3, 1), dated=True), [leeds], single_valued=True, now=NOW).kind == "late"
+
+
 def test_bounded_value_inside_open_one_keeps_the_tail():
     old = version("A", d(2018))
     dec = decide(cand("B", d(2019), d(2020)), [old], single_valued=True, now=NOW)
