@@ -179,7 +179,7 @@ class MeaningReader:
         # a wish states nothing, except of a slot that is itself an aim ("I want to run a marathon")
         wish = bool(HYPOTHETICAL.search(_ARRANGED.sub("", sentence)))
         doc = parse.parsed(sentence)
-        slot_words = self.slot_words - self._exemplars().things
+        slot_words = self._reading_words
         parsed = readings(doc, speaker, self.types, slot_words, self.people, self.ends, self.preps)
         matched = [m for r in parsed if (m := self._match(r, speaker, wish))]
         if (not matched or misjoined(doc)) and len(parts := named_clauses(sentence)) > 1:
@@ -198,7 +198,7 @@ class MeaningReader:
         for r, (spec, others, unsure) in _widest(self._successors(matched)):
             r = self._role_at(self._named_end(r, spec), spec)
             r = replace(r, subject=speaker if _only_its_noun(r, spec) else self._slot_owner(r.subject, spec.name))
-            when = _when_true(spec, r, span, t)
+            when = _when_true(spec, r, span)
             for value, ending in ((r.object, r.shape == "end"), *(((r.old, True),) if r.old else ())):
                 obj = value if (spec.object_kind == "entity" or r.object_proper) else value.lower()
                 statement = f"{r.subject} no longer {spec.name}" if r.any_value else spec.render(r.subject, obj)
@@ -379,6 +379,11 @@ class MeaningReader:
         found = self.slots(named)  # (nearest of all, and one of those)
         mine = frozenset(self.vocab.own) & self._exemplars().named
         return (named, found) if found and found[0].name in mine else None
+
+    @functools.cached_property
+    def _reading_words(self) -> frozenset[str]:
+        """The slot words a clause is read with: not the nouns the group's examples say a slot of ("the wedding")."""
+        return self.slot_words - self._exemplars().things
 
     @functools.cached_property
     def _dwellings(self) -> dict[str, Predicate]:
@@ -764,7 +769,7 @@ def _only_its_noun(r: Reading, spec: Predicate) -> bool:
         and re.search(rf"(?:^|[.:;]\s*)(?:the|our|my)\s+{noun}\b", r.text, re.I) is not None
 
 
-def _when_true(spec: Predicate, r: Reading, span: dates.DateSpan | None, t: datetime) -> dates.DateSpan | None:
+def _when_true(spec: Predicate, r: Reading, span: dates.DateSpan | None) -> dates.DateSpan | None:
     """The date a fact began, if the sentence says one: not a date slot's own value ("the wedding is on 14 June")."""
     if span is None or (spec.object_kind == "date" and span.phrase and span.phrase.lower() in r.object.lower()):
         return None

@@ -112,7 +112,8 @@ def _held_now(store: StoreCore, group_id: str, vocab: Vocabulary, facts: list[Ex
     for p in sorted({p for f in facts for p in _slots(f) if p in vocab.own and vocab.is_single(p)}):
         # who holds each of the group's single slots said ("the band": which one; the one holder of a slot)
         versions += store.list_facts(group_id, tf, predicate=p, limit=_SAID_BY_PART)
-    for said in sorted({v for f in facts if (v := _replaced(f))} | {n for f in facts for n in f.named}):
+    named = {n for f in facts if f.predicate in vocab.own and vocab.is_single(f.predicate) for n in f.named}
+    for said in sorted({v for f in facts if (v := _replaced(f))} | named):
         versions += [v for v, _ in store.fact_text_search(group_id, said, _SAID_BY_PART, tf)
                      if v.expired_at is None and names_value(said, v.object)]
     for short in sorted({k for f in facts if " " not in (k := normalize_name(f.subject)) and k not in found
