@@ -63,6 +63,14 @@ def period_end(span: DateSpan) -> datetime:
     return span.start + timedelta(days=1)
 
 
+def began(span: DateSpan | None, date_value: str = "") -> DateSpan | None:
+    """The date a fact began, if the sentence says one: not a date slot's own value, ``date_value`` ("the
+    wedding is on 14 June")."""
+    if span is None or (date_value and span.phrase and span.phrase.lower() in date_value.lower()):
+        return None
+    return span
+
+
 def started_by(span: DateSpan | None, said_at: datetime) -> datetime | None:
     """For a start said as a month or a year, the latest it may have begun: the period's end, or when it was
     said if sooner; None for a day."""

@@ -42,6 +42,7 @@ from .succession import NAME as _NAME
 from .succession import in_place_of, stepped_in, with_names
 from .surface import clauses_of, misjoined, named_clauses, surface_readings
 from .values import AMOUNT, PHONE, has_number, value_shape
+from .whose import only_its_noun
 
 # Calibrated on tests/fixtures/updates-*.json: first on their even-numbered cases, from the third round on
 # all of them (docs/benchmarks-notes.md, "Ontologies"; updates-heldout.json is not tuned on). MiniLM puts a
@@ -197,8 +198,9 @@ class MeaningReader:
         out = in_place_of(self.vocab, sentence, span.start if span else t, span is not None)
         for r, (spec, others, unsure) in _widest(self._successors(matched)):
             r = self._role_at(self._named_end(r, spec), spec)
-            r = replace(r, subject=speaker if _only_its_noun(r, spec) else self._slot_owner(r.subject, spec.name))
-            when = _when_true(spec, r, span)
+            mine = only_its_noun(r.subject, r.text, spec.name)  # ("The date has changed: ...")
+            r = replace(r, subject=speaker if mine else self._slot_owner(r.subject, spec.name))
+            when = dates.began(span, r.object if spec.object_kind == "date" else "")
             for value, ending in ((r.object, r.shape == "end"), *(((r.old, True),) if r.old else ())):
                 obj = value if (spec.object_kind == "entity" or r.object_proper) else value.lower()
                 statement = f"{r.subject} no longer {spec.name}" if r.any_value else spec.render(r.subject, obj)
@@ -759,21 +761,6 @@ def _an_amount(value: str) -> bool:
     found = AMOUNT.search(value)
     rest = value[found.end():].strip().lower() if found else ""
     return found is not None and (not rest or rest.startswith("of "))
-
-
-def _only_its_noun(r: Reading, spec: Predicate) -> bool:
-    """A subject that is only the slot's own noun, said with no owner ("The date has changed: ..."; not "Flat
-    2's rent", which the parser may split): the speaker's."""
-    noun = spec.name.split("_")[-1]
-    return "_" in spec.name and r.subject.lower() == noun \
-        and re.search(rf"(?:^|[.:;]\s*)(?:the|our|my)\s+{noun}\b", r.text, re.I) is not None
-
-
-def _when_true(spec: Predicate, r: Reading, span: dates.DateSpan | None) -> dates.DateSpan | None:
-    """The date a fact began, if the sentence says one: not a date slot's own value ("the wedding is on 14 June")."""
-    if span is None or (spec.object_kind == "date" and span.phrase and span.phrase.lower() in r.object.lower()):
-        return None
-    return span
 
 
 def _widest(matched: list[tuple[Reading, _Slots]]) -> list[tuple[Reading, _Slots]]:

@@ -4,6 +4,7 @@ own things and household ("my cell", "Ana and I", "our family")."""
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from .values import is_name, noun_phrase, numeric, pobj
@@ -127,3 +128,11 @@ def owner(noun: Any, speaker: str, types: frozenset[str]) -> str | None:
             if is_name(k) or k.pos_ == "NOUN":  # ("the gateway's maintainer": the gateway's)
                 return noun_phrase(k, types).removesuffix("'s").removesuffix("’s").strip()
     return None if named is None else named.text
+
+
+def only_its_noun(subject: str, text: str, predicate: str) -> bool:
+    """A subject that is only the slot's own noun, said with no owner ("The date has changed: ..."; not "Flat
+    2's rent", which the parser may split): the speaker's."""
+    noun = predicate.split("_")[-1]
+    return "_" in predicate and subject.lower() == noun \
+        and re.search(rf"(?:^|[.:;]\s*)(?:the|our|my)\s+{noun}\b", text, re.I) is not None
