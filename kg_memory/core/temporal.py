@@ -290,10 +290,11 @@ def _began(c: Candidate, current: list[FactVersion]) -> datetime:
     """When a new value began. Said as a period ("promoted this spring", "moved in March") that began before
     another value known to hold from inside it, the change came after that value: at the period's end (or
     when it was said), not at the period's start, where it would pass for an earlier value."""
-    inside = c.started_by is not None and any(
-        v.object_id != c.object_id and v.valid_from is not None and c.valid_from < v.valid_from < c.started_by
-        for v in current)
-    return c.started_by if inside and c.started_by is not None else c.valid_from
+    bound = c.started_by
+    if bound is not None and any(v.object_id != c.object_id and v.valid_from is not None
+                                 and c.valid_from < v.valid_from < bound for v in current):
+        return bound
+    return c.valid_from
 
 
 def names_value(said: str, value: str) -> bool:

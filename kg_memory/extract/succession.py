@@ -9,6 +9,7 @@ import re
 from dataclasses import replace
 from datetime import datetime
 
+from ..core.temporal import names_value
 from ..core.vocab import Vocabulary
 from .base import ExtractedFact
 
@@ -77,13 +78,8 @@ def with_names(f: ExtractedFact, sentence: str) -> ExtractedFact:
     """A new value, with the other names its sentence says (one may be the value it replaces)."""
     if f.ending or f.replaces:
         return f
-    said = tuple(n for n in names_in(sentence) if not _overlap(n, f.subject) and not _overlap(n, f.object))
+    said = tuple(n for n in names_in(sentence) if not names_value(n, f.subject) and not names_value(n, f.object))
     return replace(f, named=said) if said else f
-
-
-def _overlap(a: str, b: str) -> bool:
-    x, y = a.lower(), b.lower()
-    return bool(x) and bool(y) and (x in y or y in x)
 
 
 def in_place_of(vocab: Vocabulary, sentence: str, start: datetime, dated: bool) -> list[ExtractedFact]:

@@ -181,7 +181,10 @@ def _stepped_in(f: ExtractedFact, vocab: Vocabulary, held: Held, names: dict[str
     if len(holding) != 1:
         return f
     key, slot = holding.pop()
-    return _said_of(replace(f, predicate=slot, alternatives=(), needs_slot=False), names.get(key, key), None, vocab)
+    entity = vocab.predicates[slot].object_kind == "entity"  # (the slot's kind, now it is known)
+    return _said_of(replace(f, predicate=slot, object_kind="entity" if entity else "value", alternatives=(),
+                            needs_slot=False),
+                    names.get(key, key), None, vocab)
 
 
 def _holder(f: ExtractedFact, subject: str, held: Held, vocab: Vocabulary, speaker: str) -> Holder | None:
