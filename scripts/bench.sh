@@ -106,7 +106,7 @@ else
   rm -f .bench/locomo.json
 fi
 # The local LLM, whenever it is installed (`kgmem model install --llm`): one dev conversation, and both case sets.
-if "$BIN/python" -c "from kg_memory import localllm; localllm.verify()" 2>/dev/null; then
+if "$BIN/python" -c "from kg_memory.extract import local; local.verify()" 2>/dev/null; then
   llm_home="${KGMEM_HOME:-$HOME/.local/share/kgmem}"
   KGMEM_HOME="$llm_home" "$BIN/kgmem" bench contradictions tests/fixtures/contradictions-dev.json --extractor llm \
     --store "sqlite:///$home/llm-contra.db" --json > .bench/contradictions-llm.json

@@ -25,7 +25,7 @@ from .values import noun_phrase as _phrase
 from .values import numeric as _numeric
 from .values import pobj as _pobj
 from .values import value_text as _text
-from .whose import AGENTS
+from .whose import AGENTS, me_with, role_of
 from .whose import FIRST as _FIRST
 from .whose import hung_subject as _hung_subject
 from .whose import mine_said_as as _mine_said_as
@@ -44,6 +44,7 @@ WRITE = frozenset({"write", "rewrite", "rewrote", "rewritten"})  # of a language
 CHANGE = frozenset({"switch", "move", "migrate", "change", "upgrade", "downgrade", "swap", "transition",
                     # an amount that changed: "bumped my lisinopril to 20 mg", "raised it to 75 mcg"
                     "bump", "raise", "increase", "lower", "reduce", "cut", "double", "halve", "adjust", "up", "upped"})
+MOVES = frozenset({"move", "transfer", "switch", "go", "relocate"})  # what one who moves does (to a place)
 REPLACE = frozenset({"trade", "swap", "exchange", "replace", "substitute"})
 STOP = frozenset({"stop", "quit", "drop", "abandon", "retire", "remove", "deprecate", "sell", "cancel", "leave", "rid",
                   "ditch", "scrap", "sack", "dismiss", "resign"})
@@ -103,6 +104,8 @@ def readings(doc: Any, speaker: str, types: frozenset[str] = frozenset(), slot_w
                 reading = replace(reading, moved=moved)
             if reading.shape == "change" and reading.subject != speaker and _possessed(verb):
                 reading = replace(reading, subject=speaker)  # "the doctor swapped my omeprazole for X": mine
+            if reading.shape == "end" and reading.subject != speaker and any(me_with(t, "on") for t in verb.doc):
+                reading = replace(reading, subject=speaker)  # "the nurse stopped the metformin and put me on X"
             whose = _end_owner(verb, reading, speaker, types, slot_words)
             if whose is not None:  # "We lost the deal with Cyberdyne": Cyberdyne's deal ends
                 reading = replace(reading, subject=whose, said_by=reading.subject)
@@ -283,9 +286,10 @@ def _taken_from(verb: Any, speaker: str) -> Reading | None:
 
 
 def _taken_off(verb: Any) -> bool:
-    """Does the sentence also take the speaker off something ("took me off X and put me on Y")?"""
-    return any(t != verb and any(k.dep_ == "dobj" and k.lower_ in ("me", "us") for k in t.children)
-               and any(k.dep_ == "prep" and k.lower_ == "off" for k in t.children) for t in verb.doc)
+    """Does the sentence also take the speaker off something ("took me off X and put me on Y"), or stop a
+    thing ("stopped the metformin and started me on Y")?"""
+    return any(t != verb and (me_with(t, "off") or t.lemma_.lower() in STOP and any(
+        k.dep_ == "dobj" and k.lower_ not in ("me", "us") for k in t.children)) for t in verb.doc)
 
 
 def _end_owner(verb: Any, reading: Reading, speaker: str, types: frozenset[str],
@@ -462,13 +466,15 @@ def _inverse_copula(verb: Any, speaker: str, types: frozenset[str], slot_words: 
     """"Luis is my boss now", "Dana is the contact at Globex": the slot noun is the complement, its
     owner the subject of the slot, and the copula's subject the value; so too of a verb "as" the slot
     noun ("took over as my GP")."""
-    subj = next((k for k in verb.children if k.dep_ == "nsubj"), None)
+    subj = next((k for k in verb.children if k.dep_ in ("nsubj", "nsubjpass")), None)
     if verb.lemma_ == "be":  # ("Nadia is responsible for payments": an adjective of the slot's own words)
         attr = next((k for k in verb.children if k.dep_ == "attr" or k.dep_ == "acomp"
                      and k.lower_ in slot_words and any(g.dep_ == "prep" for g in k.children)), None)
     else:  # "Dr. Park took over as my GP", "Ana stepped in as our contact at Hooli": the same, said with "as"
         attr = next((o for k in verb.children if k.dep_ == "prep" and k.lower_ == "as" and (o := _pobj(k))
                      is not None and o.pos_ == "NOUN"), None)
+        # ("Peter was elected chair of Open Doors", "they made Jo captain": the role the verb makes one)
+        attr = attr or next((k for k in verb.children if k.dep_ == "oprd" and k.pos_ == "NOUN"), None)
     named = next((k for k in verb.children if k.dep_ == "dobj" and _is_name(k) and k.pos_ != "PRON"), None)
     if verb.lemma_ != "be" and named is not None and (subj is None or subj.lower_ in _PRONOUNS | _FIRST):
         subj = named  # "We hired Ravi as our tour manager": the one taken on as the role
@@ -478,9 +484,12 @@ def _inverse_copula(verb: Any, speaker: str, types: frozenset[str], slot_words: 
     mine = any(k.dep_ == "poss" and k.lower_ in ("my", "our") for k in attr.children)
     # ("the account executive for Umbrella": a compound of the slot's words or an entity type names it too)
     named_slot = any(k.dep_ == "compound" and k.lemma_.lower() in slot_words | types for k in attr.children)
-    if attr.lemma_.lower() not in slot_words and not _agent_of(attr, slot_words) and not named_slot \
-            and not (mine and attr.lemma_.lower() not in people):
-        return None  # ("Dr. Fischer is my GP": a thing of mine that is no relation of mine names a slot too)
+    if attr.lemma_.lower() not in slot_words and not _agent_of(attr, slot_words) and not named_slot:
+        if not mine or attr.lemma_.lower() in people:
+            return None  # ("Dr. Fischer is my GP": a thing of mine that is no relation of mine names a slot too)
+        what = role_of(attr, types, slot_words)
+        if what is not None:  # "Priti is our health correspondent": she covers health
+            return _made(_phrase(subj, types), "be", what, _clause_text(verb), "plain")
     owner = _there(attr, slot_words) or _owner(attr, speaker, types) or _of_thing(attr, types)
     # ("Ellie stepped down as producer of Deep Cuts": the role ends)
     ended = verb.lemma_ != "be" and (verb.lemma_.lower() in STOP or _phrasal_stop(verb) is not None)

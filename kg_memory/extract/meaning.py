@@ -27,7 +27,7 @@ from ..embed.base import Embedder
 from . import dates, parse
 from .base import ExtractedFact
 from .canonical import near_class_word
-from .clauses import HYPOTHETICAL, WHICH_ONE, Reading, is_agent, readings, value_preps
+from .clauses import HYPOTHETICAL, MOVES, WHICH_ONE, Reading, is_agent, readings, value_preps
 from .exemplars import (
     Exemplars,
     best_per_owner,
@@ -41,7 +41,7 @@ from .exemplars import (
 from .succession import NAME as _NAME
 from .succession import in_place_of, stepped_in, with_names
 from .surface import clauses_of, misjoined, named_clauses, surface_readings
-from .values import AMOUNT, PHONE, has_number, value_shape
+from .values import AMOUNT, an_amount, has_number, names_its_slot, shape_share, shapes_in, value_shape
 from .whose import only_its_noun
 
 # Calibrated on tests/fixtures/updates-*.json: first on their even-numbered cases, from the third round on
@@ -68,12 +68,14 @@ MASK_WEIGHT = 0.5  # the masked clause's share of the blend (the dev half ranked
 # ("I'm back in Sydney for good now", "I became charge nurse", "lately my favourite band is Big Thief")
 # verbs of passing acts, which state no people's slot by themselves ("we had a long lunch with the designers")
 _EVENT_VERBS = frozenset({"have", "do", "make", "go", "come", "spend", "hang", "bring"})
+_IN_CHARGE = re.compile(r"\b(?:in charge of|at the helm of|on the hook for)\b", re.I)  # a role a thing has
 _SAID_NOW = re.compile(r"\b(?:now|these days|nowadays|lately)\b", re.I)  # a value said as the one now
 CHANGE_CUE = re.compile(r"\b(?:now|new|newly|became|become|becomes|lately|these days|nowadays|anymore|"
                         r"no longer|instead|from now on|for good|currently)\b", re.I)
-# a clause said in the passive ("is serviced by", "was paid for by"): its subject is what the verb is done to
+# a clause said in the passive ("is serviced by", "was paid for by", "is run by", any participle): its subject is
+# what the verb is done to
 _PASSIVE = re.compile(r"\b(?:is|are|was|were|be|been|being|gets?|got)\s+(?:\w+ly\s+|now\s+|also\s+|still\s+)?"
-                      r"\w+(?:ed|en|wn|t)(?:\s+for)?\s+by\b", re.I)
+                      r"\w+(?:\s+for)?\s+by\b", re.I)
 # and one said in the passive with any preposition ("is insured with Hiscox"): no doer of it is said first
 _DONE_TO = re.compile(r"\b(?:is|are|was|were|been|being)\s+(?:\w+ly\s+|now\s+|also\s+|still\s+)?\w+(?:ed|en)\b",
                       re.I)
@@ -402,9 +404,12 @@ class MeaningReader:
     def _dwelling(self, r: Reading) -> tuple[Reading, _Slots] | None:
         """"We closed on a house in Tucson", "bought a flat in Leeds": a new home in a named place is a move
         there (the place slot whose keywords name the home)."""
-        spec = self._dwellings.get(r.object.lower().split()[-1]) if r.object and r.shape == "plain" else None
-        placed = re.search(rf"\b{re.escape(r.object)}\s+in\s+([A-Z][\w.'’-]*(?:\s+[A-Z][\w.'’-]*)*)", r.text) \
-            if spec is not None and not r.object_proper else None
+        # the home said as the value, as what was bought ("bought a house in Ipswich") or as the copula's subject
+        # ("Home for me is a little place in Norwich")
+        home = r.object if not r.object_proper else r.moved or (r.text.split()[0] if r.verb == "be" else "")
+        spec = self._dwellings.get(home.lower().split()[-1]) if home and r.object and r.shape == "plain" else None
+        placed = re.search(rf"\b{re.escape(home)}\b(?:\s+\S+){{0,6}}?\s+in\s+{_NAME}", r.text) \
+            if spec is not None else None
         if spec is None or placed is None or HYPOTHETICAL.search(r.text):
             return None
         return replace(r, object=placed.group(1), object_proper=True, shape="change"), (spec, (), False)
@@ -460,7 +465,8 @@ class MeaningReader:
         """"Gordon skippers the vets": a name doing a verb to a thing with no name of its own, read as a slot
         whose values are names (or said to be for one: "runs training for the under-15s"), may be the thing's
         slot with the name as its value (``_turned`` says)."""
-        return r.subject[:1].isupper() and r.verb not in ("be", "have") and self._unnamed(r.object)
+        return r.subject[:1].isupper() and (r.verb not in ("be", "have") or _IN_CHARGE.search(r.text) is not None) \
+            and self._unnamed(r.object)  # (or is in charge of one: "Zoe is in charge of the picture desk")
 
     def _unnamed(self, thing: str) -> bool:
         """A thing said without a name of its own, or as a name and a slot's noun ("the Elm Road boiler")."""
@@ -472,14 +478,29 @@ class MeaningReader:
         group's own took as said: the thing's slot whose values are names, with the one named as its value;
         the thing's, or the one it is said to be for ("runs training for the under-15s")."""
         if r.shape not in ("plain", "change") or r.subject == speaker or r.any_value or r.old or not r.object \
-                or not r.subject[:1].isupper() or not self.vocab.own or not self._unnamed(r.object):
-            return None
+                or not r.subject[:1].isupper() or not self.vocab.own or not self._unnamed(r.object) \
+                or r.shape == "change" and r.verb in MOVES or self._a_role(r.object):
+            return None  # (one who moves to a thing, or is made a role, holds no slot of it: "Karen moved to
+            # the features desk", "Asha was promoted to deputy editor")
         served = _served(r)
         if served is None and _bare(r):
             return None  # ("Mrs Adeyemi gave notice": a noun said with no article names no thing)
         turned = replace(r, subject=served or self.whose(r.object), object=r.subject, object_proper=True)
         found = self.slots(turned, things_only=True)
         return (turned, found) if found and self._exemplars().takes_names(found[0].name) else None
+
+    @functools.cached_property
+    def _role_slots(self) -> frozenset[str]:
+        """The slots whose values are roles: a job's, and those some of whose examples give one."""
+        jobs = frozenset(p.name for p in self.vocab.predicates.values() if p.value_class == "job")
+        return jobs | frozenset(p.name for p in self.active for _, r in self._example_readings(p)
+                                if r is not None and self._a_role(r.object))
+
+    def _a_role(self, thing: str) -> bool:
+        """A thing said as one who does a slot's work ("deputy editor" of "edits"; not "the boiler"): a role."""
+        last = thing.split()[-1] if thing.strip() else ""
+        stem = last[:-2] if last.endswith(("er", "or")) and last.islower() else ""
+        return len(stem) >= 3 and any(w.startswith(stem) and w not in (last, last + "s") for w in self.slot_words)
 
     def slots(self, r: Reading, things_only: bool = False, among: frozenset[str] | None = None) -> _Slots | None:
         """The predicate of a reading, as ``predicate`` finds it; and for a change, the other slots
@@ -514,8 +535,8 @@ class MeaningReader:
         kind = value_shape(r.object)
         return {p: (MASK_WEIGHT * shape[p] + (1 - MASK_WEIGHT) * s if p in shape else s)
                 + (CUE_BONUS if self.cues.get(p, frozenset()) & said_words else 0.0)
-                + (CUE_BONUS if _names_its_slot(r.object, p) else 0.0)  # "a 10k plan": a training_plan
-                + _shape_bonus(kind, ex.shapes.get(p, frozenset()))
+                + (CUE_BONUS if names_its_slot(r.object, p) else 0.0)  # "a 10k plan": a training_plan
+                + CUE_BONUS * shape_share(kind, ex.shapes.get(p, frozenset()))
                 + (OWN_BONUS if p in self.vocab.own else 0.0)
                 + VALUE_WEIGHT * max(0.0, alike.get(p, 0.0) - VALUE_FLOOR)
                 for p, s in raw.items() if (not classed or self._takes(p, r.object)) and (among is None or p in among)
@@ -606,19 +627,21 @@ class MeaningReader:
         ex = self._exemplars()
         if predicate in ex.numbered and not has_number(value):
             return False
-        if predicate in ex.amountless and _an_amount(value):
+        if predicate in ex.amountless and an_amount(value):
             return False  # and one whose examples never give an amount takes none ("5 mg of X" is no medication)
         if (predicate in ex.named or predicate in self._ties) and not any(c.isupper() for c in value):
             return False  # a slot whose examples all name someone or something takes a name (and a tie, a person)
         if predicate in ex.unnamed and all(w[:1].isupper() for w in value.split()):
             return False  # and one whose examples never do ("negotiation", "closed won") takes no name
+        if self._a_role(value) and predicate not in self._role_slots:
+            return False  # a role ("deputy editor") is the value only of a slot whose examples give roles
         if ex.weekdays.get(predicate, dates.names_a_weekday(value)) != dates.names_a_weekday(value):
             return False  # a slot whose examples all say a weekday takes one ("Fridays"), one whose never do none
         spec = self.vocab.predicates[predicate]
         if not spec.value_class:
             return True
         low = value.lower()
-        if _names_its_slot(value, predicate):
+        if names_its_slot(value, predicate):
             return True  # a value said with its slot's own noun ("a low carb diet") is of its class
         return any(low == w or low.endswith(" " + w) or low.startswith(w + " ")
                    for w in self.vocab.value_classes.get(spec.value_class, ())) \
@@ -675,7 +698,7 @@ class MeaningReader:
                         weekdays.setdefault(p.name, []).append(dates.names_a_weekday(found.object))
                     elif p.name in self.vocab.own:  # an example the reader cannot read still says if it names
                         named.setdefault(p.name, []).append(last_name(parse.parsed(example)) is not None)
-                    shapes.setdefault(p.name, set()).update(_shapes_in(example))
+                    shapes.setdefault(p.name, set()).update(shapes_in(example))
                     mine.setdefault(p.name, []).append(said_of_speaker(example, self.types, self.slot_words))
             cache[self.vocab.version] = Exemplars(
                 np.asarray(self.embedder.embed(raw), dtype=np.float32), raw_owners,
@@ -750,19 +773,6 @@ def _shared_stem(a: str, b: str) -> int:
     return n
 
 
-def _names_its_slot(value: str, predicate: str) -> bool:
-    """A value said with its slot's own noun after it ("a low carb diet", "a 10k plan")."""
-    words = value.lower().split()
-    return len(words) > 1 and words[-1].removesuffix("s") in predicate.split("_")
-
-
-def _an_amount(value: str) -> bool:
-    """A value that is an amount ("20 mg", "5 mg of lisinopril"), not a thing an amount describes ("a 10k plan")."""
-    found = AMOUNT.search(value)
-    rest = value[found.end():].strip().lower() if found else ""
-    return found is not None and (not rest or rest.startswith("of "))
-
-
 def _widest(matched: list[tuple[Reading, _Slots]]) -> list[tuple[Reading, _Slots]]:
     """One value per slot and clause shape: "I'm trying to lose fifteen pounds" reads "fifteen pounds"
     off "trying" and "lose fifteen pounds" off "lose"; the value the other's contains is dropped."""
@@ -771,20 +781,3 @@ def _widest(matched: list[tuple[Reading, _Slots]]) -> list[tuple[Reading, _Slots
                    and r.object and r.object != o.object and r.object.lower() in o.object.lower()
                    for o, s in matched)
     return [(r, s) for r, s in matched if not inside(r, s[0].name)]
-
-
-def _shape_bonus(kind: str | None, shapes: frozenset[str]) -> float:
-    """A value of the shape a predicate's examples say leans to it: fully for the same unit, half
-    for another amount ("1000 IU" for a dose said in mg)."""
-    if kind is None:
-        return 0.0
-    return CUE_BONUS if kind in shapes else CUE_BONUS / 2 if kind.split(":")[0] in shapes else 0.0
-
-
-def _shapes_in(example: str) -> set[str]:
-    """The value shapes an example sentence says."""
-    out = {value_shape(m.group(0)) for m in AMOUNT.finditer(example)}
-    out |= {"phone" for _ in PHONE.finditer(example)}
-    return {s for s in out if s} | {s.split(":")[0] for s in out if s}
-
-

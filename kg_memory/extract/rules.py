@@ -23,7 +23,7 @@ from .meaning import MeaningReader, ontology_tag
 
 log = logging.getLogger(__name__)
 
-RULES_VERSION = "rules-14"  # rules-7 (what is worth keeping, extract/worth.py) + the clause shapes of
+RULES_VERSION = "rules-15"  # rules-7 (what is worth keeping, extract/worth.py) + the clause shapes of
 # extract/clauses.py (whose slot, which value, ends that name the slot, values like the examples'); 9: a
 # name that begins like a month is a value ("Marco"), a when or why after the value names none, "my X" is mine,
 # a named one acting on an unnamed thing is turned round, "took over as my GP" reads as "is my GP", and
@@ -86,6 +86,12 @@ _CONTRACTIONS = [
 # a sentence ends at . ! ? (not after a title: "Dr. Patel") or a line break
 # (a headline's colon before a first-person clause ends a sentence too: "New goal: I'm training for ...")
 SENTENCE = re.compile(r"(?<!\b[DMS][rts]\.)(?<!\bMrs\.)(?<!\bProf\.)(?<=[.!?])\s+|(?<=:)\s+(?=(?:I|We|My|Our)\b)|\n+")
+
+
+def _a_product_name(value: str) -> bool:
+    """A value said as a name of several words, each capitalised or a model number ("Samsung Galaxy A52")."""
+    words = value.split()
+    return len(words) > 1 and all(w[:1].isupper() or any(c.isdigit() for c in w) for w in words)
 
 
 def normalize_text(text: str) -> str:
@@ -315,7 +321,7 @@ class RulesExtractor:
     def _vocabulary_fact(self, c: parse.Clause, spec: Predicate, t: datetime, span: dates.DateSpan | None,
                          out: Extraction) -> None:
         obj = c.object if spec.object_kind == "entity" else c.object.lower()
-        if spec.value_class:
+        if spec.value_class and not _a_product_name(c.object):  # ("a Samsung Galaxy A52" stays whole)
             obj = self.canonical.class_word(spec.name, c.object) or obj
         # "lived in X" is over; "moved to X" (also past tense) is how it began
         over = c.past and span is not None and c.surface in spec.past

@@ -46,6 +46,9 @@ def surface_readings(doc: Any, speaker: str, types: frozenset[str], slot_words: 
         first = next(c for c in doc.noun_chunks if c.root.lower_ in _FIRST) if any(
             c.root.lower_ in _FIRST for c in doc.noun_chunks) else None
     if first is None:
+        opened = _slot_said_of(doc, speaker, types, slot_words)
+        if opened is not None:
+            return _surface_value(doc, opened[0], doc.text[opened[1]:])
         lead = _leading_subject(doc, verbs, types)
         if lead is not None:
             return _surface_value(doc, lead[0], doc.text[lead[1]:])
@@ -95,6 +98,18 @@ def _leading_subject(doc: Any, verbs: frozenset[str], types: frozenset[str]) -> 
             parts = parts[:-1]
         return " ".join(parts), t.idx + len(t.text)
     return None
+
+
+def _slot_said_of(doc: Any, speaker: str, types: frozenset[str], slot_words: frozenset[str]
+                  ) -> tuple[str, int] | None:
+    """A clause that opens with a slot's noun said of its owner, which the small parser took for a verb ("Copy
+    for the weekend edition is due at 6pm"): the owner, and where the rest starts."""
+    noun = next((t for t in doc if t.lower_ not in _DETS), None)
+    if noun is None or noun.lower_ not in slot_words or noun.dep_ not in ("csubj", "nsubj"):
+        return None
+    whose = _owner(noun, speaker, types)
+    end = max(t.idx + len(t.text) for t in noun.subtree)
+    return None if whose is None else (whose, end)
 
 
 def _someone_else(doc: Any) -> bool:

@@ -269,3 +269,31 @@ def has_number(value: str) -> bool:
 
 
 AMOUNT = _amount_rx()
+
+
+def names_its_slot(value: str, predicate: str) -> bool:
+    """A value said with its slot's own noun after it ("a low carb diet", "a 10k plan")."""
+    words = value.lower().split()
+    return len(words) > 1 and words[-1].removesuffix("s") in predicate.split("_")
+
+
+def an_amount(value: str) -> bool:
+    """A value that is an amount ("20 mg", "5 mg of lisinopril"), not a thing an amount describes ("a 10k plan")."""
+    found = AMOUNT.search(value)
+    rest = value[found.end():].strip().lower() if found else ""
+    return found is not None and (not rest or rest.startswith("of "))
+
+
+def shape_share(kind: str | None, shapes: frozenset[str]) -> float:
+    """How far a value of the shape ``kind`` leans to a predicate whose examples say ``shapes``: fully for the
+    same unit, half for another amount ("1000 IU" for a dose said in mg)."""
+    if kind is None:
+        return 0.0
+    return 1.0 if kind in shapes else 0.5 if kind.split(":")[0] in shapes else 0.0
+
+
+def shapes_in(example: str) -> set[str]:
+    """The value shapes an example sentence says."""
+    out = {value_shape(m.group(0)) for m in AMOUNT.finditer(example)}
+    out |= {"phone" for _ in PHONE.finditer(example)}
+    return {s for s in out if s} | {s.split(":")[0] for s in out if s}

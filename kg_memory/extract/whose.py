@@ -136,3 +136,16 @@ def only_its_noun(subject: str, text: str, predicate: str) -> bool:
     noun = predicate.split("_")[-1]
     return "_" in predicate and subject.lower() == noun \
         and re.search(rf"(?:^|[.:;]\s*)(?:the|our|my)\s+{noun}\b", text, re.I) is not None
+
+
+def me_with(verb: Any, prep: str) -> bool:
+    """Does the verb do something to the speaker with the preposition ("put me on", "took me off")?"""
+    return any(k.dep_ == "dobj" and k.lower_ in ("me", "us") for k in verb.children) \
+        and any(k.dep_ == "prep" and k.lower_ == prep for k in verb.children)
+
+
+def role_of(role: Any, types: frozenset[str], slot_words: frozenset[str]) -> Any | None:
+    """The common noun a role of the speaker's is said with, which says what the role is of ("our health
+    correspondent", "our transport correspondent"): not a name, a type or a slot's own word."""
+    return next((k for k in role.children if k.dep_ == "compound" and k.pos_ == "NOUN" and k.text.islower()
+                 and k.lemma_.lower() not in types | slot_words), None)

@@ -1084,3 +1084,54 @@ def test_no_one_steps_in_without_an_end_or_a_successor():
 def test_these_days_is_no_part_of_a_value(embedder):
     found = _facts(RulesExtractor(embedder), "I'm a data analyst these days.")
     assert ("user", "job_title", "data analyst", False) in found, found
+
+
+newsroom, charity = (_domain(n, FIXTURES) for n in ("newsroom", "charity"))  # (updates-fresh14.json's, read since)
+
+
+@pytest.mark.parametrize("text, fact", [
+    # the role a verb makes one ("was elected", "was made") is held as the copula's role is
+    ("Yusuf Ali was elected treasurer of Hope Hall.", ("hope hall", "treasurer", "Yusuf Ali", False)),
+    # a passive with any participle ("is paid for by") says the doer last
+    ("The lunch club is paid for by Comic Relief now.", ("lunch club", "funded_by", "Comic Relief", False)),
+])
+def test_a_role_made_and_a_doer_said_last_in_a_charity(charity, text, fact):
+    assert fact in _facts(charity, text)
+
+
+@pytest.mark.parametrize("text, fact", [
+    # a slot's noun the parser took for a verb, said with its owner
+    ("Copy for the Sunday paper is due at 8pm.", ("sunday", "copy_deadline", "8pm", False)),
+    # a role of ours said with a common noun: what the role is of
+    ("Omar is our crime correspondent.", ("omar", "beat", "crime", False)),
+    # in charge of a thing: the thing's holder
+    ("Lucy Park is in charge of the night desk now.", ("night", "desk_head", "Lucy Park", False)),
+    # a role one is made is one's job, no thing's slot
+    ("Nina was promoted to news editor.", ("nina", "job_title", "news editor", False)),
+])
+def test_roles_in_a_newsroom(newsroom, text, fact):
+    assert fact in _facts(newsroom, text)
+
+
+def test_one_who_moves_to_a_thing_holds_no_slot_of_it(newsroom):
+    found = _facts(newsroom, "Ravi moved to the business desk.")
+    assert not any(f[2] == "Ravi" for f in found), found
+
+
+@pytest.mark.parametrize("text, place", [
+    ("We just bought a flat in Margate.", "Margate"),  # a home bought in a place
+    ("Home these days is a narrowboat in Oxford.", "Oxford"),  # home said as the copula's subject
+])
+def test_a_home_in_a_place_is_where_one_lives(embedder, text, place):
+    assert ("user", "lives_in", place, False) in _facts(RulesExtractor(embedder), text)
+
+
+def test_a_product_name_stays_whole(embedder):
+    found = _facts(RulesExtractor(embedder), "My phone is a Motorola Edge 40.")
+    assert ("user", "uses_phone", "motorola edge 40", False) in found, found
+
+
+def test_what_someone_stops_of_mine_and_starts_me_on(embedder):
+    found = _facts(RulesExtractor(embedder), "The GP stopped the sertraline and put me on citalopram.")
+    assert {("user", "takes_medication", "sertraline", True), ("user", "takes_medication", "citalopram", False)} \
+        <= found, found
