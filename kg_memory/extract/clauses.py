@@ -18,14 +18,14 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 from . import dates, parse
-from .values import DETS, UNITS, amount_in, antecedent, called, placed, someone
+from .values import DETS, UNITS, amount_in, antecedent, called, named_after, placed, someone
 from .values import held_at as _held_at
 from .values import is_name as _is_name
 from .values import noun_phrase as _phrase
 from .values import numeric as _numeric
 from .values import pobj as _pobj
 from .values import value_text as _text
-from .whose import AGENTS, me_with, role_of
+from .whose import AGENTS, a_slot_noun, me_with, role_of
 from .whose import FIRST as _FIRST
 from .whose import hung_subject as _hung_subject
 from .whose import mine_said_as as _mine_said_as
@@ -156,14 +156,6 @@ def _a_room(noun: Any) -> bool:
 
 _MEETING = frozenset({"meet", "see", "visit", "call", "text", "email", "talk", "bump", "catch", "hug", "thank", "ask",
                       "tell", "help", "join", "find", "spot", "watch", "hear"})  # one met at a place is no thing there
-
-
-def value_preps(examples: list[str]) -> frozenset[tuple[str, str]]:
-    """The (verb, preposition) pairs examples give a value with, of the prepositions that otherwise give none
-    ("The Anchor is known for its fish pie": ("know", "for"))."""
-    return frozenset((t.head.lemma_.lower(), t.lower_) for e in examples for t in parse.parsed(e)
-                     if t.dep_ == "prep" and t.lower_ in _NOT_VALUE and t.head.pos_ in ("VERB", "ADJ")
-                     and any(k.dep_ == "pobj" for k in t.children))
 
 
 def _after_an_end(verb: Any, subject: str | None, out: list[Reading]) -> Reading | None:
@@ -443,8 +435,7 @@ def _subject_of(verb: Any, speaker: str, topic: str | None, types: frozenset[str
     if low in _PRONOUNS:
         return topic, topic
     noun = subj.pos_ == "NOUN" or subj.dep_ == "advmod"  # (a noun the parser took for an adverb: _hung_subject)
-    if noun and (subj.lemma_.lower() in slot_words or subj.lower_ in slot_words
-                 or _mine_said_as(subj, verb, people)) or \
+    if noun and (a_slot_noun(subj, slot_words) or _mine_said_as(subj, verb, people)) or \
             subj.pos_ == "PROPN" and _mine_said_as(subj, verb, people):  # "My GP is Dr. Lindqvist"
         owner = _there(subj, slot_words) or _owner(subj, speaker, types)
         if owner is not None:
@@ -532,6 +523,8 @@ def _reading(verb: Any, subject: str | None, types: frozenset[str], speaker: str
                   if g.dep_ == "prep" and g.lower_ == "to"), None)
     if preps.get("to") is None and under is not None:  # "passed the group on to Ahmed": a "to" under the particle
         preps["to"] = under
+    if preps.get("to") is not None and not _is_name(preps["to"]):  # "moved to a bigger venue, Manchester Central"
+        preps["to"] = named_after(preps["to"]) or preps["to"]
     if lemma in CHANGE and preps.get("to") is None and (preps.get("into") or preps.get("onto")) is not None:
         preps["to"] = preps.get("into") or preps.get("onto")  # "moved HIIT out of Studio 1 into the main hall"
         out_of = next((_pobj(g) for k in kids if k.lower_ == "out" for g in k.children if g.lower_ == "of"), None)
@@ -583,7 +576,12 @@ def _reading(verb: Any, subject: str | None, types: frozenset[str], speaker: str
     if dobj is not None and dobj.dep_ in ("attr", "poss") and _is_name(dobj) and subject is not None \
             and any(k.dep_ == "case" and k.lower_ in ("'s", "’s") for k in dobj.children):
         now = " now" if any(k.lower_ == "now" for k in verb.children) else ""  # ("Van 4 is Elena's now")
-        return _made(subject, "own", dobj, f"{subject} is{now} owned by {dobj.text}", "plain")  # "Payments is Ada's"
+        # ("Payments is Ada's"; "the herd is Dylan's responsibility": Dylan is responsible for it)
+        whole = next((" ".join(t.text for t in k.subtree) for k in kids if k.dep_ == "nsubj"), subject)
+        said = f"{dobj.text} is{now} responsible for {whole}" if held is not None \
+            else f"{subject} is{now} owned by {dobj.text}"
+        made = _made(subject, "own", dobj, said, "plain")
+        return None if made is None else replace(made, object=re.sub(r"\s*['’]s$", "", made.object))
     if dobj is not None and dobj.dep_ == "attr" and dobj.lemma_.lower() in _MEMBERSHIP:
         # "Chloe is part of the mobile team": what one is part of is the value
         dobj = next((o for k in dobj.children if k.dep_ == "prep" and k.lower_ == "of"
@@ -671,13 +669,16 @@ def _reading(verb: Any, subject: str | None, types: frozenset[str], speaker: str
     with_ = preps.get("with")
     being_with = lemma == "be" and dobj is None and subject != speaker and with_ is not None and _is_name(with_)
     # (the name one is with: "Flat 3 is with British Gas for energy")
-    not_value = _NOT_VALUE - {"with"} if front is not None or being_with else _NOT_VALUE
+    not_value = NOT_VALUE - {"with"} if front is not None or being_with else NOT_VALUE
     if dobj is None and subject != speaker and lemma not in CHANGE | STOP | REPLACE \
             and [p for p, o in preps.items() if o is not None] == ["from"]:
         not_value = not_value - {"from"}  # a thing that reads from its only named source ("feed reads from Cassandra")
     named = next((o for p, o in preps.items() if o is not None and _is_name(o) and p not in not_value), None)
     provider = preps.get("with") if dobj is None or preps.get("with") is not None else next(
         (_pobj(k) for k in dobj.children if k.dep_ == "prep" and k.lower_ == "with"), None)
+    if dobj is not None and _is_name(dobj) and provider is not None and provider.pos_ == "NOUN" \
+            and not _is_name(provider) and (subject == speaker or is_agent(subject)) and lemma not in _MEETING:
+        return _made(subject, lemma, provider, _clause_text(verb), "plain")  # "drilled Top Field with barley"
     if dobj is not None and dobj.lemma_.lower() in _ARRANGEMENTS and provider is not None and _is_name(provider):
         return _made(subject, lemma, provider, _clause_text(verb), "plain")
     if dobj is not None and (_is_name(dobj) or named is None):
@@ -727,7 +728,7 @@ def _phrasal_stop(verb: Any) -> str | None:
 
 
 # prepositions whose object is not the slot's value (where from, what for, when)
-_NOT_VALUE = frozenset({"off", "from", "for", "since", "after", "before", "during", "until", "about", "with",
+NOT_VALUE = frozenset({"off", "from", "for", "since", "after", "before", "during", "until", "about", "with",
                         "without"})
 
 

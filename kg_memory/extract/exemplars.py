@@ -13,7 +13,7 @@ import numpy as np
 
 from ..core.vocab import Predicate
 from . import parse
-from .clauses import Reading, readings
+from .clauses import NOT_VALUE, Reading, readings
 from .surface import surface_readings
 
 
@@ -154,3 +154,11 @@ def mask(text: str, subject: str, value: str) -> str:
                      rf"got|moved|switched|migrated)\b)|\b(?:the\s+)?{re.escape(subject)}\b", "S", out, count=1,
                      flags=re.I)
     return out
+
+
+def value_preps(examples: list[str]) -> frozenset[tuple[str, str]]:
+    """The (verb, preposition) pairs examples give a value with, of the prepositions that otherwise give none
+    ("The Anchor is known for its fish pie": ("know", "for"))."""
+    return frozenset((t.head.lemma_.lower(), t.lower_) for e in examples for t in parse.parsed(e)
+                     if t.dep_ == "prep" and t.lower_ in NOT_VALUE and t.head.pos_ in ("VERB", "ADJ")
+                     and any(k.dep_ == "pobj" for k in t.children))

@@ -27,7 +27,7 @@ from ..embed.base import Embedder
 from . import dates, parse
 from .base import ExtractedFact
 from .canonical import near_class_word
-from .clauses import HYPOTHETICAL, MOVES, WHICH_ONE, Reading, is_agent, readings, value_preps
+from .clauses import HYPOTHETICAL, MOVES, WHICH_ONE, Reading, is_agent, readings
 from .exemplars import (
     Exemplars,
     best_per_owner,
@@ -36,6 +36,7 @@ from .exemplars import (
     mask,
     names_readable,
     said_of_speaker,
+    value_preps,
     value_verbs,
 )
 from .succession import NAME as _NAME

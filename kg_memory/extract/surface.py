@@ -27,8 +27,10 @@ from .whose import mine_said_as as _mine_said_as
 from .whose import owner as _owner
 from .whose import with_me as _with_me
 
-_CHANGE_WORDS = re.compile(r"\b(?:moved|migrated|switched|changed|swapped|replaced|upgraded|downgraded|went|"
-                           r"transferred|handed|passed|ported|rewrote|rewritten)\b", re.I)
+# (in any tense: "DevDays moves to Olympia")
+_CHANGE_WORDS = re.compile(r"\b(?:(?:mov|migrat|chang|replac|upgrad|downgrad)(?:e|es|ed|ing)|switch(?:es|ed|ing)?|"
+                           r"swap(?:s|ped|ping)?|went|goes|transfer(?:s|red|ring)?|hand(?:s|ed|ing)|pass(?:es|ed|ing)|"
+                           r"port(?:s|ed|ing)|rewr(?:ote|itten|ites|iting))\b", re.I)
 
 
 def surface_readings(doc: Any, speaker: str, types: frozenset[str], slot_words: frozenset[str] = frozenset(),
@@ -83,7 +85,8 @@ def _leading_subject(doc: Any, verbs: frozenset[str], types: frozenset[str]) -> 
         said_as_verb = low in verbs or low.removesuffix("es") in verbs or low.removesuffix("s") in verbs
         # a noun in -s after a noun and before what a verb takes ("pipeline stores data", "service talks to")
         misread = t.pos_ == "NOUN" and low.endswith("s") and not low.endswith("ss") and t.i + 1 < len(doc) \
-            and doc[t.i - 1].pos_ in ("NOUN", "PROPN") and doc[t.i + 1].pos_ in ("ADP", "NOUN", "PROPN", "DET")
+            and doc[t.i - 1].pos_ in ("NOUN", "PROPN") and doc[t.i + 1].pos_ in ("ADP", "NOUN", "PROPN", "DET", "SYM",
+                                                                             "NUM")  # ("ticket costs £199")
         past = low.endswith("ed") and t.pos_ in ("ADJ", "VERB") and all(w.text[:1].isupper() for w in doc[:t.i])
         # a verb the parser hung its subject on as a compound ("The gateway deploys to ...")
         hung = t.pos_ == "VERB" and any(k.dep_ == "compound" and k.i < t.i for k in t.children)
@@ -122,10 +125,13 @@ _OTHERS = frozenset({"he", "she", "they"})
 
 
 # a when or a why after a clause's value ("after Lena's reorg", "because of the merger"): the names
-# from it on are not the value (as the parse reads the objects of _NOT_VALUE's prepositions)
+# from it on are not the value (as the parse reads the objects of NOT_VALUE's prepositions)
 _ADJUNCT = re.compile(r"\b(?:after|before|since|during|until|because|following)\b", re.I)
 
 
+# words that open a clause with a capital, and name nothing
+_OPENERS = frozenset({"since", "after", "before", "when", "while", "because", "although", "though", "if", "once",
+                      "until", "as", "so", "but", "and", "then", "now", "also", "still", "sadly", "luckily"})
 _MEASURE = re.compile(r"^\d+(?:-[a-z]+)+$")  # "5-day", "12-week": a measure said before a noun, no name
 
 
@@ -143,6 +149,7 @@ def _surface_value(doc: Any, subject: str, rest: str) -> list[Reading]:
         # (a name, not a time, a pronoun or a bare number: "Sam and I" names no "I"; "a 4 day split" no "4";
         # nor the name in a when or why after one: "belongs to Marco after Lena's reorg")
         found = [m for m in _NAMED.finditer(rest) if not _WHEN.match(m.group(0).strip(" .,;"))
+                 and m.group(0).split()[0].lower() not in _OPENERS  # ("Since lambing ...": no name)
                  and m.group(0).strip(" .,;").lower() not in _PRONOUNS | _FIRST
                  and not m.group(0).strip(" .,;").isdigit() and not _MEASURE.match(m.group(0).strip(" .,;"))]
         kept: list[re.Match[str]] = []

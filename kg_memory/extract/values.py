@@ -297,3 +297,18 @@ def shapes_in(example: str) -> set[str]:
     out = {value_shape(m.group(0)) for m in AMOUNT.finditer(example)}
     out |= {"phone" for _ in PHONE.finditer(example)}
     return {s for s in out if s} | {s.split(":")[0] for s in out if s}
+
+
+def named_after(noun: Any) -> Any | None:
+    """The name said after a comma for a common noun ("a bigger venue, Manchester Central"), however the parser
+    hung it."""
+    appos = next((k for k in noun.children if k.dep_ == "appos" and k.pos_ == "PROPN"), None)
+    if appos is not None:
+        return appos
+    doc, end = noun.doc, max(t.i for t in noun.subtree)
+    if end + 3 >= len(doc) or doc[end + 1].text != ",":
+        return None
+    i = end + 2 + (doc[end + 2].lower_ == "the")  # (", the Lowry")
+    while i + 1 < len(doc) and doc[i].dep_ == "compound" and doc[i].pos_ == "PROPN":
+        i += 1
+    return doc[i] if doc[i].pos_ == "PROPN" and doc[i].dep_ in ("appos", "npadvmod", "conj") else None

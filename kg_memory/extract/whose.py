@@ -149,3 +149,9 @@ def role_of(role: Any, types: frozenset[str], slot_words: frozenset[str]) -> Any
     correspondent", "our transport correspondent"): not a name, a type or a slot's own word."""
     return next((k for k in role.children if k.dep_ == "compound" and k.pos_ == "NOUN" and k.text.islower()
                  and k.lemma_.lower() not in types | slot_words), None)
+
+
+def a_slot_noun(noun: Any, slot_words: frozenset[str]) -> bool:
+    """A slot's own word, or the noun of its state ("sponsorship" of "sponsor", "management" of "manage")."""
+    low = noun.lemma_.lower()
+    return low in slot_words or noun.lower_ in slot_words or re.sub(r"(?:ship|ment)$", "", low) in slot_words

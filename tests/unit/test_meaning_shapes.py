@@ -799,7 +799,7 @@ def test_a_role_held_at_a_name_and_a_value_given_by_the_examples_preposition(kit
 
 
 def test_the_prepositions_examples_give_values_with():
-    from kg_memory.extract.clauses import value_preps
+    from kg_memory.extract.exemplars import value_preps
     assert ("know", "for") in value_preps(["The Anchor is known for its fish pie."])
     assert value_preps(["Luca's takes bookings on OpenTable."]) == frozenset()  # ("on" gives values anyway)
 
@@ -1135,3 +1135,33 @@ def test_what_someone_stops_of_mine_and_starts_me_on(embedder):
     found = _facts(RulesExtractor(embedder), "The GP stopped the sertraline and put me on citalopram.")
     assert {("user", "takes_medication", "sertraline", True), ("user", "takes_medication", "citalopram", False)} \
         <= found, found
+
+
+farm, conference = (_domain(n, FIXTURES) for n in ("farm", "conference"))  # (updates-fresh18.json's, dev)
+
+
+@pytest.mark.parametrize("text, fact", [
+    # what a named thing is done with is its value ("sown X with linseed")
+    ("We've sown Bottom Field with linseed.", ("bottom", "crop", "linseed", False)),
+    # a thing that is someone's responsibility: they are responsible for it
+    ("The dairy herd is Owen's responsibility.", ("dairy", "herdsman", "Owen", False)),
+])
+def test_what_a_field_is_sown_with_and_whose_the_herd_is(farm, text, fact):
+    assert fact in _facts(farm, text)
+
+
+def test_a_word_that_opens_a_clause_names_nothing(farm):
+    assert not any(f[2] == "Since" for f in _facts(farm, "Since lambing the ewes have been turned out onto grass."))
+
+
+@pytest.mark.parametrize("text, fact", [
+    ("DataFest moves to the Lowry this year.", ("datafest", "venue", "Lowry", False)),  # a change said in any tense
+    ("A RustFest ticket costs £99.", ("rustfest", "ticket_price", "£99", False)),  # "costs" the parser took for a noun
+    # the name said for a common noun after a comma
+    ("DataFest has moved to a larger hall, Central Hall Westminster.", ("datafest", "venue", "Central Hall Westminster",
+                                                                         False)),
+    # the noun of a slot's state ("sponsorship") with its owner
+    ("RustFest's sponsorship has been picked up by Mozilla.", ("rustfest", "headline_sponsor", "Mozilla", False)),
+])
+def test_where_and_by_whom_in_a_conference(conference, text, fact):
+    assert fact in _facts(conference, text)
