@@ -25,7 +25,7 @@ from .values import noun_phrase as _phrase
 from .values import numeric as _numeric
 from .values import pobj as _pobj
 from .values import value_text as _text
-from .whose import AGENTS, a_slot_noun, me_with, role_of
+from .whose import AGENTS, a_slot_noun, me_with, owner_before_slot_noun, role_of
 from .whose import FIRST as _FIRST
 from .whose import hung_subject as _hung_subject
 from .whose import mine_said_as as _mine_said_as
@@ -44,6 +44,7 @@ WRITE = frozenset({"write", "rewrite", "rewrote", "rewritten"})  # of a language
 CHANGE = frozenset({"switch", "move", "migrate", "change", "upgrade", "downgrade", "swap", "transition",
                     # an amount that changed: "bumped my lisinopril to 20 mg", "raised it to 75 mcg"
                     "bump", "raise", "increase", "lower", "reduce", "cut", "double", "halve", "adjust", "up", "upped"})
+_MOTION = frozenset({"go", "come", "walk", "run", "drive", "climb", "head", "ride", "fly", "pop", "nip"})
 MOVES = frozenset({"move", "transfer", "switch", "go", "relocate"})  # what one who moves does (to a place)
 REPLACE = frozenset({"trade", "swap", "exchange", "replace", "substitute"})
 STOP = frozenset({"stop", "quit", "drop", "abandon", "retire", "remove", "deprecate", "sell", "cancel", "leave", "rid",
@@ -97,7 +98,7 @@ def readings(doc: Any, speaker: str, types: frozenset[str] = frozenset(), slot_w
                 reading = replace(reading, shape="end")
             reading = _done_at(verb, reading, speaker)
             worked_on = _moved_thing(verb, types) or (topic if _it_object(verb) else None)
-            moved = _owner_before_slot_noun(worked_on, slot_words)
+            moved = owner_before_slot_noun(worked_on, slot_words)
             if moved and not _overlaps(moved, reading.object) and not _overlaps(moved, reading.old or "") \
                     and not _possessed(verb) \
                     and moved.split()[-1].lower() not in slot_words:  # "got a new number: 555-9090" names the slot
@@ -125,15 +126,6 @@ def readings(doc: Any, speaker: str, types: frozenset[str] = frozenset(), slot_w
     return out
 
 
-def _owner_before_slot_noun(moved: str | None, slot_words: frozenset[str]) -> str | None:
-    """A thing worked on said as its owner and a slot's noun ("raised the bathroom budget to £11k"): the owner."""
-    words = (moved or "").split()
-    if len(words) > 1 and words[-1].lower() in slot_words and words[-2].lower() not in slot_words | WHICH_ONE:
-        return " ".join(words[:-1])
-    return moved
-
-
-WHICH_ONE = frozenset({"new", "old", "current", "former", "next", "previous", "interim", "acting", "permanent"})
 
 
 def _done_at(verb: Any, reading: Reading, speaker: str) -> Reading:
@@ -555,6 +547,9 @@ def _reading(verb: Any, subject: str | None, types: frozenset[str], speaker: str
                   if p.dep_ == "prep" and p.lower_ == "to"), None)
     if level is not None and preps.get("to") is None:
         preps["to"] = level
+    elif level is None and lemma not in _MOTION and any(k.lower_ in ("up", "down") and not list(k.children)
+                                                        for k in kids):
+        level = preps.get("to")  # ("stepped up to deputy head": "up" and "to" both the verb's; not "went up to")
     thing = next((k for k in kids if k.dep_ == "xcomp" and not _is_verb(k)), None) if lemma in CHANGE else None
     if thing is not None:  # "moved reporting from Snowflake to BigQuery": the parser took "reporting" for a verb
         preps.update({k.lower_: _pobj(k) for k in thing.children if k.dep_ == "prep" and k.lower_ not in preps})
@@ -636,12 +631,14 @@ def _reading(verb: Any, subject: str | None, types: frozenset[str], speaker: str
         if new is not None:
             made = _made(subject, lemma, new, _clause_text(verb), "change")
             return made if made is None or old is None else replace(made, old=_text(old))
+    # "dropped croissants to £1.95": a stop to an amount changes the amount
+    to_amount = lemma in STOP and preps.get("to") is not None and _numeric(preps["to"])
     if lemma in STOP and xcomp is not None:  # "stopped using Mongo": the slot of "using" ends
         obj = next((k for k in xcomp.children if k.dep_ == "dobj"), None)
         return None if obj is None else _made(subject, xcomp.lemma_, obj, f"{subject} {xcomp.lemma_} {_text(obj)}",
                                               "end")
     gone = dobj if dobj is not None or lemma != "rid" else preps.get("of")  # "got rid of the Leaf"
-    if lemma in STOP and gone is not None:  # "I quit the Zone 2 plan": the slot that held it ends
+    if lemma in STOP and gone is not None and not to_amount:  # "I quit the Zone 2 plan": the slot that held it ends
         return _made(subject, lemma, gone, _clause_text(verb), "end")
     if lemma == "finish" and dobj is not None and dobj.pos_ == "PROPN":  # "finished Wolf Hall": done with it
         return _made(subject, lemma, dobj, _clause_text(verb), "end")
@@ -656,7 +653,7 @@ def _reading(verb: Any, subject: str | None, types: frozenset[str], speaker: str
         return None if obj is None else _made(subject, lemma, obj, _clause_text(verb, drop_negation=True), "end")
     back = any(k.lower_ == "back" and k.dep_ in ("advmod", "prt") for k in kids)  # "slipped back to discovery"
     if preps.get("to") is not None and (lemma in CHANGE or preps.get("from") is not None or level is not None
-                                        or back):
+                                        or back or to_amount):
         b, a = preps["to"], preps.get("from")
         mine = dobj is not None and (dobj.lower_ in ("me", "us") or any(
             k.dep_ == "poss" and k.lower_ in ("my", "our") for k in dobj.children))  # "switched me from A to B"

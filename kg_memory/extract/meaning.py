@@ -27,7 +27,7 @@ from ..embed.base import Embedder
 from . import dates, parse
 from .base import ExtractedFact
 from .canonical import near_class_word
-from .clauses import HYPOTHETICAL, MOVES, WHICH_ONE, Reading, is_agent, readings
+from .clauses import HYPOTHETICAL, MOVES, Reading, is_agent, readings
 from .exemplars import (
     Exemplars,
     best_per_owner,
@@ -39,11 +39,12 @@ from .exemplars import (
     value_preps,
     value_verbs,
 )
+from .homes import Homes
 from .succession import NAME as _NAME
 from .succession import in_place_of, stepped_in, with_names
 from .surface import clauses_of, misjoined, named_clauses, surface_readings
 from .values import AMOUNT, an_amount, has_number, names_its_slot, shape_share, shapes_in, value_shape
-from .whose import only_its_noun
+from .whose import WHICH_ONE, only_its_noun
 
 # Calibrated on tests/fixtures/updates-*.json: first on their even-numbered cases, from the third round on
 # all of them (docs/benchmarks-notes.md, "Ontologies"; updates-heldout.json is not tuned on). MiniLM puts a
@@ -58,6 +59,7 @@ VERIFY_FLOOR = 0.25  # a model's fact whose predicate is this far from its sente
 VERIFY_GAP = 0.12  # or this far below the sentence's nearest predicate (the dev phrasings' absurd labels: 0.2+)
 CUE_THRESHOLD = 0.48  # a plain clause with only a word of change ("now", "lately") under the default ontology:
 # the dev chit-chat that such words let in ("Gotta focus on my dance studio now") scores 0.35-0.46
+STATE_THRESHOLD = 0.6  # a state the speaker says plainly ("I'm at Durham for my degree") under the default ontology
 SLOT_BAND = 0.1  # a change's other slots: those this near its nearest, which the subject's held values decide
 # a value like a predicate's example values ("Azure" like "AWS", "Subaru" like "Honda Civic") leans to it;
 # MiniLM puts unrelated short names at 0.3-0.4 from each other, so only the part above 0.4 counts
@@ -70,6 +72,9 @@ MASK_WEIGHT = 0.5  # the masked clause's share of the blend (the dev half ranked
 # verbs of passing acts, which state no people's slot by themselves ("we had a long lunch with the designers")
 _EVENT_VERBS = frozenset({"have", "do", "make", "go", "come", "spend", "hang", "bring"})
 _IN_CHARGE = re.compile(r"\b(?:in charge of|at the helm of|on the hook for)\b", re.I)  # a role a thing has
+# a state the speaker says in the present ("I'm at Durham", "we're in Leeds", "my phone is ...", "I live with ...")
+_PRESENT_STATE = re.compile(r"^(?:I\s*'?m|I\s+am|we\s*'?re|we\s+are|my\s+\w+(?:\s+\w+)?\s+is|(?:I|we)\s+"
+                            r"(?!(?:had|was|were|did|went|got|made|said|saw|thought|told)\b)[a-z]+(?<!ed))\b", re.I)
 _SAID_NOW = re.compile(r"\b(?:now|these days|nowadays|lately)\b", re.I)  # a value said as the one now
 CHANGE_CUE = re.compile(r"\b(?:now|new|newly|became|become|becomes|lately|these days|nowadays|anymore|"
                         r"no longer|instead|from now on|for good|currently)\b", re.I)
@@ -121,6 +126,10 @@ class MeaningReader:
         # that says one leans to that predicate
         self.cues = {name: frozenset(w for w in ws if not any(w in other for n, other in words.items() if n != name))
                      for name, ws in words.items()}
+
+    @functools.cached_property
+    def _homes(self) -> Homes:
+        return Homes(self.vocab)
 
     @functools.cached_property
     def preps(self) -> frozenset[tuple[str, str]]:
@@ -316,9 +325,9 @@ class MeaningReader:
     def _match(self, r: Reading, speaker: str, wish: bool) -> tuple[Reading, _Slots] | None:
         """A reading and its slots. A clause in which the speaker (or a team) acts on a thing ("we moved
         the wiki to Notion") is first read as the thing's, under the predicates said of things."""
-        home = self._dwelling(r)
+        home = self._homes.read(r)
         if home is not None:
-            return home
+            return home[0], (home[1], (), False)
         if not self._worth(r):
             return None
         if r.shape == "plain" and not self.changes_only and _SAID_NOW.search(r.text):
@@ -348,13 +357,16 @@ class MeaningReader:
             if found and (not wish or found[0].name in self.aims):
                 return thing, found
         # a thing handed over or rewritten is a thing's slot ("Priya handed billing over to Tom"), never a
-        # person's ("the billing service's partner is Tom")
-        found = self.slots(r, things_only=r.shape in ("hand_over", "rewrite"),
+        # person's ("the billing service's partner is Tom"); nor is a thing of one of the group's types ("the late
+        # shift" has no manager)
+        found = self.slots(r, things_only=r.shape in ("hand_over", "rewrite") or self._of_a_type(r.subject),
                            among=self.aims if wish else self._held_by_someone if r.shape == "hand_over" else None)
         if found and self.changes_only and r.shape == "plain":
             # a light verb states little even with a word of change ("I have a car now")
             clear = None if r.verb in parse.LIGHT_VERBS else self.predicate(r)
-            found = found if clear is not None and clear[1] >= CUE_THRESHOLD else None
+            cued = CHANGE_CUE.search(r.text) is not None
+            clearly = clear is not None and (clear[1] >= CUE_THRESHOLD if cued else self._a_clear_state(r, clear))
+            found = found if clearly else None
         elif found and r.shape == "plain" and found[0].name not in self.vocab.own and r.verb in _EVENT_VERBS:
             # nor does a group's own ontology read a people's slot off a passing act ("had a long lunch"): only
             # its own slots may take one ("I have a Jeep Wrangler": owns_car)
@@ -373,6 +385,14 @@ class MeaningReader:
                 return turned
         return (r, found) if found and (not wish or found[0].name in self.aims) else None
 
+    def _a_clear_state(self, r: Reading, clear: tuple[Predicate, float]) -> bool:
+        """A state the speaker says plainly, with no word of change, under the default ontology ("I'm at Durham
+        for my undergrad"): only of a one-value slot, clearly near, and not near only because an example names
+        the value ("I'm in Leeds" is no study at "the University of Leeds")."""
+        spec, score = clear
+        return score >= STATE_THRESHOLD and self.vocab.is_single(spec.name) \
+            and not any(r.object.lower() in e.lower() for e in spec.examples)
+
     def _provided(self, r: Reading) -> tuple[Reading, _Slots] | None:
         """"We rent our house from Mrs Patel", "we get our power through Bulb": a thing one has from a name
         is the name's, for the group's own slots whose examples give a name (the thing is no value of them)."""
@@ -389,31 +409,6 @@ class MeaningReader:
     def _reading_words(self) -> frozenset[str]:
         """The slot words a clause is read with: not the nouns the group's examples say a slot of ("the wedding")."""
         return self.slot_words - self._exemplars().things
-
-    @functools.cached_property
-    def _dwellings(self) -> dict[str, Predicate]:
-        """Nouns that name where one is (a predicate's own keywords: "house", "flat") -> the one single-valued
-        entity predicate of a place that lists them (its description says "place" or "city")."""
-        places = [p for p in self.vocab.predicates.values() if p.object_kind == "entity" and p.single_valued
-                  and re.search(r"\b(?:place|city)\b", p.description)]
-        index: dict[str, list[Predicate]] = {}
-        for p in places:
-            for word in p.keywords:
-                index.setdefault(word, []).append(p)
-        return {w: ps[0] for w, ps in index.items() if len(ps) == 1}
-
-    def _dwelling(self, r: Reading) -> tuple[Reading, _Slots] | None:
-        """"We closed on a house in Tucson", "bought a flat in Leeds": a new home in a named place is a move
-        there (the place slot whose keywords name the home)."""
-        # the home said as the value, as what was bought ("bought a house in Ipswich") or as the copula's subject
-        # ("Home for me is a little place in Norwich")
-        home = r.object if not r.object_proper else r.moved or (r.text.split()[0] if r.verb == "be" else "")
-        spec = self._dwellings.get(home.lower().split()[-1]) if home and r.object and r.shape == "plain" else None
-        placed = re.search(rf"\b{re.escape(home)}\b(?:\s+\S+){{0,6}}?\s+in\s+{_NAME}", r.text) \
-            if spec is not None else None
-        if spec is None or placed is None or HYPOTHETICAL.search(r.text):
-            return None
-        return replace(r, object=placed.group(1), object_proper=True, shape="change"), (spec, (), False)
 
     def _value_acts(self, r: Reading, speaker: str) -> tuple[Reading, _Slots] | None:
         """"Hugo mentors Nadia", "Mercer Motors maintains the Sprinter": a verb whose doer is the value of one
@@ -480,9 +475,9 @@ class MeaningReader:
         the thing's, or the one it is said to be for ("runs training for the under-15s")."""
         if r.shape not in ("plain", "change") or r.subject == speaker or r.any_value or r.old or not r.object \
                 or not r.subject[:1].isupper() or not self.vocab.own or not self._unnamed(r.object) \
-                or r.shape == "change" and r.verb in MOVES or self._a_role(r.object):
-            return None  # (one who moves to a thing, or is made a role, holds no slot of it: "Karen moved to
-            # the features desk", "Asha was promoted to deputy editor")
+                or r.verb in MOVES or self._a_role(r.object):
+            return None  # (one who moves or goes to a thing, or is made a role, holds no slot of it: "Karen moved
+            # to the features desk", "Jess went on maternity leave", "Asha was promoted to deputy editor")
         served = _served(r)
         if served is None and _bare(r):
             return None  # ("Mrs Adeyemi gave notice": a noun said with no article names no thing)
@@ -619,7 +614,8 @@ class MeaningReader:
         return self._exemplars().speaker_share.get(predicate, 1.0) <= 0.5  # not most of them
 
     def _worth(self, r: Reading) -> bool:
-        return not self.changes_only or r.shape != "plain" or bool(CHANGE_CUE.search(r.text))
+        return not self.changes_only or r.shape != "plain" or bool(CHANGE_CUE.search(r.text)) \
+            or _PRESENT_STATE.match(r.text) is not None
 
     def _takes(self, predicate: str, value: str) -> bool:
         """A value-class predicate takes only a word of its class ("Siemens" is no job title); a

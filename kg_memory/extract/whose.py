@@ -155,3 +155,14 @@ def a_slot_noun(noun: Any, slot_words: frozenset[str]) -> bool:
     """A slot's own word, or the noun of its state ("sponsorship" of "sponsor", "management" of "manage")."""
     low = noun.lemma_.lower()
     return low in slot_words or noun.lower_ in slot_words or re.sub(r"(?:ship|ment)$", "", low) in slot_words
+
+
+WHICH_ONE = frozenset({"new", "old", "current", "former", "next", "previous", "interim", "acting", "permanent"})
+
+
+def owner_before_slot_noun(moved: str | None, slot_words: frozenset[str]) -> str | None:
+    """A thing worked on said as its owner and a slot's noun ("raised the bathroom budget to £11k"): the owner."""
+    words = (moved or "").split()
+    if len(words) > 1 and words[-1].lower() in slot_words and words[-2].lower() not in slot_words | WHICH_ONE:
+        return " ".join(words[:-1])
+    return moved

@@ -1165,3 +1165,41 @@ def test_a_word_that_opens_a_clause_names_nothing(farm):
 ])
 def test_where_and_by_whom_in_a_conference(conference, text, fact):
     assert fact in _facts(conference, text)
+
+
+@pytest.mark.parametrize("text, fact", [
+    # a state the speaker says plainly, clearly one slot's, under the default ontology
+    ("I'm at Keele for my PhD.", ("user", "studies_at", "Keele", False)),
+    # a home of one's own in a named place, wherever the clause says it
+    ("Got the keys to our new house in Frome.", ("user", "lives_in", "Frome", False)),
+    ("I'm renting a room in Exeter.", ("user", "lives_in", "Exeter", False)),
+    # "up" and "to" both the verb's: a level one moved to
+    ("I've stepped up to deputy manager.", ("user", "job_title", "deputy manager", False)),
+])
+def test_plain_states_and_homes_of_ones_own(embedder, text, fact):
+    assert fact in _facts(RulesExtractor(embedder), text)
+
+
+@pytest.mark.parametrize("text, predicate", [
+    ("We viewed a flat in Leeds.", "lives_in"),  # a home only looked at
+    ("I'm in Leeds.", "studies_at"),  # near a slot only because an example names the value ("University of Leeds")
+    ("I went up to the attic.", "works_at"),  # going up to a place is no level
+])
+def test_what_is_no_state_of_the_speakers(embedder, text, predicate):
+    assert not any(f[1] == predicate for f in _facts(RulesExtractor(embedder), text))
+
+
+bakery = _domain("bakery", FIXTURES)  # (updates-fresh19.json's, dev)
+
+
+@pytest.mark.parametrize("text, fact", [
+    ("We dropped brownies to £2.50.", ("brownies", "price", "£2.50", False)),  # a stop to an amount changes it
+    # a thing of the group's types has only the group's slots said of things (no manager of the night shift)
+    ("The night shift has a new lead, Sam Obi.", ("night", "shift_lead", "Sam Obi", False)),
+])
+def test_prices_and_leads_in_a_bakery(bakery, text, fact):
+    assert fact in _facts(bakery, text)
+
+
+def test_one_who_goes_on_leave_holds_no_slot_of_it(bakery):
+    assert not any(f[2] == "Priya" for f in _facts(bakery, "Priya went on sick leave."))

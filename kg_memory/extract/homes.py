@@ -1,0 +1,53 @@
+"""Where one lives, said as a home in a named place ("bought a flat in Leeds", "my own flat in Bath", "Home for
+me is a little place in Norwich"): a move there, under the place slot whose keywords name the home."""
+
+from __future__ import annotations
+
+import functools
+import re
+from dataclasses import replace
+
+from ..core.vocab import Predicate, Vocabulary
+from .clauses import HYPOTHETICAL, Reading
+from .succession import NAME
+
+# a home one only looks at or stays in ("viewed a flat in Leeds", "stayed in a house in Rome on holiday")
+_NOT_A_HOME = re.compile(r"\b(?:stay|look|view|visit|tour)(?:s|ed|ing)?\b|\b(?:holiday|trip|airbnb|hotel)\b", re.I)
+
+
+class Homes:
+    def __init__(self, vocab: Vocabulary):
+        self.vocab = vocab
+
+    @functools.cached_property
+    def dwellings(self) -> dict[str, Predicate]:
+        """Nouns that name where one is (a predicate's own keywords: "house", "flat") -> the one single-valued
+        entity predicate of a place that lists them (its description says "place" or "city")."""
+        places = [p for p in self.vocab.predicates.values() if p.object_kind == "entity" and p.single_valued
+                  and re.search(r"\b(?:place|city)\b", p.description)]
+        index: dict[str, list[Predicate]] = {}
+        for p in places:
+            for word in p.keywords:
+                index.setdefault(word, []).append(p)
+        return {w: ps[0] for w, ps in index.items() if len(ps) == 1}
+
+    @functools.cached_property
+    def _my_home(self) -> re.Pattern[str]:
+        """A home of one's own said anywhere in a clause, in a named place ("my own flat in Bath")."""
+        words = "|".join(sorted(map(re.escape, self.dwellings), key=len, reverse=True)) or "(?!)"
+        return re.compile(rf"\b(?i:(?:a|an|my|our)\s+(?:[a-z]+\s+){{0,2}}({words}))\s+in\s+{NAME}")
+
+    def read(self, r: Reading) -> tuple[Reading, Predicate] | None:
+        """The reading as a move to the named place, and the slot; None when it says no home of one's own."""
+        # the home said as the value, as what was bought ("bought a house in Ipswich") or as the copula's subject
+        # ("Home for me is a little place in Norwich"), or anywhere in the clause ("the keys to my own flat in Bath")
+        home = r.object if not r.object_proper else r.moved or (r.text.split()[0] if r.verb == "be" else "")
+        spec = self.dwellings.get(home.lower().split()[-1]) if home and r.object and r.shape == "plain" else None
+        mine = self._my_home.search(r.text) if spec is None and r.object_proper and r.shape == "plain" else None
+        if mine is not None and mine.group(2).rstrip(".,;:!?") == r.object:
+            home, spec = mine.group(1), self.dwellings[mine.group(1).lower()]
+        placed = re.search(rf"\b{re.escape(home)}\b(?:\s+\S+){{0,6}}?\s+in\s+{NAME}", r.text) \
+            if spec is not None else None
+        if spec is None or placed is None or HYPOTHETICAL.search(r.text) or _NOT_A_HOME.search(r.text):
+            return None
+        return replace(r, object=placed.group(1).rstrip(".,;:!?"), object_proper=True, shape="change"), spec
