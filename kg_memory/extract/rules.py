@@ -286,8 +286,10 @@ class RulesExtractor:
         if len(out.facts) > before:
             # "I sold my Civic and bought a Tesla": the patterns read the sale; meaning the new value
             ended = any(g.ending for g in out.facts[before:])
-            missed = [f for f in read if ended and not f.ending
-                      and not any(names_value(f.object, g.object) for g in out.facts[before:])]
+            # (and a one-value slot the patterns did not touch: "moved in with my girlfriend in Nottingham")
+            slots = {g.predicate for g in out.facts[before:]}
+            missed = [f for f in read if (ended or f.predicate not in slots and self.vocab.is_single(f.predicate))
+                      and not f.ending and not any(names_value(f.object, g.object) for g in out.facts[before:])]
             out.facts.extend(missed)
             out.mentions.extend(f.subject for f in missed)
             return

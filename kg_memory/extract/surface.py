@@ -142,7 +142,8 @@ def _surface_value(doc: Any, subject: str, rest: str) -> list[Reading]:
     replaced = in_place_of(rest, subject)
     if replaced is not None:
         return [Reading(subject, "", replaced[0], doc.text, "change", True, replaced[1])]
-    to = re.search(r"\b(?:to|into|onto|for)\s+(?:the\s+)?(" + _NAMED.pattern + ")", rest)
+    to = re.search(r"\b(?:to|into|onto|for)\s+(?:the\s+)?(" + _NAMED.pattern + ")", rest) \
+        or re.search(r"\bmoved\s+in\b.*?\bin\s+(" + _NAMED.pattern + ")", rest)  # ("moved in with X in Leeds")
     if to and (_CHANGE_WORDS.search(doc.text) or re.search(r"\bfrom\s+(?:the\s+)?[A-Z][\w.'’/-]*.*?\bto\b", rest)):
         value, shape = to.group(1), "change"
     else:

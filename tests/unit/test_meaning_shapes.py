@@ -1203,3 +1203,14 @@ def test_prices_and_leads_in_a_bakery(bakery, text, fact):
 
 def test_one_who_goes_on_leave_holds_no_slot_of_it(bakery):
     assert not any(f[2] == "Priya" for f in _facts(bakery, "Priya went on sick leave."))
+
+
+@pytest.mark.parametrize("text, fact", [
+    # a move said as moving in with someone, in a named place
+    ("We've moved in with my in-laws in Swindon.", ("user", "lives_in", "Swindon", False)),
+    # the relation nouns people use ("other half", "mum")
+    ("My other half is Robin.", ("user", "partner", "Robin", False)),
+    ("My mum is Sheila.", ("user", "has_parent", "Sheila", False)),
+])
+def test_moving_in_and_what_people_call_theirs(embedder, text, fact):
+    assert fact in _facts(RulesExtractor(embedder), text)
