@@ -126,8 +126,6 @@ def readings(doc: Any, speaker: str, types: frozenset[str] = frozenset(), slot_w
     return out
 
 
-
-
 def _done_at(verb: Any, reading: Reading, speaker: str) -> Reading:
     """"We record Field Notes at Soundhouse Studios": the speaker (or a team) doing a verb to a named thing at
     a named place: the place is the value, of the thing (which the reader takes as what is worked on)."""
@@ -749,8 +747,6 @@ def _made(subject: str, verb: str, obj: Any, text: str, shape: str) -> Reading |
 
 
 _TO_AMOUNT = re.compile(r"^(?:up\s+|down\s+)?to\s+(?=\d)", re.I)  # where a number went, before the number
-
-
 
 
 def misread_verb(t: Any) -> bool:
