@@ -25,7 +25,7 @@ from .values import noun_phrase as _phrase
 from .values import numeric as _numeric
 from .values import pobj as _pobj
 from .values import value_text as _text
-from .whose import AGENTS, a_slot_noun, me_with, owner_before_slot_noun, role_of
+from .whose import AGENTS, a_slot_noun, agent_noun, me_with, owner_before_slot_noun, role_of
 from .whose import FIRST as _FIRST
 from .whose import hung_subject as _hung_subject
 from .whose import mine_said_as as _mine_said_as
@@ -465,7 +465,7 @@ def _inverse_copula(verb: Any, speaker: str, types: frozenset[str], slot_words: 
     mine = any(k.dep_ == "poss" and k.lower_ in ("my", "our") for k in attr.children)
     # ("the account executive for Umbrella": a compound of the slot's words or an entity type names it too)
     named_slot = any(k.dep_ == "compound" and k.lemma_.lower() in slot_words | types for k in attr.children)
-    if attr.lemma_.lower() not in slot_words and not _agent_of(attr, slot_words) and not named_slot:
+    if attr.lemma_.lower() not in slot_words and not agent_noun(attr.lemma_.lower(), slot_words) and not named_slot:
         if not mine or attr.lemma_.lower() in people:
             return None  # ("Dr. Fischer is my GP": a thing of mine that is no relation of mine names a slot too)
         what = role_of(attr, types, slot_words)
@@ -489,13 +489,6 @@ def _taken_over(verb: Any) -> bool:
     prt = {k.lower_ for k in verb.children if k.dep_ == "prt"}
     return (verb.lemma_.lower(), *prt) in (("take", "over"), ("pick", "up"), ("inherit",)) \
         and not any(k.dep_ == "prep" and k.lower_ == "as" for k in verb.children)
-
-
-def _agent_of(noun: Any, slot_words: frozenset[str]) -> bool:
-    """A noun for the one who does a slot's verb ("owner" of owns/owned, "manager" of manages)."""
-    low = noun.lemma_.lower()
-    stem = low[:-2] if low.endswith(("er", "or")) else ""
-    return len(stem) >= 3 and any(w.startswith(stem) and w != low for w in slot_words)
 
 
 def _reading(verb: Any, subject: str | None, types: frozenset[str], speaker: str = "User",

@@ -44,7 +44,7 @@ from .succession import NAME as _NAME
 from .succession import in_place_of, stepped_in, with_names
 from .surface import clauses_of, misjoined, named_clauses, surface_readings
 from .values import AMOUNT, an_amount, has_number, names_its_slot, shape_share, shapes_in, value_shape
-from .whose import WHICH_ONE, only_its_noun
+from .whose import WHICH_ONE, a_slot_word, agent_noun, only_its_noun, shared_stem
 
 # Calibrated on tests/fixtures/updates-*.json: first on their even-numbered cases, from the third round on
 # all of them (docs/benchmarks-notes.md, "Ontologies"; updates-heldout.json is not tuned on). MiniLM puts a
@@ -238,7 +238,7 @@ class MeaningReader:
                          rf"(?:the\s+|our\s+|a\s+)?((?:[a-z-]+\s+){{0,2}}[a-z-]+)\s+(?:at|of|for)\s+(?:the\s+)?"
                          rf"{re.escape(r.object)}\b", r.text, re.I)
         words = self.words.get(spec.name, frozenset()) | set(spec.name.split("_"))
-        if role is None or not any(_a_slot_word(w, words) for w in role.group(1).split()):
+        if role is None or not any(a_slot_word(w, words) for w in role.group(1).split()):
             return r
         return replace(r, subject=r.object, object=r.subject, object_proper=True)
 
@@ -446,7 +446,7 @@ class MeaningReader:
         work = r.object.lower()
         slot = next((self.vocab.predicates[p] for p in self.vocab.own
                      if self.vocab.predicates[p].object_kind != "date" and len(work) >= 5
-                     and any(len(w) >= 5 and _shared_stem(work, w) >= 5 for w in p.split("_"))), None)
+                     and any(len(w) >= 5 and shared_stem(work, w) >= 5 for w in p.split("_"))), None)
         if slot is None:
             return None
         return replace(r, subject=_served(r) or speaker, object=r.subject, object_proper=True), (slot, (), False)
@@ -495,8 +495,7 @@ class MeaningReader:
     def _a_role(self, thing: str) -> bool:
         """A thing said as one who does a slot's work ("deputy editor" of "edits"; not "the boiler"): a role."""
         last = thing.split()[-1] if thing.strip() else ""
-        stem = last[:-2] if last.endswith(("er", "or")) and last.islower() else ""
-        return len(stem) >= 3 and any(w.startswith(stem) and w not in (last, last + "s") for w in self.slot_words)
+        return last.islower() and agent_noun(last, self.slot_words)
 
     def slots(self, r: Reading, things_only: bool = False, among: frozenset[str] | None = None) -> _Slots | None:
         """The predicate of a reading, as ``predicate`` finds it; and for a change, the other slots
@@ -589,7 +588,7 @@ class MeaningReader:
         "Billing's database is Spanner now") is the owner's."""
         words = subject.split()
         last = words[-1].lower() if len(words) > 1 else ""
-        if last and _a_slot_word(last, self.words.get(predicate, frozenset()) | set(predicate.split("_"))):
+        if last and a_slot_word(last, self.words.get(predicate, frozenset()) | set(predicate.split("_"))):
             return " ".join(words[:-1]).removesuffix("'s").removesuffix("’s")
         return subject
 
@@ -753,21 +752,6 @@ _Slots = tuple[Predicate, tuple[str, ...], bool]  # the predicate, the other slo
 
 def _words_of(text: str) -> frozenset[str]:
     return frozenset(w.lower() for w in re.findall(r"[A-Za-z]+", text))
-
-
-def _a_slot_word(word: str, slot: frozenset[str] | set[str]) -> bool:
-    """Is the word one of a slot's words, or of their stem ("insurance" of the insurer's "insures")?"""
-    if word in slot or word.removesuffix("s") in slot:
-        return True
-    return len(word) >= 5 and any(len(w) >= 5 and _shared_stem(word, w) >= max(5, 0.7 * min(len(word), len(w)))
-                                  for w in slot)
-
-
-def _shared_stem(a: str, b: str) -> int:
-    n = 0
-    while n < min(len(a), len(b)) and a[n] == b[n]:
-        n += 1
-    return n
 
 
 def _widest(matched: list[tuple[Reading, _Slots]]) -> list[tuple[Reading, _Slots]]:

@@ -23,6 +23,7 @@ from .values import AMOUNT, PHONE
 from .values import DETS as _DETS
 from .values import noun_phrase as _phrase
 from .whose import FIRST as _FIRST
+from .whose import OPENING_ADVERBS
 from .whose import mine_said_as as _mine_said_as
 from .whose import owner as _owner
 from .whose import with_me as _with_me
@@ -129,9 +130,9 @@ _OTHERS = frozenset({"he", "she", "they"})
 _ADJUNCT = re.compile(r"\b(?:after|before|since|during|until|because|following)\b", re.I)
 
 
-# words that open a clause with a capital, and name nothing
-_OPENERS = frozenset({"since", "after", "before", "when", "while", "because", "although", "though", "if", "once",
-                      "until", "as", "so", "but", "and", "then", "now", "also", "still", "sadly", "luckily"})
+# words that open a clause with a capital, and name nothing: its adverbs, and the words that join it to another
+_OPENERS = OPENING_ADVERBS | {"since", "after", "before", "when", "while", "because", "although", "though", "if",
+                              "until", "as", "but", "and", "sadly", "luckily"}
 _MEASURE = re.compile(r"^\d+(?:-[a-z]+)+$")  # "5-day", "12-week": a measure said before a noun, no name
 
 

@@ -30,7 +30,7 @@ def hung_subject(verb: Any) -> Any | None:
     # a name that opens the clause, which the parser took for an adverb ("Raj now reports to Victor")
     first = next(iter(verb.subtree), None)
     if first is not None and first.dep_ == "advmod" and first.i < verb.i and first.text.istitle() \
-            and first.lower_ not in _ADVERBS and not first.lower_.endswith("ly"):
+            and first.lower_ not in OPENING_ADVERBS and not first.lower_.endswith("ly"):
         return first
     # a noun said with its owner, which the parser took for an adverb ("Billing's datastore is MySQL")
     return next((k for k in verb.children if k.dep_ == "advmod" and k.i < verb.i
@@ -38,10 +38,11 @@ def hung_subject(verb: Any) -> Any | None:
 
 
 # adverbs that open a clause with a capital ("Now", "Then"): no name the parser took for one
-_ADVERBS = frozenset({"now", "then", "also", "today", "still", "lately", "yesterday", "again", "finally", "soon",
-                      "here", "there", "so", "just", "anyway", "meanwhile", "sometimes", "often", "already", "yet",
-                      "maybe", "perhaps", "actually", "basically", "honestly", "later", "tomorrow", "once", "twice",
-                      "eventually", "nowadays", "instead", "otherwise", "anyhow", "besides", "thus", "hence"})
+OPENING_ADVERBS = frozenset({"now", "then", "also", "today", "still", "lately", "yesterday", "again", "finally", "soon",
+                             "here", "there", "so", "just", "anyway", "meanwhile", "sometimes", "often", "already",
+                             "yet", "maybe", "perhaps", "actually", "basically", "honestly", "later", "tomorrow",
+                             "once", "twice", "eventually", "nowadays", "instead", "otherwise", "anyhow", "besides",
+                             "thus", "hence"})
 
 
 def my_thing(subj: Any, types: frozenset[str], people: frozenset[str]) -> bool:
@@ -152,9 +153,32 @@ def role_of(role: Any, types: frozenset[str], slot_words: frozenset[str]) -> Any
 
 
 def a_slot_noun(noun: Any, slot_words: frozenset[str]) -> bool:
-    """A slot's own word, or the noun of its state ("sponsorship" of "sponsor", "management" of "manage")."""
+    """A slot's own word, or the noun of its state ("sponsorship" of "sponsor", "management" of "manage"). (Not
+    ``a_slot_word``'s stems: as a clause's subject, "account" would then be the slot noun of "accounts".)"""
     low = noun.lemma_.lower()
     return low in slot_words or noun.lower_ in slot_words or re.sub(r"(?:ship|ment)$", "", low) in slot_words
+
+
+def agent_noun(word: str, slot_words: frozenset[str]) -> bool:
+    """A noun for the one who does a slot's verb ("manager" of "manages", "editor" of "edits"; not "boiler",
+    said only as itself)."""
+    stem = word[:-2] if word.endswith(("er", "or")) else ""
+    return len(stem) >= 3 and any(w.startswith(stem) and w not in (word, word + "s") for w in slot_words)
+
+
+def a_slot_word(word: str, slot: frozenset[str] | set[str]) -> bool:
+    """Is the word one of a slot's words, or of their stem ("insurance" of the insurer's "insures")?"""
+    if word in slot or word.removesuffix("s") in slot:
+        return True
+    return len(word) >= 5 and any(len(w) >= 5 and shared_stem(word, w) >= max(5, 0.7 * min(len(word), len(w)))
+                                  for w in slot)
+
+
+def shared_stem(a: str, b: str) -> int:
+    n = 0
+    while n < min(len(a), len(b)) and a[n] == b[n]:
+        n += 1
+    return n
 
 
 WHICH_ONE = frozenset({"new", "old", "current", "former", "next", "previous", "interim", "acting", "permanent"})
