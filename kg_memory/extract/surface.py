@@ -23,7 +23,7 @@ from .values import AMOUNT, PHONE
 from .values import DETS as _DETS
 from .values import noun_phrase as _phrase
 from .whose import FIRST as _FIRST
-from .whose import OPENING_ADVERBS
+from .whose import OPENING_ADVERBS, a_slot_noun
 from .whose import mine_said_as as _mine_said_as
 from .whose import owner as _owner
 from .whose import with_me as _with_me
@@ -109,7 +109,7 @@ def _slot_said_of(doc: Any, speaker: str, types: frozenset[str], slot_words: fro
     """A clause that opens with a slot's noun said of its owner, which the small parser took for a verb ("Copy
     for the weekend edition is due at 6pm"): the owner, and where the rest starts."""
     noun = next((t for t in doc if t.lower_ not in _DETS), None)
-    if noun is None or noun.lower_ not in slot_words or noun.dep_ not in ("csubj", "nsubj"):
+    if noun is None or not a_slot_noun(noun, slot_words) or noun.dep_ not in ("csubj", "nsubj"):
         return None
     whose = _owner(noun, speaker, types)
     end = max(t.idx + len(t.text) for t in noun.subtree)
@@ -127,12 +127,13 @@ _OTHERS = frozenset({"he", "she", "they"})
 
 # a when or a why after a clause's value ("after Lena's reorg", "because of the merger"): the names
 # from it on are not the value (as the parse reads the objects of NOT_VALUE's prepositions)
-_ADJUNCT = re.compile(r"\b(?:after|before|since|during|until|because|following)\b", re.I)
+_ADJUNCT_WORDS = frozenset({"after", "before", "since", "during", "until", "because", "following"})
+_ADJUNCT = re.compile(rf"\b(?:{'|'.join(sorted(_ADJUNCT_WORDS))})\b", re.I)
 
 
 # words that open a clause with a capital, and name nothing: its adverbs, and the words that join it to another
-_OPENERS = OPENING_ADVERBS | {"since", "after", "before", "when", "while", "because", "although", "though", "if",
-                              "until", "as", "but", "and", "sadly", "luckily"}
+_OPENERS = OPENING_ADVERBS | _ADJUNCT_WORDS | {"when", "while", "although", "though", "if", "as", "but", "and",
+                                               "sadly", "luckily"}
 _MEASURE = re.compile(r"^\d+(?:-[a-z]+)+$")  # "5-day", "12-week": a measure said before a noun, no name
 
 
