@@ -18,14 +18,14 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 from . import dates, parse
-from .values import DETS, UNITS, amount_in, antecedent, called, named_after, placed, someone
+from .values import DETS, UNITS, amount_in, antecedent, called, counted, named_after, one_of, placed, someone
 from .values import held_at as _held_at
 from .values import is_name as _is_name
 from .values import noun_phrase as _phrase
 from .values import numeric as _numeric
 from .values import pobj as _pobj
 from .values import value_text as _text
-from .whose import AGENTS, a_slot_noun, agent_noun, me_with, owner_before_slot_noun, role_of
+from .whose import AGENTS, a_slot_noun, agent_noun, me_with, owner_before_slot_noun, owner_of_passed, role_of
 from .whose import FIRST as _FIRST
 from .whose import hung_subject as _hung_subject
 from .whose import mine_said_as as _mine_said_as
@@ -100,8 +100,9 @@ def readings(doc: Any, speaker: str, types: frozenset[str] = frozenset(), slot_w
             worked_on = _moved_thing(verb, types) or (topic if _it_object(verb) else None)
             moved = owner_before_slot_noun(worked_on, slot_words)
             if moved and not _overlaps(moved, reading.object) and not _overlaps(moved, reading.old or "") \
-                    and not _possessed(verb) \
-                    and moved.split()[-1].lower() not in slot_words:  # "got a new number: 555-9090" names the slot
+                    and (not _possessed(verb) or moved != worked_on) \
+                    and (moved != worked_on or moved.split()[-1].lower() not in slot_words):  # "got a new number:
+                # 555-9090" names the slot, and moves no thing of it
                 reading = replace(reading, moved=moved)
             if reading.shape == "change" and reading.subject != speaker and _possessed(verb):
                 reading = replace(reading, subject=speaker)  # "the doctor swapped my omeprazole for X": mine
@@ -436,6 +437,9 @@ def _subject_of(verb: Any, speaker: str, topic: str | None, types: frozenset[str
             return topic, topic  # "Tyrell signed; the deal is closed won": the deal is Tyrell's (not "Laptop 7")
     if _my_thing(subj, types, people):
         return speaker, topic  # "My amlodipine went up to 10 mg": the speaker's dose
+    passed = owner_of_passed(subj, verb, types)
+    if passed is not None:
+        return passed, passed
     if any(t.pos_ == "VERB" and t.dep_ not in ("amod", "compound") for t in subj.subtree if t.i < subj.i):
         return None, topic  # a clause the parser took for a subject ("Ledger outgrew SQLite, so it ..."): misread
     phrase = _phrase(subj, types)
@@ -500,6 +504,9 @@ def _reading(verb: Any, subject: str | None, types: frozenset[str], speaker: str
     lemma = verb.lemma_.lower()
     kids = list(verb.children)
     dobj = antecedent(verb, next((k for k in kids if k.dep_ in ("dobj", "attr")), None))
+    dobj = one_of(dobj, types) if dobj is not None and lemma == "be" else dobj  # ("one of Dr Hughes's patients")
+    if lemma in ("keep", "continue") and dobj is not None and dobj.left_edge.tag_ == "VBG":
+        return None  # "Apex kept missing deadlines": a habit, whose object is no value
     preps = {k.lower_: _pobj(k) for k in kids if k.dep_ in ("prep", "agent", "prt", "dative")
              and not (k.lower_ in ("on", "in", "at", "by", "until", "since") and _said_when(_pobj(k)))}
     under = next((_pobj(g) for k in kids if k.lower_ in ("on", "over", "across") for g in k.children
@@ -623,7 +630,7 @@ def _reading(verb: Any, subject: str | None, types: frozenset[str], speaker: str
             made = _made(subject, lemma, new, _clause_text(verb), "change")
             return made if made is None or old is None else replace(made, old=_text(old))
     # "dropped croissants to £1.95": a stop to an amount changes the amount
-    to_amount = lemma in STOP and preps.get("to") is not None and _numeric(preps["to"])
+    to_amount = (lemma in STOP or dobj is not None) and preps.get("to") is not None and counted(preps["to"])
     if lemma in STOP and xcomp is not None:  # "stopped using Mongo": the slot of "using" ends
         obj = next((k for k in xcomp.children if k.dep_ == "dobj"), None)
         return None if obj is None else _made(subject, xcomp.lemma_, obj, f"{subject} {xcomp.lemma_} {_text(obj)}",
@@ -732,7 +739,8 @@ _WHEN = re.compile(r"^(?:last|next|this|every|each|that)\s|^(?:today|yesterday|t
 def _made(subject: str, verb: str, obj: Any, text: str, shape: str) -> Reading | None:
     value = _TO_AMOUNT.sub("", _text(obj))  # "went up to 10 mg": the amount it went to
     value = placed(obj, value) if shape == "change" else value
-    if not value or value.lower() in _PRONOUNS or not subject or _WHEN.match(value):
+    if not value or value.lower() in _PRONOUNS or not subject \
+            or _WHEN.match(value) and not (verb == "be" and value.isdigit()):  # ("the code is 1942": no year)
         return None
     # a name keeps its case ("CockroachDB", which the small parser may tag a pronoun)
     named = obj.pos_ == "PROPN" or any(c.isupper() for c in value)

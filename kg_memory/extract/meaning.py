@@ -81,7 +81,7 @@ CHANGE_CUE = re.compile(r"\b(?:now|new|newly|became|become|becomes|lately|these 
 # a clause said in the passive ("is serviced by", "was paid for by", "is run by", any participle): its subject is
 # what the verb is done to
 _PASSIVE = re.compile(r"\b(?:is|are|was|were|be|been|being|gets?|got)\s+(?:\w+ly\s+|now\s+|also\s+|still\s+)?"
-                      r"\w+(?:\s+for)?\s+by\b", re.I)
+                      r"\w+(?:\s+for(?:\s+(?:us|me|them|you|him|her))?)?\s+by\b", re.I)  # ("made for us by")
 # and one said in the passive with any preposition ("is insured with Hiscox"): no doer of it is said first
 _DONE_TO = re.compile(r"\b(?:is|are|was|were|been|being)\s+(?:\w+ly\s+|now\s+|also\s+|still\s+)?\w+(?:ed|en)\b",
                       re.I)
@@ -211,7 +211,7 @@ class MeaningReader:
         for r, (spec, others, unsure) in _widest(self._successors(matched)):
             r = self._role_at(self._named_end(r, spec), spec)
             mine = only_its_noun(r.subject, r.text, spec.name)  # ("The date has changed: ...")
-            r = replace(r, subject=speaker if mine else self._slot_owner(r.subject, spec.name))
+            r = replace(r, subject=speaker if mine else self._slot_owner(r.subject, spec.name, r.text))
             when = dates.began(span, r.object if spec.object_kind == "date" else "")
             for value, ending in ((r.object, r.shape == "end"), *(((r.old, True),) if r.old else ())):
                 obj = value if (spec.object_kind == "entity" or r.object_proper) else value.lower()
@@ -348,7 +348,8 @@ class MeaningReader:
         if self._only_slot_nouns(r.object) and not r.object_proper \
                 and r.object.split()[-1].lower() not in self._exemplars().things:  # ("the wedding" is a thing)
             return None  # "I switched doctors": the slot's own noun is no value of it
-        if r.moved and (r.subject == speaker or is_agent(r.subject) and not self._of_a_type(r.subject)):
+        if r.moved and (r.subject == speaker or is_agent(r.subject) and not self._of_a_type(r.subject)
+                        or r.shape == "change" and self._only_slot_nouns(r.text.split(r.moved, 1)[-1].split()[0])):
             # a thing taken to a value ("we lifted checkout over to GCP") changes the thing's slot: the
             # pipeline settles which by the slots the thing holds
             sent = r.shape == "plain" and re.search(rf"\b(?:to|onto|into)\s+(?:the\s+)?{re.escape(r.object)}", r.text)
@@ -426,8 +427,9 @@ class MeaningReader:
         # when it is only a slot's noun ("Virgin Media supplies our internet"), else the thing itself
         owner = re.search(rf"([A-Z][\w.]*(?:\s+[A-Z][\w.]*)*)\s?['’]s\s+(?:\w+\s+)?{re.escape(r.object)}\b", r.text) \
             or re.search(rf"\b{re.escape(r.object)}\s+(?:at|of|for)\s+(?:the\s+)?{_NAME}", r.text)  # "the kitchen at X"
-        slot_noun = self._only_slot_nouns(r.object)
-        thing = owner.group(1) if owner and slot_noun else speaker if slot_noun else self.whose(r.object)
+        slot_noun = self._only_slot_nouns(r.object)  # (the speaker's when said as theirs, not "the practice")
+        mine = slot_noun and not re.search(rf"\bthe\s+{re.escape(r.object)}", r.text, re.I)
+        thing = owner.group(1) if owner and slot_noun else speaker if mine else self.whose(r.object)
         turned = replace(r, subject=thing, object=r.subject, object_proper=r.subject[:1].isupper())
         found = self.slots(turned, among=None if thing == speaker else preds)
         return (turned, found) if found else None
@@ -583,11 +585,15 @@ class MeaningReader:
         ontology): a thing with slots of its own, not one acting on others' ("our platform team")."""
         return self._typed_thing(phrase) or phrase.lower().strip() in self.types
 
-    def _slot_owner(self, subject: str, predicate: str) -> str:
+    def _slot_owner(self, subject: str, predicate: str, text: str = "") -> str:
         """A subject said as its owner and the slot's own noun ("Gateway deploys go to Render",
-        "Billing's database is Spanner now") is the owner's."""
+        "Billing's database is Spanner now") is the owner's; not when the clause says the slot's noun
+        apart ("The code for the back door": the back door, of door_code)."""
         words = subject.split()
         last = words[-1].lower() if len(words) > 1 else ""
+        *parts, noun = predicate.split("_")
+        if last in parts and re.search(rf"\b{re.escape(noun)}s?\b", text.replace(subject, ""), re.I):
+            return subject
         if last and a_slot_word(last, self.words.get(predicate, frozenset()) | set(predicate.split("_"))):
             return " ".join(words[:-1]).removesuffix("'s").removesuffix("’s")
         return subject
@@ -694,6 +700,7 @@ class MeaningReader:
                         weekdays.setdefault(p.name, []).append(dates.names_a_weekday(found.object))
                     elif p.name in self.vocab.own:  # an example the reader cannot read still says if it names
                         named.setdefault(p.name, []).append(last_name(parse.parsed(example)) is not None)
+                        numbered.setdefault(p.name, []).append(has_number(example))  # ("comes in every six months")
                     shapes.setdefault(p.name, set()).update(shapes_in(example))
                     mine.setdefault(p.name, []).append(said_of_speaker(example, self.types, self.slot_words))
             cache[self.vocab.version] = Exemplars(

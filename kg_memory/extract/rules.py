@@ -541,8 +541,11 @@ class RulesExtractor:
                    valid_to=end)  # (from t, said when: _emit starts it at the span, and bounds a period's start)
         if p.name == "job_title":
             org = re.match(rf"\s+(?:at|for|with)\s+(?:the\s+)?({_NAME})", rest)
+            # (a student's is a place of study: the slot whose keywords name the role, "student" of studies_at)
+            where = next((q for q in ("studies_at",) if q in self.vocab.predicates
+                          and value.split()[-1].lower() in self.vocab.predicates[q].keywords), "works_at")
             if org:
-                self._emit(out, subj, "works_at", org.group(1), self._statement("works_at", subj, org.group(1)),
+                self._emit(out, subj, where, org.group(1), self._statement(where, subj, org.group(1)),
                            t, span, "entity", valid_to=end)
         if p.name == "field_of_study":
             school = re.match(rf"\s+at\s+(?:the\s+)?({_NAME})", rest)

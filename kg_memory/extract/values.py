@@ -99,6 +99,11 @@ def numeric(t: Any) -> bool:
     return bool(t.like_num) or any(c.isdigit() for c in t.text)
 
 
+def counted(t: Any) -> bool:
+    """A number, or a noun said with one ("twelve months")."""
+    return numeric(t) or any(k.dep_ == "nummod" and numeric(k) for k in t.children)
+
+
 def _value_end(doc: Any, end: int) -> int:
     """The last token of a value whose head is ``doc[end]``: the surface runs of ``_text``'s doc."""
     while end + 1 < len(doc):
@@ -148,11 +153,23 @@ _OPENERS = frozenset({"finally", "now", "then", "so", "also", "still", "sadly", 
                       "recently", "last", "next", "new", "old", "our", "my", "the"})
 
 
+_MODIFIERS = frozenset({"compound", "amod", "flat", "nmod"})
+
+
+def _modifies(t: Any, tok: Any) -> bool:
+    """Is ``t`` a word of ``tok``'s own name, through modifiers only ("Mr" of "Mr Osei's care" is not care's)?"""
+    while t.head != tok and t.head != t:
+        t = t.head
+        if t.dep_ not in _MODIFIERS:
+            return False
+    return True
+
+
 def noun_phrase(tok: Any, types: frozenset[str]) -> str:
     """A noun phrase without its determiners, and without a closing word that only names its
     entity type ("the billing service" is "billing" when the ontology has the type service)."""
-    words = [t for t in tok.subtree if t.dep_ in ("compound", "amod", "flat", "nmod") or t == tok
-             or _whose_kind(t, tok, types)]
+    words = [t for t in tok.subtree if t == tok or _whose_kind(t, tok, types) or t.dep_ in _MODIFIERS
+             and _modifies(t, tok)]
     words = [t for t in words if t.i <= tok.i and t.lower_ not in DETS]
     if tok.text.istitle() and tok.pos_ == "PROPN":  # a name is made of names ("after the reorg Sofia": Sofia)
         words = [t for t in words if t == tok or not t.text.islower()]
@@ -260,8 +277,9 @@ def value_shape(value: str) -> str | None:
     return f"amount:{unit[:-1] if len(unit) > 2 and unit.endswith('s') else unit}"
 
 
-_NUMBER_WORD = re.compile(r"\b(?:one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|fifteen|twenty|"
-                          r"thirty|forty|fifty|hundred)\b", re.I)
+_NUMBER_WORD = re.compile(r"\b(?:one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|"
+                          r"(?:thir|four|fif|six|seven|eigh|nine)teen|twenty|thirty|forty|fifty|sixty|seventy|"
+                          r"eighty|ninety|hundred)\b", re.I)
 
 
 def has_number(value: str) -> bool:
@@ -312,3 +330,20 @@ def named_after(noun: Any) -> Any | None:
     while i + 1 < len(doc) and doc[i].dep_ == "compound" and doc[i].pos_ == "PROPN":
         i += 1
     return doc[i] if doc[i].pos_ == "PROPN" and doc[i].dep_ in ("appos", "npadvmod", "conj") else None
+
+
+_ONE_OF = frozenset({"one", "some", "each", "any"})
+
+
+def one_of(dobj: Any, types: frozenset[str]) -> Any:
+    """What a copula's phrase names: "one of Dr Hughes's patients" is one of them; and one of the group's types
+    said as someone's ("Dr Hughes's patient") names that someone, whose slot the subject's is."""
+    verb = dobj.head
+    if dobj.dep_ == "attr" and dobj.lower_ in _ONE_OF:
+        dobj = next((o for k in dobj.children if k.dep_ == "prep" and k.lower_ == "of"
+                     if (o := pobj(k)) is not None), dobj)
+    if dobj.lemma_.lower() in types and any(k.dep_ == "nsubj" and k.pos_ == "PROPN" for k in verb.children):
+        # (of someone: "Retrieval is Dr. Chen's project" is a thing Dr. Chen is responsible for)
+        owner = next((k for k in dobj.children if k.dep_ == "poss" and is_name(k)), None)
+        return dobj if owner is None else owner
+    return dobj

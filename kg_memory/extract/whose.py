@@ -126,7 +126,8 @@ def owner(noun: Any, speaker: str, types: frozenset[str]) -> str | None:
         if k.dep_ == "poss":
             if k.lower_ in ("my", "our"):
                 return speaker if named is None else named.text  # ("our Initech contact": Initech's)
-            if is_name(k) or k.pos_ == "NOUN":  # ("the gateway's maintainer": the gateway's)
+            if is_name(k) or k.pos_ == "NOUN" or numeric(k) and any(is_name(c) for c in k.children):
+                # ("the gateway's maintainer": the gateway's; "Flat 2's rent": Flat 2's)
                 return noun_phrase(k, types).removesuffix("'s").removesuffix("’s").strip()
     return None if named is None else named.text
 
@@ -188,5 +189,18 @@ def owner_before_slot_noun(moved: str | None, slot_words: frozenset[str]) -> str
     """A thing worked on said as its owner and a slot's noun ("raised the bathroom budget to £11k"): the owner."""
     words = (moved or "").split()
     if len(words) > 1 and words[-1].lower() in slot_words and words[-2].lower() not in slot_words | WHICH_ONE:
-        return " ".join(words[:-1])
+        return re.sub(r"['’]s$", "", " ".join(words[:-1]))  # ("Mrs Grant's recall": Mrs Grant)
     return moved
+
+
+PASSES = frozenset({"pass", "move", "go", "transfer", "switch"})  # what a thing someone has does when it changes hands
+
+
+def owner_of_passed(subj: Any, verb: Any, types: frozenset[str]) -> str | None:
+    """"Mr Osei's care has passed to Dr Lin": a named one's thing (no slot's noun, no thing of the group's types)
+    that passes to another is the named one's slot changing: the named one."""
+    named = next((k for k in subj.children if k.dep_ == "poss" and is_name(k)), None)
+    if named is None or subj.pos_ != "NOUN" or subj.lemma_.lower() in types or verb.lemma_.lower() not in PASSES \
+            or not any(k.dep_ == "prep" and k.lower_ == "to" for k in verb.children):
+        return None
+    return noun_phrase(named, types)

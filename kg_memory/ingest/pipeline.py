@@ -378,8 +378,8 @@ class Pipeline:
                     kinds.setdefault(normalize_name(f.object), (f.object, f.object_kind))
             for m in x.mentions:
                 kinds.setdefault(normalize_name(m), (m, "entity"))
-        ending_objects = {normalize_name(f.object) for x in extractions.values() for f in x.facts
-                          if f.ending and f.object}
+        ending_objects = {normalize_name(f.object if f.ending else f.replaces) for x in extractions.values()
+                          for f in x.facts if f.ending and f.object or f.replaces}  # (and the values changes leave)
         known = find_live(self.store, group_id, list(kinds) + list(ending_objects))
         for key, (name, kind) in kinds.items():
             if key and key not in known:
@@ -403,7 +403,28 @@ class Pipeline:
         state: dict[tuple[str, str], dict[str, FactVersion]] = defaultdict(dict)
         for v in self.store.current_facts(group_id, sorted(pairs)):
             state[(v.subject_id, v.predicate)][v.id] = v
+        left = {e.id: subj.id for x in extractions.values() for f in x.facts if f.replaces
+                if (e := known.get(normalize_name(f.replaces))) and (subj := known.get(normalize_name(f.subject)))}
+        for v in self.store.current_facts(group_id, object_ids=sorted(left)) if left else ():
+            if left.get(v.object_id) == v.subject_id and v.predicate not in self.vocab.predicates:
+                state[(v.subject_id, v.predicate)][v.id] = v  # an open fact of the value a change leaves
         return state
+
+    def _open_ends(self, facts: list[ExtractedFact], known: dict[str, Entity],
+                   state: dict[tuple[str, str], dict[str, FactVersion]]) -> list[ExtractedFact]:
+        """The facts, each change followed by the end of the open facts (no predicate of the ontology) its
+        subject holds of the value it leaves: "I switched from history to politics" ends "User read history",
+        whatever the slot it changes."""
+        out: list[ExtractedFact] = []
+        for f in facts:
+            out.append(f)
+            subj = known.get(normalize_name(f.subject)) if f.replaces and not f.ending else None
+            out += [ExtractedFact(subject=f.subject, predicate=p, object=f.replaces, statement=f"{f.subject} no longer "
+                                  f"{p} {f.replaces}", valid_from=f.valid_from, dated=f.dated, ending=True)
+                    for (sid, p), versions in sorted(state.items()) if subj is not None and sid == subj.id
+                    and p not in self.vocab.predicates and any(names_value(f.replaces, v.object)
+                                                                for v in versions.values())]
+        return out
 
     def _decide_facts(self, group_id: str, e: Episode, found: Extraction, known: dict[str, Entity],
                       state: dict[tuple[str, str], dict[str, FactVersion]], pending: dict[str, FactVersion],
@@ -411,7 +432,7 @@ class Pipeline:
         """Decide each fact of one episode against what is believed (``state``, which
         this updates); return the ids of the entities the facts name."""
         mentioned: set[str] = set()
-        for said in found.facts:
+        for said in self._open_ends(found.facts, known, state):
             subj = known.get(normalize_name(said.subject))
             obj = known.get(normalize_name(said.object)) if said.object else None
             if subj is None or (obj is None and not (said.ending and (said.any_object or said.object))):
@@ -461,8 +482,8 @@ class Pipeline:
                  ) -> str | None:
         """The predicate whose value the subject holds now is ``value`` ("ibuprofen"): a change from it
         ends it there, and the new value starts there (a single slot's successor, or one more of many)."""
-        return next((p for (sid, p), versions in state.items()
-                     if sid == subject_id and any(names_value(value, v.object) for v in versions.values())), None)
+        return next((p for (sid, p), versions in state.items() if sid == subject_id and p in self.vocab.predicates
+                     and any(names_value(value, v.object) for v in versions.values())), None)
 
     @staticmethod
     def _persist(group_id: str, pair: tuple[str, str], decision: Decision,

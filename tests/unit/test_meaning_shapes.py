@@ -1214,3 +1214,43 @@ def test_one_who_goes_on_leave_holds_no_slot_of_it(bakery):
 ])
 def test_moving_in_and_what_people_call_theirs(embedder, text, fact):
     assert fact in _facts(RulesExtractor(embedder), text)
+
+
+dental, facilities = (_domain(n, FIXTURES) for n in ("dental", "facilities"))  # (updates-fresh20.json's, dev)
+
+
+@pytest.mark.parametrize("text, fact", [
+    ("Bridges are made for us by Cobalt Lab.", ("bridges", "dental_lab", "Cobalt Lab", False)),  # a passive "for us"
+    # a thing of ours said as its owner and a slot's noun: the owner's slot
+    ("We've moved our denture work to Ivory Lab.", ("denture", "dental_lab", "Ivory Lab", False)),
+    # one of someone's patients: the subject's slot, the someone its value
+    ("Mrs Khan is one of Dr Rees's patients.", ("mrs khan", "treating_dentist", "Dr Rees", False)),
+    # a named one's thing that passes to another: the named one's slot changes ("Miss", not "Miss care")
+    ("Miss Ford's care has passed to Dr Shah.", ("miss ford", "treating_dentist", "Dr Shah", False)),
+    # a thing's slot stretched to an amount, whatever the verb
+    ("We've extended Mr Bell's recall to eighteen months.", ("mr bell", "recall_interval", "eighteen months", False)),
+    # the slot's noun said with "the" is the thing's own, not the speaker's
+    ("Jo Lane manages the practice.", ("practice", "practice_manager", "Jo Lane", False)),
+])
+def test_who_treats_whom_and_what_goes_where_in_a_dental_practice(dental, text, fact):
+    assert fact in _facts(dental, text)
+
+
+def test_a_slot_whose_examples_all_count_takes_no_act_as_its_value(dental):
+    """An example the reader cannot read ("comes in every six months") still says its value has a number."""
+    assert not any(f[1] == "recall_interval" for f in _facts(dental, "The lab kept losing impressions."))
+
+
+def test_a_code_said_like_a_year_is_the_value_of_the_thing_it_is_for(facilities):
+    assert ("side gate", "door_code", "1987", False) in _facts(facilities, "The code for the side gate is 1987.")
+
+
+@pytest.mark.parametrize("text, fact, not_fact", [
+    # a student's place is a place of study, not an employer
+    ("I'm a first-year student at Leeds Beckett.", ("user", "studies_at", "Leeds Beckett", False),
+     ("user", "works_at", "Leeds Beckett", False)),
+    ("I qualified as an accountant last year.", ("user", "job_title", "accountant", False), None),
+])
+def test_students_and_those_newly_qualified(embedder, text, fact, not_fact):
+    found = _facts(RulesExtractor(embedder), text)
+    assert fact in found and not_fact not in found
