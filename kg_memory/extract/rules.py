@@ -23,7 +23,7 @@ from .meaning import MeaningReader, ontology_tag
 
 log = logging.getLogger(__name__)
 
-RULES_VERSION = "rules-15"  # rules-7 (what is worth keeping, extract/worth.py) + the clause shapes of
+RULES_VERSION = "rules-16"  # rules-7 (what is worth keeping, extract/worth.py) + the clause shapes of
 # extract/clauses.py (whose slot, which value, ends that name the slot, values like the examples'); 9: a
 # name that begins like a month is a value ("Marco"), a when or why after the value names none, "my X" is mine,
 # a named one acting on an unnamed thing is turned round, "took over as my GP" reads as "is my GP", and
@@ -37,7 +37,9 @@ RULES_VERSION = "rules-15"  # rules-7 (what is worth keeping, extract/worth.py) 
 # value, one who steps in after an end, names the parser splits, "it" in a joined clause, a thing worked on
 # at a named place, a role's noun as its verb, passives with any preposition); 14: those of round eight (a date
 # slot's value is no start, one who steps in after a name's own end, a sentence naming the value one thing holds,
-# a name doing a slot's work, a slot held at a name, "let X go", "on Monday" says when)
+# a name doing a slot's work, a slot held at a name, "let X go", "on Monday" says when); 15: round nine (states
+# said plainly, homes, roles); 16: round ten (a passive said for someone, one of someone's patients, a named one's
+# thing passed on, a slot moved to an amount, a code like a year, a student's place of study)
 
 _ADVERBS = (r"just|also|recently|finally|now|still|currently|actually|really|already|officially|"
             r"eventually|happily|fully|then|even|both")
