@@ -201,7 +201,8 @@ def _resolve(raw: dict[str, Any], base: Ontology | None, builtin: bool = False) 
              **{k: v.get("description", "") for k, v in (raw.get("entity_types") or {}).items()}}
     version = _version({"base": base.version if base else None, "own": raw})
     custom = frozenset() if builtin else frozenset(own) | (base.custom if base else frozenset())
-    vocab = Vocabulary(preds, relations, classes, version=version, entity_types=tuple(sorted(types)), own=custom)
+    vocab = Vocabulary(preds, relations, classes, version=version, entity_types=tuple(sorted(types)), own=custom,
+                       type_notes=tuple(sorted(types.items())))
     return Ontology(vocab, raw, version, custom, types)
 
 

@@ -51,6 +51,7 @@ class Vocabulary:
     version: str = ""  # the ontology's version hash
     entity_types: tuple[str, ...] = ()
     own: frozenset[str] = frozenset()  # the predicates a group's own file defines (none in the default)
+    type_notes: tuple[tuple[str, str], ...] = ()  # each entity type and its description
 
     def is_single(self, predicate: str) -> bool:
         p = self.predicates.get(predicate)

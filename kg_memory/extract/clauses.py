@@ -18,11 +18,14 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 from . import dates, parse
-from .values import DETS, UNITS, amount_in, antecedent, called, counted, named_after, one_of, placed, someone
+from .values import DETS, UNITS, amount_in, antecedent, called, named_after, placed, someone
+from .values import compound_read_as_verb as _compound_read_as_verb
+from .values import counted as _counted
 from .values import held_at as _held_at
 from .values import is_name as _is_name
 from .values import noun_phrase as _phrase
 from .values import numeric as _numeric
+from .values import one_of as _one_of
 from .values import pobj as _pobj
 from .values import value_text as _text
 from .whose import AGENTS, a_slot_noun, agent_noun, me_with, owner_before_slot_noun, owner_of_passed, role_of
@@ -335,8 +338,9 @@ def _is_verb(t: Any) -> bool:
     if t.pos_ in ("VERB", "AUX") and t.dep_ in ("ROOT", "conj", "ccomp", "advcl", "xcomp", "parataxis"):
         if t.dep_ == "xcomp" and t.head.lemma_.lower() in STOP:
             return False  # "stopped using Memcached": the stop is the clause, "using" its slot
-        return not (t.dep_ == "xcomp" and t.head.lemma_.lower() in CHANGE and not any(
-            k.dep_ in ("dobj", "nsubj") for k in t.children))  # "migrating billing off": billing is a thing
+        return not (t.dep_ == "xcomp" and t.head.lemma_.lower() in CHANGE and (not any(
+            k.dep_ in ("dobj", "nsubj") for k in t.children) or _compound_read_as_verb(t)))
+        # ("migrating billing off": billing is a thing; "moved recycling collection to Thursdays": a compound)
     return t.dep_ == "conj" and t.pos_ == "NOUN" and t.head.dep_ == "dobj" and any(
         k.dep_ == "prep" for k in t.children)
 
@@ -357,7 +361,9 @@ def _moved_thing(verb: Any, types: frozenset[str]) -> str | None:
         return None if called(dobj) is not dobj else _with_its_owner(dobj, types)
     if verb.lemma_.lower() in CHANGE:
         thing = next((k for k in verb.children if k.dep_ == "xcomp" and not _is_verb(k)), None)
-        return None if thing is None else thing.text
+        return None if thing is None else " ".join(
+            [thing.text, *(k.text for k in thing.children if k.dep_ == "dobj" and _compound_read_as_verb(thing))])
+
     return None
 
 
@@ -504,7 +510,7 @@ def _reading(verb: Any, subject: str | None, types: frozenset[str], speaker: str
     lemma = verb.lemma_.lower()
     kids = list(verb.children)
     dobj = antecedent(verb, next((k for k in kids if k.dep_ in ("dobj", "attr")), None))
-    dobj = one_of(dobj, types) if dobj is not None and lemma == "be" else dobj  # ("one of Dr Hughes's patients")
+    dobj = _one_of(dobj, types) if dobj is not None and lemma == "be" else dobj  # ("one of Dr Hughes's patients")
     if lemma in ("keep", "continue") and dobj is not None and dobj.left_edge.tag_ == "VBG":
         return None  # "Apex kept missing deadlines": a habit, whose object is no value
     preps = {k.lower_: _pobj(k) for k in kids if k.dep_ in ("prep", "agent", "prt", "dative")
@@ -630,7 +636,7 @@ def _reading(verb: Any, subject: str | None, types: frozenset[str], speaker: str
             made = _made(subject, lemma, new, _clause_text(verb), "change")
             return made if made is None or old is None else replace(made, old=_text(old))
     # "dropped croissants to £1.95": a stop to an amount changes the amount
-    to_amount = (lemma in STOP or dobj is not None) and preps.get("to") is not None and counted(preps["to"])
+    to_amount = (lemma in STOP or dobj is not None) and preps.get("to") is not None and _counted(preps["to"])
     if lemma in STOP and xcomp is not None:  # "stopped using Mongo": the slot of "using" ends
         obj = next((k for k in xcomp.children if k.dep_ == "dobj"), None)
         return None if obj is None else _made(subject, xcomp.lemma_, obj, f"{subject} {xcomp.lemma_} {_text(obj)}",

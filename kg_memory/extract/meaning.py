@@ -40,6 +40,7 @@ from .exemplars import (
     value_verbs,
 )
 from .homes import Homes
+from .kinds import kind_of, kinds_said
 from .succession import NAME as _NAME
 from .succession import in_place_of, stepped_in, with_names
 from .surface import clauses_of, misjoined, named_clauses, surface_readings
@@ -349,7 +350,7 @@ class MeaningReader:
                 and r.object.split()[-1].lower() not in self._exemplars().things:  # ("the wedding" is a thing)
             return None  # "I switched doctors": the slot's own noun is no value of it
         if r.moved and (r.subject == speaker or is_agent(r.subject) and not self._of_a_type(r.subject)
-                        or r.shape == "change" and self._only_slot_nouns(r.text.split(r.moved, 1)[-1].split()[0])):
+                        or r.shape == "change" and self._moved_with_its_slot(r)):
             # a thing taken to a value ("we lifted checkout over to GCP") changes the thing's slot: the
             # pipeline settles which by the slots the thing holds
             sent = r.shape == "plain" and re.search(rf"\b(?:to|onto|into)\s+(?:the\s+)?{re.escape(r.object)}", r.text)
@@ -385,6 +386,12 @@ class MeaningReader:
                     self._exemplars().takes_names(found[0].name) or _served(r) or self._nearer(turned, (r, found))):
                 return turned
         return (r, found) if found and (not wish or found[0].name in self.aims) else None
+
+    def _moved_with_its_slot(self, r: Reading) -> bool:
+        """Is the thing a change moves said with a slot's noun after it ("Security changed the back door code to
+        7305")? Then whoever changed it, the change is the thing's."""
+        after = r.text.split(r.moved or "", 1)[-1].split() if r.moved and r.moved in r.text else []
+        return bool(after) and self._only_slot_nouns(after[0])
 
     def _a_clear_state(self, r: Reading, clear: tuple[Predicate, float]) -> bool:
         """A state the speaker says plainly, with no word of change, under the default ontology ("I'm at Durham
@@ -432,6 +439,8 @@ class MeaningReader:
         thing = owner.group(1) if owner and slot_noun else speaker if mine else self.whose(r.object)
         turned = replace(r, subject=thing, object=r.subject, object_proper=r.subject[:1].isupper())
         found = self.slots(turned, among=None if thing == speaker else preds)
+        if found is None and kind_of(thing, self.vocab.type_notes):  # the verb's slots are another kind's: the
+            found = self.slots(turned, things_only=True)  # thing's own kind's ("Otis looks after the lifts")
         return (turned, found) if found else None
 
     def _verb_of(self, r: Reading) -> str:
@@ -530,6 +539,7 @@ class MeaningReader:
         said_words |= {w[:-1] for w in said_words if w.endswith("s")}
         said_words |= {w[2:] for w in said_words if w.startswith("re") and len(w) > 6}  # "reassigned": assigned
         kind = value_shape(r.object)
+        sort = kind_of(r.subject, self.vocab.type_notes)  # (a slot said of another kind of thing is no slot of it)
         return {p: (MASK_WEIGHT * shape[p] + (1 - MASK_WEIGHT) * s if p in shape else s)
                 + (CUE_BONUS if self.cues.get(p, frozenset()) & said_words else 0.0)
                 + (CUE_BONUS if names_its_slot(r.object, p) else 0.0)  # "a 10k plan": a training_plan
@@ -537,7 +547,7 @@ class MeaningReader:
                 + (OWN_BONUS if p in self.vocab.own else 0.0)
                 + VALUE_WEIGHT * max(0.0, alike.get(p, 0.0) - VALUE_FLOOR)
                 for p, s in raw.items() if (not classed or self._takes(p, r.object)) and (among is None or p in among)
-                and (not things_only or self._of_things(p))}
+                and (not things_only or self._of_things(p)) and (sort is None or sort in self._kinds.get(p, (sort,)))}
 
     def _said_in_its_words(self, predicate: str, said: frozenset[str]) -> bool:
         """Under a group's own ontology, a built-in slot of many values and no value class (a person's pets,
@@ -549,6 +559,11 @@ class MeaningReader:
             return True
         keys = self._keywords.get(predicate)
         return keys is None or bool(keys & said)
+
+    @functools.cached_property
+    def _kinds(self) -> dict[str, frozenset[str]]:
+        """The types each slot is said of, where its description names some (``kinds.kinds_said``)."""
+        return {p.name: said for p in self.active if (said := kinds_said(p.description, self.vocab.type_notes))}
 
     @functools.cached_property
     def _keywords(self) -> dict[str, frozenset[str]]:
@@ -701,6 +716,7 @@ class MeaningReader:
                     elif p.name in self.vocab.own:  # an example the reader cannot read still says if it names
                         named.setdefault(p.name, []).append(last_name(parse.parsed(example)) is not None)
                         numbered.setdefault(p.name, []).append(has_number(example))  # ("comes in every six months")
+                        weekdays.setdefault(p.name, []).append(dates.names_a_weekday(example))
                     shapes.setdefault(p.name, set()).update(shapes_in(example))
                     mine.setdefault(p.name, []).append(said_of_speaker(example, self.types, self.slot_words))
             cache[self.vocab.version] = Exemplars(

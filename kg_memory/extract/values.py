@@ -347,3 +347,9 @@ def one_of(dobj: Any, types: frozenset[str]) -> Any:
         owner = next((k for k in dobj.children if k.dep_ == "poss" and is_name(k)), None)
         return dobj if owner is None else owner
     return dobj
+
+
+def compound_read_as_verb(t: Any) -> bool:
+    """A gerund right after its verb with its object right after it ("moved recycling collection to ..."): a noun
+    compound the parser read as a verb and its object."""
+    return t.tag_ == "VBG" and t.i == t.head.i + 1 and any(k.dep_ == "dobj" and k.i == t.i + 1 for k in t.children)

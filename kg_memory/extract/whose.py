@@ -188,7 +188,9 @@ WHICH_ONE = frozenset({"new", "old", "current", "former", "next", "previous", "i
 def owner_before_slot_noun(moved: str | None, slot_words: frozenset[str]) -> str | None:
     """A thing worked on said as its owner and a slot's noun ("raised the bathroom budget to £11k"): the owner."""
     words = (moved or "").split()
-    if len(words) > 1 and words[-1].lower() in slot_words and words[-2].lower() not in slot_words | WHICH_ONE:
+    which = slot_words | WHICH_ONE  # (not "the phone number": a slot's two nouns; but "the back door code")
+    if len(words) > 1 and words[-1].lower() in slot_words and (
+            words[-2].lower() not in which or len(words) > 2 and words[-3].lower() not in which):
         return re.sub(r"['’]s$", "", " ".join(words[:-1]))  # ("Mrs Grant's recall": Mrs Grant)
     return moved
 

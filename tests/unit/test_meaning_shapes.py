@@ -1254,3 +1254,17 @@ def test_a_code_said_like_a_year_is_the_value_of_the_thing_it_is_for(facilities)
 def test_students_and_those_newly_qualified(embedder, text, fact, not_fact):
     found = _facts(RulesExtractor(embedder), text)
     assert fact in found and not_fact not in found
+
+
+@pytest.mark.parametrize("text, fact", [
+    # a slot said of one kind of thing is not read of another: lifts are equipment (the type's own description
+    # lists "lift"), which is serviced; a building is managed
+    ("Kone looks after the escalators.", ("escalators", "maintained_by", "Kone", False)),
+    ("Ravi Dutt looks after the Quay building.", ("quay", "building_manager", "Ravi Dutt", False)),
+    # whoever changes a thing said with its slot's noun, the change is the thing's
+    ("Facilities changed the fire door code to 8812.", ("fire door", "door_code", "8812", False)),
+    # a compound the parser read as a verb and its object
+    ("The council has moved composting collection to Fridays.", ("composting", "collection_day", "Fridays", False)),
+])
+def test_whose_slot_by_the_kind_of_thing_in_a_building(facilities, text, fact):
+    assert fact in _facts(facilities, text)
