@@ -24,7 +24,8 @@ from ..embed.base import Embedder
 
 _WORD = re.compile(r"[^a-z0-9]+")
 # Leading articles and fillers of an object phrase (the rules extractor uses the same one).
-LEADING = re.compile(r"^(?:(?:the|a|an|my|our|some|new|fully|now|really|a new|the new)\s+)+", re.I)
+LEADING = re.compile(r"^(?:(?:the|a|an|my|our|some|new|fully|now|really|a new|the new|old|trusty|battered|shiny|"
+                     r"brand[- ]new|second[- ]?hand)\s+)+", re.I)  # (not the value: "an old iPhone 8")
 _PLACEHOLDERS = {"unknown", "none", "null", "n/a", "na", "nothing", "not mentioned", "unspecified", "the",
                  "and", "not", "specified", "mentioned"}
 

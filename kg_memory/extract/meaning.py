@@ -41,6 +41,7 @@ from .exemplars import (
 )
 from .homes import Homes
 from .kinds import kind_of, kinds_said
+from .shapes import ARRANGED, CLAUSE_BREAK, PREPOSITION, PROVIDER, Slots, bare, said_verb, served, widest, words_of
 from .succession import NAME as _NAME
 from .succession import in_place_of, stepped_in, with_names
 from .surface import clauses_of, misjoined, named_clauses, surface_readings
@@ -191,7 +192,7 @@ class MeaningReader:
         if sentence.rstrip().endswith(("?", ":")):
             return []  # a question states nothing, nor a headline ("New goal:")
         # a wish states nothing, except of a slot that is itself an aim ("I want to run a marathon")
-        wish = bool(HYPOTHETICAL.search(_ARRANGED.sub("", sentence)))
+        wish = bool(HYPOTHETICAL.search(ARRANGED.sub("", sentence)))
         doc = parse.parsed(sentence)
         slot_words = self._reading_words
         parsed = readings(doc, speaker, self.types, slot_words, self.people, self.ends, self.preps)
@@ -209,7 +210,7 @@ class MeaningReader:
                        if (m := self._match(r, speaker, wish))]
         matched += self._stepped_in(matched, sentence, speaker)
         out = in_place_of(self.vocab, sentence, span.start if span else t, span is not None)
-        for r, (spec, others, unsure) in _widest(self._successors(matched)):
+        for r, (spec, others, unsure) in widest(self._successors(matched)):
             r = self._role_at(self._named_end(r, spec), spec)
             mine = only_its_noun(r.subject, r.text, spec.name)  # ("The date has changed: ...")
             r = replace(r, subject=speaker if mine else self._slot_owner(r.subject, spec.name, r.text))
@@ -251,8 +252,8 @@ class MeaningReader:
             return r
         return replace(r, subject=r.said_by, object=r.subject, object_proper=True, said_by=None)
 
-    def _stepped_in(self, matched: list[tuple[Reading, _Slots]], sentence: str, speaker: str
-                    ) -> list[tuple[Reading, _Slots]]:
+    def _stepped_in(self, matched: list[tuple[Reading, Slots]], sentence: str, speaker: str
+                    ) -> list[tuple[Reading, Slots]]:
         """"Keith quit The Strays and Lola took over", "Ken left Salt and Rosa replaced him": one who steps in
         after a name's end of one of the group's slots whose values are names is the slot's next value (said
         of the same subject, whose holder the pipeline settles)."""
@@ -267,10 +268,10 @@ class MeaningReader:
                                     any_value=False), slots))
         return out
 
-    def _successors(self, matched: list[tuple[Reading, _Slots]]) -> list[tuple[Reading, _Slots]]:
+    def _successors(self, matched: list[tuple[Reading, Slots]]) -> list[tuple[Reading, Slots]]:
         """"I quit tennis and took up padel": the value that follows an end in the same sentence is the
         ended slot's successor, when that slot is near enough in meaning to call."""
-        out: list[tuple[Reading, _Slots]] = []
+        out: list[tuple[Reading, Slots]] = []
         for r, slots in matched:
             ended = out[-1][1][0] if out and out[-1][0].shape == "end" and out[-1][0].subject == r.subject else None
             before = out[-1][0] if ended is not None else None
@@ -315,7 +316,7 @@ class MeaningReader:
         if not ranked:
             return None
         top, score = ranked[0]
-        if not self._said_in_its_words(top, _words_of(r.text)):
+        if not self._said_in_its_words(top, words_of(r.text)):
             return None  # (nearest to a slot it does not name: no slot, not the next nearest)
         runner = ranked[1][1] if len(ranked) > 1 else -1.0
         floor = SHAPE_THRESHOLD if r.shape in ("change", "hand_over", "rewrite") else self.threshold
@@ -323,7 +324,7 @@ class MeaningReader:
             return None
         return self.vocab.predicates[top], score
 
-    def _match(self, r: Reading, speaker: str, wish: bool) -> tuple[Reading, _Slots] | None:
+    def _match(self, r: Reading, speaker: str, wish: bool) -> tuple[Reading, Slots] | None:
         """A reading and its slots. A clause in which the speaker (or a team) acts on a thing ("we moved
         the wiki to Notion") is first read as the thing's, under the predicates said of things."""
         home = self._homes.read(r)
@@ -383,7 +384,7 @@ class MeaningReader:
         elif not wish and found is not None and self._built_the_wrong_way(r):
             turned = self._turned(r, speaker)
             if turned is not None and turned[1][0].object_kind == "entity" and (
-                    self._exemplars().takes_names(found[0].name) or _served(r) or self._nearer(turned, (r, found))):
+                    self._exemplars().takes_names(found[0].name) or served(r) or self._nearer(turned, (r, found))):
                 return turned
         return (r, found) if found and (not wish or found[0].name in self.aims) else None
 
@@ -401,10 +402,10 @@ class MeaningReader:
         return score >= STATE_THRESHOLD and self.vocab.is_single(spec.name) \
             and not any(r.object.lower() in e.lower() for e in spec.examples)
 
-    def _provided(self, r: Reading) -> tuple[Reading, _Slots] | None:
+    def _provided(self, r: Reading) -> tuple[Reading, Slots] | None:
         """"We rent our house from Mrs Patel", "we get our power through Bulb": a thing one has from a name
         is the name's, for the group's own slots whose examples give a name (the thing is no value of them)."""
-        said = _PROVIDER.search(r.text) if r.shape == "plain" and r.object and not r.object_proper \
+        said = PROVIDER.search(r.text) if r.shape == "plain" and r.object and not r.object_proper \
             and self.vocab.own else None
         if said is None or said.group(1).lower() in r.subject.lower():
             return None
@@ -418,7 +419,7 @@ class MeaningReader:
         """The slot words a clause is read with: not the nouns the group's examples say a slot of ("the wedding")."""
         return self.slot_words - self._exemplars().things
 
-    def _value_acts(self, r: Reading, speaker: str) -> tuple[Reading, _Slots] | None:
+    def _value_acts(self, r: Reading, speaker: str) -> tuple[Reading, Slots] | None:
         """"Hugo mentors Nadia", "Mercer Motors maintains the Sprinter": a verb whose doer is the value of one
         of the group's slots, said actively. The slot is the object's, and the doer its value."""
         preds = self._acted_by_value.get(self._verb_of(r)) if r.shape in ("plain", "change") else None
@@ -427,7 +428,7 @@ class MeaningReader:
         doer, done = low.find(said), low.find(r.object.lower())
         if not preds or not r.object or r.old or r.any_value or r.moved or _PASSIVE.search(r.text) \
                 or _DONE_TO.search(r.text) \
-                or not 0 <= doer < done or _PREPOSITION.search(low, doer + len(said), done):
+                or not 0 <= doer < done or PREPOSITION.search(low, doer + len(said), done):
             return None  # (said in the passive, or read already with the doer as value: "Dr. Moreau looks after me";
             # or of a value after a preposition: "The parser crate builds on Travis CI" is no Travis CI's)
         # whose the done thing is: a name said as its owner ("teaches Noah's class": Noah's), else the speaker's
@@ -446,9 +447,9 @@ class MeaningReader:
     def _verb_of(self, r: Reading) -> str:
         """The reading's verb (lemma); for a reading off the surface, the word after its subject as one of
         the ontology's verbs ("Hugo mentors Nadia", where the small parser took "mentors" for a noun)."""
-        return _said_verb(r.text, r, frozenset(self._acted_by_value))
+        return said_verb(r.text, r, frozenset(self._acted_by_value))
 
-    def _doing_its_work(self, r: Reading, speaker: str) -> tuple[Reading, _Slots] | None:
+    def _doing_its_work(self, r: Reading, speaker: str) -> tuple[Reading, Slots] | None:
         """"Green Fork is doing the catering": a name that does the work a slot of the group's own is named
         for is the value of that slot, the speaker's (or the one it is done for)."""
         if r.shape != "plain" or not r.subject[:1].isupper() or r.subject == speaker or r.object_proper \
@@ -460,9 +461,9 @@ class MeaningReader:
                      and any(len(w) >= 5 and shared_stem(work, w) >= 5 for w in p.split("_"))), None)
         if slot is None:
             return None
-        return replace(r, subject=_served(r) or speaker, object=r.subject, object_proper=True), (slot, (), False)
+        return replace(r, subject=served(r) or speaker, object=r.subject, object_proper=True), (slot, (), False)
 
-    def _nearer(self, a: tuple[Reading, _Slots], b: tuple[Reading, _Slots]) -> bool:
+    def _nearer(self, a: tuple[Reading, Slots], b: tuple[Reading, Slots]) -> bool:
         """Is the first reading nearer its slot in meaning than the second ("Priya will photograph the
         wedding" is the wedding's photographer more than Priya's caterer)?"""
         return self._scores(a[0], things_only=True).get(a[1][0].name, 0.0) \
@@ -480,7 +481,7 @@ class MeaningReader:
         return not any(c.isupper() for c in thing) or self._typed_thing(thing) \
             or self.whose(thing) != thing and thing.split()[-1].islower()  # (not "Backline Studios": a name)
 
-    def _turned(self, r: Reading, speaker: str) -> tuple[Reading, _Slots] | None:
+    def _turned(self, r: Reading, speaker: str) -> tuple[Reading, Slots] | None:
         """A named one acting on an unnamed thing ("Lena owns the auth service"), which no slot of the
         group's own took as said: the thing's slot whose values are names, with the one named as its value;
         the thing's, or the one it is said to be for ("runs training for the under-15s")."""
@@ -489,10 +490,10 @@ class MeaningReader:
                 or r.verb in MOVES or self._a_role(r.object):
             return None  # (one who moves or goes to a thing, or is made a role, holds no slot of it: "Karen moved
             # to the features desk", "Jess went on maternity leave", "Asha was promoted to deputy editor")
-        served = _served(r)
-        if served is None and _bare(r):
+        done_for = served(r)
+        if done_for is None and bare(r):
             return None  # ("Mrs Adeyemi gave notice": a noun said with no article names no thing)
-        turned = replace(r, subject=served or self.whose(r.object), object=r.subject, object_proper=True)
+        turned = replace(r, subject=done_for or self.whose(r.object), object=r.subject, object_proper=True)
         found = self.slots(turned, things_only=True)
         return (turned, found) if found and self._exemplars().takes_names(found[0].name) else None
 
@@ -508,14 +509,14 @@ class MeaningReader:
         last = thing.split()[-1] if thing.strip() else ""
         return last.islower() and agent_noun(last, self.slot_words)
 
-    def slots(self, r: Reading, things_only: bool = False, among: frozenset[str] | None = None) -> _Slots | None:
+    def slots(self, r: Reading, things_only: bool = False, among: frozenset[str] | None = None) -> Slots | None:
         """The predicate of a reading, as ``predicate`` finds it; and for a change, the other slots
         near it in meaning, which the pipeline settles by what the subject holds (a change changes a
         slot the thing has). A change too near another to call is kept only for a slot held."""
         clear = self.predicate(r, things_only, among)
         if r.shape == "plain":
             return None if clear is None else (clear[0], (), False)
-        said = _words_of(r.text)
+        said = words_of(r.text)
         ranked = [(p, sc) for p, sc in sorted(self._scores(r, things_only, among=among).items(), key=lambda kv: -kv[1])
                   if self._said_in_its_words(p, said)]  # (a change: the slots it may be of, held ones settle)
         if not ranked or ranked[0][1] < SHAPE_THRESHOLD:
@@ -582,7 +583,7 @@ class MeaningReader:
         spec = self.vocab.predicates.get(predicate)
         if spec is None or not spec.examples or self.embedder is None:
             return True  # an open predicate, or one with nothing to compare against
-        clause = next((c for c in _CLAUSE_BREAK.split(sentence) if value.lower() in c.lower()), sentence)
+        clause = next((c for c in CLAUSE_BREAK.split(sentence) if value.lower() in c.lower()), sentence)
         ties = [w for w, p in self.vocab.relations.items() if p == predicate]
         if ties and not any(re.search(rf"\b{re.escape(w)}(?:s|es)?\b", sentence, re.I) for w in ties):
             return False  # a tie is said by its noun ("Natasha transferred Stark to Clint" makes no one a parent)
@@ -674,7 +675,7 @@ class MeaningReader:
         found = [(e, replace(r, subject=r.moved) if r is not None and r.subject == "User" and r.moved else r)
                  for e, r in found]
         found = [(e, replace(r, subject=r.object, object=r.subject) if r is not None
-                  and _said_verb(e, r, doers) in doers and not _PASSIVE.search(e) else r) for e, r in found]
+                  and said_verb(e, r, doers) in doers and not _PASSIVE.search(e) else r) for e, r in found]
         names = sum(1 for _, r in found if r is not None and any(c.isupper() for c in r.object))
         if p.object_kind != "entity" or p.name not in self.vocab.own or not names:
             return found
@@ -734,54 +735,3 @@ class MeaningReader:
         return cache[self.vocab.version]
 
 
-# a thing's arrangement said ahead ("the wedding is going to be at Fernley Hall"): stated, not wished for
-_ARRANGED = re.compile(r"\b(?!(?:I|we|you|he|she|they)\b)\w+\s+(?:is|are)\s+(?:going to|gonna)\s+be\b", re.I)
-
-
-def _said_verb(text: str, r: Reading, verbs: frozenset[str]) -> str:
-    """A reading's verb (lemma); for one read off the surface, the word after its subject as one of ``verbs``
-    (the small parser takes "mentors" in "Hugo mentors Nadia", "hosts" in "Sophie hosts Night Shift", for a
-    noun)."""
-    if r.verb:
-        return r.verb.lower()
-    said = re.match(rf"(?:the\s+)?{re.escape(r.subject)}\s+(\w+)", text, re.I)
-    word = said.group(1).lower() if said else ""
-    forms = (word, word[:-1], word[:-2], word[:-3] + "y") if len(word) > 3 else ()
-    return next((f for f in forms if f in verbs), "")
-
-
-def _bare(r: Reading) -> bool:
-    """An object of one lowercase word said with no article, possessive or number before it ("gave notice",
-    "took charge")."""
-    return r.object.islower() and " " not in r.object and re.search(
-        rf"\b(?:the|a|an|our|my|their|his|her|its|this|that|these|those|[\w'’]+['’]s|\d+)\s+{re.escape(r.object)}\b",
-        r.text, re.I) is None
-
-
-def _served(r: Reading) -> str | None:
-    """The one an unnamed thing is said to be done for ("runs training for the under-15s", "the kit for the
-    Harriers"): a name, or a word with a number in it, after "for"."""
-    said = re.search(rf"\b{re.escape(r.object)}\s+for\s+(?:the\s+)?({_NAME[1:-1]}|[\w'’-]*\d[\w'’-]*)", r.text)
-    return said.group(1) if said else None
-
-
-_PREPOSITION = re.compile(r"\b(?:on|at|with|in|to|from|through|via|under|into|onto)\b")
-# a name a thing is had from ("from Mrs Patel", "through Bulb", "with Virgin Media"), not the old value of
-# "from A to B"
-_PROVIDER = re.compile(rf"\b(?:from|with|through|via)\s+(?:the\s+)?{_NAME}(?![\w'’&-])(?!\s+(?:to|into|onto)\b)")
-_CLAUSE_BREAK = re.compile(r"\s*[;:]\s+|\s+[—–-]\s+")  # where one clause of a sentence ends and the next begins
-_Slots = tuple[Predicate, tuple[str, ...], bool]  # the predicate, the other slots a change may be of, unsure
-
-
-def _words_of(text: str) -> frozenset[str]:
-    return frozenset(w.lower() for w in re.findall(r"[A-Za-z]+", text))
-
-
-def _widest(matched: list[tuple[Reading, _Slots]]) -> list[tuple[Reading, _Slots]]:
-    """One value per slot and clause shape: "I'm trying to lose fifteen pounds" reads "fifteen pounds"
-    off "trying" and "lose fifteen pounds" off "lose"; the value the other's contains is dropped."""
-    def inside(r: Reading, slot: str) -> bool:
-        return any(o is not r and s[0].name == slot and o.subject == r.subject and o.shape == r.shape
-                   and r.object and r.object != o.object and r.object.lower() in o.object.lower()
-                   for o, s in matched)
-    return [(r, s) for r, s in matched if not inside(r, s[0].name)]

@@ -85,6 +85,8 @@ _CONTRACTIONS = [
     (r"\bdoesn't\b", "does not"), (r"\bdidn't\b", "did not"), (r"\bhe's\b", "he is"), (r"\bshe's\b", "she is"),
     (r"\bIm\b", "I am"),
 ]
+# "My phone's a OnePlus": "is", not whose (for the parse too, which reads "phone's" as an owner)
+_THING_IS = re.compile(r"\b(my|our)\s+(\w+)['’]s\s+(?=(?:a|an|the)\s)", re.I)
 # a sentence ends at . ! ? (not after a title: "Dr. Patel") or a line break
 # (a headline's colon before a first-person clause ends a sentence too: "New goal: I'm training for ...")
 SENTENCE = re.compile(r"(?<!\b[DMS][rts]\.)(?<!\bMrs\.)(?<!\bProf\.)(?<=[.!?])\s+|(?<=:)\s+(?=(?:I|We|My|Our)\b)|\n+")
@@ -100,7 +102,12 @@ def normalize_text(text: str) -> str:
     s = text.replace("’", "'").replace("‘", "'").replace("“", '"').replace("”", '"')
     for rx, repl in _CONTRACTIONS:
         s = re.sub(rx, repl, s, flags=re.I)
-    return s
+    return _DROPPED_I.sub(lambda m: f"{m.group(1) or ''}I {m.group(2).lower()}", s)
+
+
+# a chat line that drops its "I" before a verb of change ("Finally got myself a Galaxy", "Moved to Leeds")
+_DROPPED_I = re.compile(r"^((?:finally|just|recently|so|also|then|now)\s+)?(got|bought|went|took|made|sold|left|moved|"
+                        r"started|switched|quit|traded|swapped|upgraded|joined|became)\b", re.I)
 
 
 def _phrase_rx(phrases: Iterable[str]) -> str:
@@ -262,7 +269,7 @@ class RulesExtractor:
         me = episode.speaker or "User"
         speakers = frozenset({me, *(e.speaker for e in (context.previous if context else ()) if e.speaker)})
         for raw in SENTENCE.split(episode.content):
-            raw = dates.expand_weekdays(raw)
+            raw = _THING_IS.sub(r"\1 \2 is ", dates.expand_weekdays(raw))
             sentence = normalize_text(raw.strip())
             if sentence and not worth.is_question(raw):  # a question states nothing
                 self._read(raw.strip(), sentence, me, episode.occurred_at, out, speakers)

@@ -1,0 +1,63 @@
+"""The shapes of a reading's own words that the meaning reader (``meaning.py``) asks about: the verb said after
+a subject, a bare noun, whom a thing is done for, a provider named after a preposition, and which of two
+readings of one clause says the wider value."""
+
+from __future__ import annotations
+
+import re
+
+from ..core.vocab import Predicate
+from .clauses import Reading
+from .succession import NAME as _NAME
+
+# a thing's arrangement said ahead ("the wedding is going to be at Fernley Hall"): stated, not wished for
+ARRANGED = re.compile(r"\b(?!(?:I|we|you|he|she|they)\b)\w+\s+(?:is|are)\s+(?:going to|gonna)\s+be\b", re.I)
+
+
+def said_verb(text: str, r: Reading, verbs: frozenset[str]) -> str:
+    """A reading's verb (lemma); for one read off the surface, the word after its subject as one of ``verbs``
+    (the small parser takes "mentors" in "Hugo mentors Nadia", "hosts" in "Sophie hosts Night Shift", for a
+    noun)."""
+    if r.verb:
+        return r.verb.lower()
+    said = re.match(rf"(?:the\s+)?{re.escape(r.subject)}\s+(\w+)", text, re.I)
+    word = said.group(1).lower() if said else ""
+    forms = (word, word[:-1], word[:-2], word[:-3] + "y") if len(word) > 3 else ()
+    return next((f for f in forms if f in verbs), "")
+
+
+def bare(r: Reading) -> bool:
+    """An object of one lowercase word said with no article, possessive or number before it ("gave notice",
+    "took charge")."""
+    return r.object.islower() and " " not in r.object and re.search(
+        rf"\b(?:the|a|an|our|my|their|his|her|its|this|that|these|those|[\w'’]+['’]s|\d+)\s+{re.escape(r.object)}\b",
+        r.text, re.I) is None
+
+
+def served(r: Reading) -> str | None:
+    """The one an unnamed thing is said to be done for ("runs training for the under-15s", "the kit for the
+    Harriers"): a name, or a word with a number in it, after "for"."""
+    said = re.search(rf"\b{re.escape(r.object)}\s+for\s+(?:the\s+)?({_NAME[1:-1]}|[\w'’-]*\d[\w'’-]*)", r.text)
+    return said.group(1) if said else None
+
+
+PREPOSITION = re.compile(r"\b(?:on|at|with|in|to|from|through|via|under|into|onto)\b")
+# a name a thing is had from ("from Mrs Patel", "through Bulb", "with Virgin Media"), not the old value of
+# "from A to B"
+PROVIDER = re.compile(rf"\b(?:from|with|through|via)\s+(?:the\s+)?{_NAME}(?![\w'’&-])(?!\s+(?:to|into|onto)\b)")
+CLAUSE_BREAK = re.compile(r"\s*[;:]\s+|\s+[—–-]\s+")  # where one clause of a sentence ends and the next begins
+Slots = tuple[Predicate, tuple[str, ...], bool]  # the predicate, the other slots a change may be of, unsure
+
+
+def words_of(text: str) -> frozenset[str]:
+    return frozenset(w.lower() for w in re.findall(r"[A-Za-z]+", text))
+
+
+def widest(matched: list[tuple[Reading, Slots]]) -> list[tuple[Reading, Slots]]:
+    """One value per slot and clause shape: "I'm trying to lose fifteen pounds" reads "fifteen pounds"
+    off "trying" and "lose fifteen pounds" off "lose"; the value the other's contains is dropped."""
+    def inside(r: Reading, slot: str) -> bool:
+        return any(o is not r and s[0].name == slot and o.subject == r.subject and o.shape == r.shape
+                   and r.object and r.object != o.object and r.object.lower() in o.object.lower()
+                   for o, s in matched)
+    return [(r, s) for r, s in matched if not inside(r, s[0].name)]
