@@ -547,8 +547,9 @@ def _reading(verb: Any, subject: str | None, types: frozenset[str], speaker: str
         preps["to"] = next((_pobj(k) for h in (source, preps.get("from")) if h is not None for k in h.children
                             if k.dep_ == "prep" and k.lower_ == "to"), None)
     # "cut it down to 10 mg", "went up to 50 mg": a level that moved, whatever the verb
-    level = next((_pobj(p) for k in kids if k.lower_ in ("up", "down") for p in k.children
-                  if p.dep_ == "prep" and p.lower_ == "to"), None)
+    ups = [k for k in kids if k.lower_ in ("up", "down")]
+    level = next((_pobj(p) for k in ups for p in k.children if p.dep_ == "prep" and p.lower_ == "to"), None) \
+        or next((o for k in ups if (o := _pobj(k)) is not None and _counted(o)), None)  # ("up to £72": "to" a quantmod)
     if level is not None and preps.get("to") is None:
         preps["to"] = level
     elif level is None and lemma not in _MOTION and any(k.lower_ in ("up", "down") and not list(k.children)
@@ -753,7 +754,7 @@ def _made(subject: str, verb: str, obj: Any, text: str, shape: str) -> Reading |
     return Reading(subject, verb, value, re.sub(r"\s+", " ", text).strip(), shape, named)
 
 
-_TO_AMOUNT = re.compile(r"^(?:up\s+|down\s+)?to\s+(?=\d)", re.I)  # where a number went, before the number
+_TO_AMOUNT = re.compile(r"^(?:up\s+|down\s+)?to\s+(?=[£$€]?\d)", re.I)  # where a number went, before the number
 
 
 def misread_verb(t: Any) -> bool:

@@ -73,7 +73,8 @@ MASK_WEIGHT = 0.5  # the masked clause's share of the blend (the dev half ranked
 # ("I'm back in Sydney for good now", "I became charge nurse", "lately my favourite band is Big Thief")
 # verbs of passing acts, which state no people's slot by themselves ("we had a long lunch with the designers")
 _EVENT_VERBS = frozenset({"have", "do", "make", "go", "come", "spend", "hang", "bring"})
-_IN_CHARGE = re.compile(r"\b(?:in charge of|at the helm of|on the hook for)\b", re.I)  # a role a thing has
+_IN_CHARGE = re.compile(r"\b(?:in charge of|at the helm of|on the hook for|on the (?:\w+\s+){1,3}"
+                        r"(?:job|case|account))\b", re.I)  # a role a thing has ("Priya is on the Land Rover job")
 # a state the speaker says in the present ("I'm at Durham", "we're in Leeds", "my phone is ...", "I live with ...")
 _PRESENT_STATE = re.compile(r"^(?:I\s*'?m|I\s+am|we\s*'?re|we\s+are|my\s+\w+(?:\s+\w+)?\s+is|(?:I|we)\s+"
                             r"(?!(?:had|was|were|did|went|got|made|said|saw|thought|told)\b)[a-z]+(?<!ed))\b", re.I)
@@ -332,6 +333,10 @@ class MeaningReader:
             return home[0], (home[1], (), False)
         if not self._worth(r):
             return None
+        if self.changes_only and r.shape == "change" and r.old and r.subject != speaker and r.subject[:1].islower():
+            # a people's slot changed by someone said by their role ("The diabetes nurse replaced metformin with
+            # gliclazide"): the speaker's, whose held value the pipeline then finds
+            r = replace(r, subject=speaker)
         if r.shape == "plain" and not self.changes_only and _SAID_NOW.search(r.text):
             # "The metrics stack now lives on Hetzner": a change, which the slot the thing holds settles
             r = replace(r, shape="change")
@@ -412,6 +417,9 @@ class MeaningReader:
         named = replace(r, object=said.group(1), object_proper=True)
         found = self.slots(named)  # (nearest of all, and one of those)
         mine = frozenset(self.vocab.own) & self._exemplars().named
+        if found and found[0].name in mine and self._of_things(found[0].name) and not self._only_slot_nouns(r.object):
+            # of a slot said of things, the thing had is its holder ("We get our tyres from Kwik Parts": the tyres')
+            named = replace(named, subject=self.whose(r.object))
         return (named, found) if found and found[0].name in mine else None
 
     @functools.cached_property
@@ -528,7 +536,8 @@ class MeaningReader:
 
     def _scores(self, r: Reading, things_only: bool = False, classed: bool = True,
                 among: frozenset[str] | None = None) -> dict[str, float]:
-        """Each predicate's blended nearness to the reading (those whose value class the value fits;
+        """Each predicate's blended nearness to the reading (those whose value class the value fits, or the value
+        a change leaves: "replaced metformin with gliclazide";
         with ``things_only``, of those said of things)."""
         assert self.embedder is not None
         ex = self._exemplars()
@@ -547,7 +556,9 @@ class MeaningReader:
                 + CUE_BONUS * shape_share(kind, ex.shapes.get(p, frozenset()))
                 + (OWN_BONUS if p in self.vocab.own else 0.0)
                 + VALUE_WEIGHT * max(0.0, alike.get(p, 0.0) - VALUE_FLOOR)
-                for p, s in raw.items() if (not classed or self._takes(p, r.object)) and (among is None or p in among)
+                for p, s in raw.items()
+                if (not classed or self._takes(p, r.object) or bool(r.old) and self._takes(p, r.old or ""))
+                and (among is None or p in among)
                 and (not things_only or self._of_things(p)) and (sort is None or sort in self._kinds.get(p, (sort,)))}
 
     def _said_in_its_words(self, predicate: str, said: frozenset[str]) -> bool:

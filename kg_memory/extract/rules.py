@@ -85,8 +85,9 @@ _CONTRACTIONS = [
     (r"\bdoesn't\b", "does not"), (r"\bdidn't\b", "did not"), (r"\bhe's\b", "he is"), (r"\bshe's\b", "she is"),
     (r"\bIm\b", "I am"),
 ]
-# "My phone's a OnePlus": "is", not whose (for the parse too, which reads "phone's" as an owner)
-_THING_IS = re.compile(r"\b(my|our)\s+(\w+)['’]s\s+(?=(?:a|an|the)\s)", re.I)
+# "My phone's a OnePlus": "is", not whose (for the parse too, which reads "phone's" as an owner); and "my boyfriend
+# now is Kofi", "is now Kofi" as "is Kofi", which the patterns and the parser read as a copula
+_THING_IS = re.compile(r"\b([Mm]y|[Oo]ur)\s+(\w+)(?:['’]s|\s+now\s+is|\s+is\s+now)\s+(?=(?:a|an|the|[A-Z])\w*)")
 # a sentence ends at . ! ? (not after a title: "Dr. Patel") or a line break
 # (a headline's colon before a first-person clause ends a sentence too: "New goal: I'm training for ...")
 SENTENCE = re.compile(r"(?<!\b[DMS][rts]\.)(?<!\bMrs\.)(?<!\bProf\.)(?<=[.!?])\s+|(?<=:)\s+(?=(?:I|We|My|Our)\b)|\n+")
@@ -105,6 +106,7 @@ def normalize_text(text: str) -> str:
     return _DROPPED_I.sub(lambda m: f"{m.group(1) or ''}I {m.group(2).lower()}", s)
 
 
+_OF_WORK = re.compile(r"\b(?:work|job|employ|hired|position|offer)", re.I)  # words that say a place is worked at
 # a chat line that drops its "I" before a verb of change ("Finally got myself a Galaxy", "Moved to Leeds")
 _DROPPED_I = re.compile(r"^((?:finally|just|recently|so|also|then|now)\s+)?(got|bought|went|took|made|sold|left|moved|"
                         r"started|switched|quit|traded|swapped|upgraded|joined|became)\b", re.I)
@@ -269,7 +271,7 @@ class RulesExtractor:
         me = episode.speaker or "User"
         speakers = frozenset({me, *(e.speaker for e in (context.previous if context else ()) if e.speaker)})
         for raw in SENTENCE.split(episode.content):
-            raw = _THING_IS.sub(r"\1 \2 is ", dates.expand_weekdays(raw))
+            raw = _THING_IS.sub(r"\1 \2 is ", dates.expand_weekdays(raw))  # (the one slot's new value: no "now")
             sentence = normalize_text(raw.strip())
             if sentence and not worth.is_question(raw):  # a question states nothing
                 self._read(raw.strip(), sentence, me, episode.occurred_at, out, speakers)
@@ -461,7 +463,7 @@ class RulesExtractor:
                 if obj and _AS_A_ROLE.match(obj[1]):
                     continue  # "I'm seeing Dr. Mensah as my GP": the role after "as" is the slot, not this one
                 while obj:
-                    self._fact(out, p, me, obj, t, span, past=past)
+                    self._fact(out, self._schooled(p, obj[0], m.group(0)), me, obj, t, span, past=past)
                     # "I speak Spanish and French": more values of the same class
                     more = re.match(r"\s*(?:,\s*and|,|and|&)\s+(.+)", obj[1]) if p.value_class and \
                         p.value_class not in ("job", "phone") else None
@@ -531,6 +533,14 @@ class RulesExtractor:
             if not phrase or len(phrase.split()) > 4 or phrase.split()[0] in _FUNCTION_WORDS:
                 return None
         return phrase, rest
+
+    def _schooled(self, p: Predicate, value: str, said: str) -> Predicate:
+        """"I've just started at Cambridge University": a place said without a word of work ("started at",
+        "joined") whose name says it is a place of study (a word of studies_at's keywords) is studied at."""
+        school = self.vocab.predicates.get("studies_at")
+        if p.name != "works_at" or school is None or _OF_WORK.search(said):
+            return p
+        return school if set(value.lower().split()) & set(school.keywords) else p
 
     def _statement(self, pred: str, s: str, o: str, r: str = "") -> str:
         return self.vocab.predicates[pred].render(s, o, r)
