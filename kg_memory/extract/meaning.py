@@ -78,6 +78,7 @@ _IN_CHARGE = re.compile(r"\b(?:in charge of|at the helm of|on the hook for|on th
 # a state the speaker says in the present ("I'm at Durham", "we're in Leeds", "my phone is ...", "I live with ...")
 _PRESENT_STATE = re.compile(r"^(?:I\s*'?m|I\s+am|we\s*'?re|we\s+are|my\s+\w+(?:\s+\w+)?\s+is|(?:I|we)\s+"
                             r"(?!(?:had|was|were|did|went|got|made|said|saw|thought|told)\b)[a-z]+(?<!ed))\b", re.I)
+_STAND_INS = frozenset({"one", "ones", "it", "that", "this", "them", "another", "another one", "the other"})
 _SAID_NOW = re.compile(r"\b(?:now|these days|nowadays|lately)\b", re.I)  # a value said as the one now
 CHANGE_CUE = re.compile(r"\b(?:now|new|newly|became|become|becomes|lately|these days|nowadays|anymore|"
                         r"no longer|instead|from now on|for good|currently)\b", re.I)
@@ -557,9 +558,14 @@ class MeaningReader:
                 + (OWN_BONUS if p in self.vocab.own else 0.0)
                 + VALUE_WEIGHT * max(0.0, alike.get(p, 0.0) - VALUE_FLOOR)
                 for p, s in raw.items()
-                if (not classed or self._takes(p, r.object) or bool(r.old) and self._takes(p, r.old or ""))
+                if (not classed or self._takes(p, r.object) or self._in_place_of_its_kind(p, r))
                 and (among is None or p in among)
                 and (not things_only or self._of_things(p)) and (sort is None or sort in self._kinds.get(p, (sort,)))}
+
+    def _in_place_of_its_kind(self, predicate: str, r: Reading) -> bool:
+        """A new value said in place of one of the predicate's class is of it too ("replaced metformin with
+        gliclazide"); not a word that only stands for it ("with one written in Python")."""
+        return bool(r.old) and r.object.lower() not in _STAND_INS and self._takes(predicate, r.old or "")
 
     def _said_in_its_words(self, predicate: str, said: frozenset[str]) -> bool:
         """Under a group's own ontology, a built-in slot of many values and no value class (a person's pets,

@@ -1268,3 +1268,42 @@ def test_students_and_those_newly_qualified(embedder, text, fact, not_fact):
 ])
 def test_whose_slot_by_the_kind_of_thing_in_a_building(facilities, text, fact):
     assert fact in _facts(facilities, text)
+
+
+@pytest.mark.parametrize("text, fact", [
+    ("My phone's a Nokia G42.", ("user", "uses_phone", "Nokia G42", False)),  # "'s a": is, not whose
+    ("My girlfriend now is Ama.", ("user", "partner", "Ama", False)),  # "now is": is
+    ("Finally got myself a Fairphone 5.", ("user", "uses_phone", "Fairphone 5", False)),  # a dropped "I"
+    ("I use a battered old Pixel 6.", ("user", "uses_phone", "Pixel 6", False)),  # an old phone is the phone
+    ("My fiancée is Dora.", ("user", "partner", "Dora", False)),
+    ("I answer to Mike these days.", ("user", "has_manager", "Mike", False)),
+    ("I'm prescribed sertraline.", ("user", "takes_medication", "sertraline", False)),
+    ("I made sergeant in the spring.", ("user", "job_title", "sergeant", False)),
+    ("I've just started at Durham University.", ("user", "studies_at", "Durham University", False)),
+])
+def test_how_people_say_their_own_states(embedder, text, fact):
+    assert fact in _facts(RulesExtractor(embedder), text)
+
+
+def test_a_place_said_with_a_word_of_work_is_worked_at(embedder):
+    assert ("user", "works_at", "Bristol University", False) in _facts(RulesExtractor(embedder),
+                                                                      "I got a job at Bristol University.")
+
+
+def test_a_change_by_someone_said_by_their_role_is_of_the_class_of_the_value_it_leaves(embedder):
+    """"The practice nurse swapped ramipril for losartan": the speaker's medication (the value left is one), even
+    when the new value is no word the class lists."""
+    found = _facts(RulesExtractor(embedder), "The practice nurse replaced ramipril with losartan.")
+    assert ("user", "takes_medication", "losartan", False) in found
+
+
+garage = _domain("garage", FIXTURES)  # (updates-fresh21.json's, dev)
+
+
+@pytest.mark.parametrize("text, fact", [
+    ("We've put the welding rate up to £85 an hour.", ("welding", "labour_rate", "£85", False)),  # "to" a quantmod
+    ("We buy our exhausts from Klarius.", ("exhausts", "parts_supplier", "Klarius", False)),  # the thing had holds it
+    ("Marek is on the Fiesta job.", ("fiesta", "assigned_mechanic", "Marek", False)),  # on a thing's job
+])
+def test_rates_suppliers_and_jobs_in_a_garage(garage, text, fact):
+    assert fact in _facts(garage, text)
