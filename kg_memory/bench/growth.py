@@ -14,6 +14,9 @@ vectors: history may be filled so; the timed calls never are). At each size:
   p50/p95 steady and right after the write;
 - the process RSS and the store's size on disk.
 
+Each fill is followed by a wait until the machine is quiet (``settle``): Neo4j merges a bulk fill's index
+segments in the background for minutes, which a group that grows turn by turn never waits for.
+
 **Many tenants.** ``groups`` groups of ``group_size`` episodes each in one store: the first recall
 of each of ``cold`` groups (none held before), the steady recall of one, and the process RSS
 after more groups were read than the held LRU keeps (``max_groups``), so eviction shows.
@@ -24,6 +27,7 @@ from __future__ import annotations
 
 import random
 import tempfile
+import time
 import uuid
 from collections.abc import Callable, Sequence
 from datetime import UTC, datetime, timedelta
@@ -48,6 +52,13 @@ from .synthetic import CITIES, NAMES, generate
 COLD_TRIES = 4
 WARMUP = 20  # recalls before the timed rounds at each size: plans compiled, the group's index held
 FILL_BATCH = 1000  # episodes per store transaction while filling
+# After a fill the machine must be quiet before anything is timed: Neo4j merges a bulk fill's index segments in the
+# background for minutes, which a group that grows turn by turn never has to wait for (docs/benchmarks.md, "The
+# public path, round three"). Quiet: under this share of the CPUs busy over SETTLE_WINDOW seconds, waited at most
+# SETTLE_MAX seconds.
+SETTLE_BUSY = 0.15
+SETTLE_WINDOW = 5.0
+SETTLE_MAX = 300.0
 T0 = datetime(2020, 1, 1, tzinfo=UTC)
 
 
@@ -76,6 +87,28 @@ def fill(store: Store, group: str, start: int, n: int, dim: int, seed: int) -> N
         vecs /= np.linalg.norm(vecs, axis=1, keepdims=True)
         store.write(WriteBatch(episode_vectors={(group, e.id): v for e, v in zip(eps, vecs, strict=True)},
                                statuses=[(group, e.id, "done", None) for e in eps]))
+
+
+def _cpu_times() -> tuple[int, int]:
+    """(idle, total) jiffies of all CPUs so far (Linux); (0, 0) elsewhere."""
+    try:
+        with open("/proc/stat", encoding="ascii") as f:
+            fields = [int(x) for x in f.readline().split()[1:]]
+    except (OSError, ValueError):
+        return 0, 0
+    return fields[3] + (fields[4] if len(fields) > 4 else 0), sum(fields)
+
+
+def settle(at_most: float = SETTLE_MAX) -> float:
+    """Wait until the machine is quiet (``SETTLE_BUSY``), at most ``at_most`` seconds; the seconds waited."""
+    start = time.monotonic()
+    while time.monotonic() - start < at_most:
+        idle0, total0 = _cpu_times()
+        time.sleep(SETTLE_WINDOW)
+        idle1, total1 = _cpu_times()
+        if total1 <= total0 or 1 - (idle1 - idle0) / (total1 - total0) < SETTLE_BUSY:
+            break
+    return round(time.monotonic() - start, 1)
 
 
 def _questions(seed: int, n: int) -> list[str]:
@@ -126,7 +159,9 @@ def measure_size(url: str, path: str, group: str, pre: PrecomputedEmbedder, qs: 
 
 def run_growth(stores: Sequence[str], embedder: Embedder, sizes: Sequence[int] = (10_000, 100_000, 1_000_000),
                neighbour: int = 20_000, rounds: int = 100, groups: int = 1000, group_size: int = 1000,
-               cold: int = 20, seed: int = 42, log: Callable[[str], None] = print) -> dict[str, Any]:
+               cold: int = 20, seed: int = 42, log: Callable[[str], None] = print,
+               settle_at_most: float = SETTLE_MAX) -> dict[str, Any]:
+    """``settle_at_most``: the longest wait for a quiet machine after each fill (0: none; a test's tiny fills)."""
     qs = _questions(seed, 2 * rounds + WARMUP + 101)
     turns = list(generate((rounds + 1) * len(sizes), seed=seed + 99))  # new turns at every size: a repeat
     # of a stored turn is a duplicate, which an add answers without extracting
@@ -143,21 +178,24 @@ def run_growth(stores: Sequence[str], embedder: Embedder, sizes: Sequence[int] =
             rows, have = [], 0
             for step, n in enumerate(sorted(sizes)):
                 fill(store, group, have, n - have, embedder.dim, seed)
-                log(f"{name}: {n} episodes in the group")
+                quiet = settle(settle_at_most)
+                log(f"{name}: {n} episodes in the group (quiet after {quiet} s)")
                 have = n
                 fresh = turns[step * (rounds + 1):(step + 1) * (rounds + 1)]
-                row = {"episodes": n, **measure_size(url, path, group, pre, qs, fresh, rounds),
+                row = {"episodes": n, "settled_s": quiet, **measure_size(url, path, group, pre, qs, fresh, rounds),
                        "store_bytes": size()}
                 log(f"{name}: {row}")
                 rows.append(row)
             store.close()
             out["stores"][name] = {"growth": rows, "tenants": tenants(url, Path(tmpdir), pre, qs, groups,
-                                                                       group_size, cold, seed, log, name)}
+                                                                       group_size, cold, seed, log, name,
+                                                                       settle_at_most)}
     return out
 
 
 def tenants(url: str, tmp: Path, pre: PrecomputedEmbedder, qs: list[str], groups: int, group_size: int,
-            cold: int, seed: int, log: Callable[[str], None], name: str) -> dict[str, Any]:
+            cold: int, seed: int, log: Callable[[str], None], name: str, settle_at_most: float = SETTLE_MAX
+            ) -> dict[str, Any]:
     """The many-tenant shape (see the module docstring)."""
     store, size = _open(url, tmp, pre.dim)
     path = f"sqlite:///{store.path}" if url == "sqlite" else url  # type: ignore[attr-defined]
@@ -165,8 +203,9 @@ def tenants(url: str, tmp: Path, pre: PrecomputedEmbedder, qs: list[str], groups
     names = [f"{prefix}-{i:04d}" for i in range(groups)]
     for i, g in enumerate(names):
         fill(store, g, 0, group_size, pre.dim, seed + i)
-    log(f"{name}: {groups} groups of {group_size} filled")
     store.close()
+    quiet = settle(settle_at_most)
+    log(f"{name}: {groups} groups of {group_size} filled (quiet after {quiet} s)")
     mem = _memory(url, path, pre, parser=False)
     max_groups = Settings().cache_groups
     order = random.Random(seed).sample(names, min(groups, max(cold, 2 * max_groups)))
@@ -179,7 +218,7 @@ def tenants(url: str, tmp: Path, pre: PrecomputedEmbedder, qs: list[str], groups
     for q in qs[:WARMUP]:  # warm-up
         mem.recall(q, group=order[0], k=10)
     steady = [timed_recall(mem, order[0], q) for q in qs[WARMUP:WARMUP + 100]]
-    row = {"groups": groups, "group_size": group_size, "first_recall_cold": percentiles(firsts),
+    row = {"groups": groups, "group_size": group_size, "settled_s": quiet, "first_recall_cold": percentiles(firsts),
            "recall_steady": percentiles(steady), "groups_read": len(order), "held_groups_max": max_groups,
            "rss_mb_after_64_groups": rss[min(len(rss), max_groups) - 1], "rss_mb_after_all_read": rss[-1],
            "store_bytes": size()}
