@@ -7,7 +7,7 @@ import os
 
 from threadpoolctl import threadpool_info
 
-from kg_memory.embed.threads import WIDE_FROM, limit_blas, wide
+from kg_memory.embed.threads import WIDE_FROM, _started_with, limit_blas, wide
 from kg_memory.memory import Memory
 from kg_memory.settings import Settings
 from kg_memory.store.url import open_store
@@ -35,10 +35,17 @@ def test_zero_leaves_blas_as_it_is(tmp_path):
         mem.close()
 
 
-def test_a_large_batch_uses_every_core_while_it_runs():
+def test_a_large_batch_uses_the_threads_the_process_started_with_while_it_runs():
+    """(every core, or what the environment set: the suite runs with OPENBLAS_NUM_THREADS=1)"""
     limit_blas(1)
     with wide(WIDE_FROM - 1):
         assert _blas_threads() == {1}  # a turn's texts: the limit
     with wide(WIDE_FROM):
-        assert _blas_threads() == {os.cpu_count() or 1}
+        assert _blas_threads() == {_started_with()}
     assert _blas_threads() == {1}
+
+
+def test_the_threads_a_process_started_with_are_read_before_any_limit():
+    assert 1 <= _started_with() <= (os.cpu_count() or 1)
+    expected = int(os.environ.get("OPENBLAS_NUM_THREADS") or (os.cpu_count() or 1))
+    assert _started_with() == expected
