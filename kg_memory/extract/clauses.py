@@ -48,7 +48,6 @@ CHANGE = frozenset({"switch", "move", "migrate", "change", "upgrade", "downgrade
                     # an amount that changed: "bumped my lisinopril to 20 mg", "raised it to 75 mcg"
                     "bump", "raise", "increase", "lower", "reduce", "cut", "double", "halve", "adjust", "up", "upped"})
 _MOTION = frozenset({"go", "come", "walk", "run", "drive", "climb", "head", "ride", "fly", "pop", "nip"})
-MOVES = frozenset({"move", "transfer", "switch", "go", "relocate"})  # what one who moves does (to a place)
 REPLACE = frozenset({"trade", "swap", "exchange", "replace", "substitute"})
 STOP = frozenset({"stop", "quit", "drop", "abandon", "retire", "remove", "deprecate", "sell", "cancel", "leave", "rid",
                   "ditch", "scrap", "sack", "dismiss", "resign"})

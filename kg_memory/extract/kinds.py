@@ -6,6 +6,7 @@ another ("Otis looks after the lifts" is the lifts' service contractor, not thei
 
 from __future__ import annotations
 
+import functools
 import re
 
 # words of a description that name no kind of thing
@@ -39,8 +40,14 @@ def kind_of(thing: str, notes: tuple[tuple[str, str], ...]) -> str | None:
     named = [t for t, _ in notes if t.lower() in head]
     if named:
         return named[0]
-    listed = [t for t, d in notes if head & (set(_words(d)) - _NOT_KINDS)]
+    listed = [t for t, said in _listed(notes) if head & said]
     return listed[0] if len(listed) == 1 else None
+
+
+@functools.cache
+def _listed(notes: tuple[tuple[str, str], ...]) -> tuple[tuple[str, frozenset[str]], ...]:
+    """Each type and the words its description lists, read once per ontology (``kind_of`` runs per clause)."""
+    return tuple((t, frozenset(_words(d)) - _NOT_KINDS) for t, d in notes)
 
 
 def kinds_said(description: str, notes: tuple[tuple[str, str], ...]) -> frozenset[str]:

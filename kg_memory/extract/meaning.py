@@ -27,7 +27,7 @@ from ..embed.base import Embedder
 from . import dates, parse
 from .base import ExtractedFact
 from .canonical import near_class_word
-from .clauses import HYPOTHETICAL, MOVES, Reading, is_agent, readings
+from .clauses import HYPOTHETICAL, Reading, is_agent, readings
 from .exemplars import (
     Exemplars,
     best_per_owner,
@@ -46,7 +46,7 @@ from .succession import NAME as _NAME
 from .succession import in_place_of, stepped_in, with_names
 from .surface import clauses_of, misjoined, named_clauses, surface_readings
 from .values import AMOUNT, an_amount, has_number, names_its_slot, shape_share, shapes_in, value_shape
-from .whose import WHICH_ONE, a_slot_word, agent_noun, only_its_noun, shared_stem
+from .whose import MOVES, WHICH_ONE, a_slot_word, agent_noun, only_its_noun, shared_stem
 
 # Calibrated on tests/fixtures/updates-*.json: first on their even-numbered cases, from the third round on
 # all of them (docs/benchmarks-notes.md, "Ontologies"; updates-heldout.json is not tuned on). MiniLM puts a

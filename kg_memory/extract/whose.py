@@ -195,7 +195,8 @@ def owner_before_slot_noun(moved: str | None, slot_words: frozenset[str]) -> str
     return moved
 
 
-PASSES = frozenset({"pass", "move", "go", "transfer", "switch"})  # what a thing someone has does when it changes hands
+MOVES = frozenset({"move", "transfer", "switch", "go", "relocate"})  # what one who moves does (to a place)
+PASSES = MOVES | {"pass"}  # and what a thing someone has does when it changes hands
 
 
 def owner_of_passed(subj: Any, verb: Any, types: frozenset[str]) -> str | None:
