@@ -3,6 +3,6 @@
 // them (every write since migration 0015), else as the list the vector index reads. One record per
 // row: a single collected list of 100k rows took the server twice as long.
 MATCH (e:Episode)
-WHERE e.group_id = $group_id AND e.embedding IS NOT NULL
+WHERE e.group_id = $group_id AND e.occurred_at IS NOT NULL AND e.embedding IS NOT NULL
 RETURN e.id AS id, e.occurred_at.epochSeconds * 1000000 + e.occurred_at.nanosecond / 1000 AS occurred,
   e.created_at.epochSeconds * 1000000 + e.created_at.nanosecond / 1000 AS created, coalesce(e.embedding_f32, e.embedding) AS vector

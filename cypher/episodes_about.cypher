@@ -5,7 +5,7 @@ CALL () {
   RETURN e.id AS id
   UNION
   MATCH (e:Episode)
-  WHERE $text IS NOT NULL AND e.group_id = $group_id AND toLower(e.content) CONTAINS toLower($text)
+  WHERE $text IS NOT NULL AND e.group_id = $group_id AND e.occurred_at IS NOT NULL AND toLower(e.content) CONTAINS toLower($text)
   RETURN e.id AS id
 }
 RETURN id ORDER BY id

@@ -1,7 +1,7 @@
 // The first $limit episodes of the group by (occurred_at, id) after the cursor ($after_at, $after_id),
 // before $before, archived or not ($archived null: both).
 MATCH (e:Episode)
-WHERE e.group_id = $group_id
+WHERE e.group_id = $group_id AND e.occurred_at IS NOT NULL
   AND ($after_at IS NULL OR e.occurred_at > $after_at OR (e.occurred_at = $after_at AND e.id > $after_id))
   AND ($before IS NULL OR e.occurred_at < $before)
   AND ($archived IS NULL OR (e.archive_ref IS NOT NULL) = $archived)

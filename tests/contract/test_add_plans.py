@@ -6,11 +6,12 @@ from __future__ import annotations
 
 import re
 from datetime import UTC, datetime, timedelta
+from typing import Any
 
 from kg_memory.bench.growth import fill
-from kg_memory.core.models import Episode
-from kg_memory.store.base import Store
-from kg_memory.store.neo4j.queries import query
+from kg_memory.core.models import Entity, Episode
+from kg_memory.store.base import Store, WriteBatch
+from kg_memory.store.neo4j.queries import WHOLE_STORE, query
 
 T0 = datetime(2021, 3, 1, tzinfo=UTC)
 
@@ -110,3 +111,36 @@ def test_the_per_add_queries_on_neo4j_do_not_grow_with_the_group(neo4j_store_ses
     assert store.counts(group)["episodes"] == 3002
     for s, big in zip(small, large, strict=True):
         assert big <= 2 * s + 200, (small, large)  # not the 3,000 rows of the group
+
+
+def _scans(plan: Any) -> list[str]:
+    """The plan's steps that read a whole label or relationship type (every group's rows)."""
+    op = plan["operatorType"].split("@")[0]
+    here = [f"{op} {plan['args'].get('Details', '')}"] if "Scan" in op and "Index" not in op else []
+    return here + [s for c in plan.get("children", []) for s in _scans(c)]
+
+
+def test_no_query_of_one_group_on_neo4j_reads_every_group(neo4j_store_session, group, embedder):
+    """Every registered query that names a group starts from an index on it, so its cost follows the group
+    and not the store: a label scan read all 1,000 tenants' episodes to list, count or load one."""
+    from kg_memory.memory import Memory
+    from kg_memory.store.neo4j.queries import registry
+
+    store = neo4j_store_session
+    # another group's episodes, entities and mentions: on a server that holds almost nothing a scan can be
+    # the cheaper plan, so the planner is shown rows before it is asked
+    other = f"{group}-neighbour"
+    _fill(store, other, 2000)
+    eps = store.list_episodes(other, limit=2000)
+    ents = [Entity(group_id=other, name=f"Person {i}", created_at=T0) for i in range(len(eps))]
+    store.write(WriteBatch(entities=ents, mentions=[(other, e.id, n.id) for e, n in zip(eps, ents, strict=True)]))
+    Memory(store, embedder=embedder).add("My sister Ana works at Acme and lives in Braga.", group=group)
+    scanning = {}
+    with store.driver.session() as s:  # type: ignore[attr-defined]
+        for name, text in registry().items():
+            if name.startswith(("migration_", "schema_")) or ("$group_id" not in text and "$from" not in text):
+                continue
+            plan = s.run("EXPLAIN " + text).consume().plan
+            if name not in WHOLE_STORE and _scans(plan):
+                scanning[name] = _scans(plan)
+    assert scanning == {}

@@ -10,6 +10,9 @@ from ...errors import KgMemError
 from ..timefilter import expand_cypher
 
 _NAME = re.compile(r"^[a-z][a-z0-9_]*$")
+# The data queries that read every group by design (the store's totals for doctor, the list of groups);
+# every other one filters by group_id, from an index that starts at the group (tests check both).
+WHOLE_STORE = frozenset({"counts_all", "groups_list"})
 
 
 @lru_cache(maxsize=1)

@@ -725,7 +725,7 @@ class Neo4jStore(Neo4jUpkeep, Store):
             return self._pool
 
     def counts(self, group_id: str | None = None) -> dict[str, int]:
-        r = self._read("counts", group_id=group_id)[0]
+        r = self._read("counts_all")[0] if group_id is None else self._read("counts", group_id=group_id)[0]
         return {"episodes": r["episodes"], "entities": r["entities"], "facts": r["facts"],
                 "facts_current": r["current"], "episodes_pending": r["pending"], "episodes_failed": r["failed"]}
 
