@@ -57,6 +57,13 @@ class Vocabulary:
         p = self.predicates.get(predicate)
         return bool(p and p.single_valued)
 
+    def in_a_class(self, value: str) -> bool:
+        """Is the value a word of one of the value classes ("vegetarian" of diets, "cello" of instruments), and
+        no word of a predicate's name ("teacher" is a job, and the slot a school's "teacher" predicate names)?"""
+        low = value.lower()
+        return any(low in words for words in self.value_classes.values()) \
+            and not any(low in name.split("_") for name in self.predicates)
+
     def keyword_index(self) -> dict[str, set[str]]:
         idx: dict[str, set[str]] = {}
         for p in self.predicates.values():

@@ -509,7 +509,7 @@ def _reading(verb: Any, subject: str | None, types: frozenset[str], speaker: str
     lemma = verb.lemma_.lower()
     kids = list(verb.children)
     dobj = antecedent(verb, next((k for k in kids if k.dep_ in ("dobj", "attr")), None))
-    dobj = _one_of(dobj, types) if dobj is not None and lemma == "be" else dobj  # ("one of Dr Hughes's patients")
+    dobj = _one_of(dobj, types) if dobj is not None and lemma in ("be", "have") else dobj  # ("one of his patients")
     if lemma in ("keep", "continue") and dobj is not None and dobj.left_edge.tag_ == "VBG":
         return None  # "Apex kept missing deadlines": a habit, whose object is no value
     preps = {k.lower_: _pobj(k) for k in kids if k.dep_ in ("prep", "agent", "prt", "dative")

@@ -203,6 +203,8 @@ class MeaningReader:
             matched = [m for part in clauses_of(sentence, doc)
                        for r in surface_readings(part, speaker, self.types, slot_words, self.people, self.verbs)
                        if (m := self._match(r, speaker, wish))]
+        if not matched and span is not None and not wish:
+            matched = self._date_said(doc, span.phrase)
         matched += self._stepped_in(matched, sentence, speaker)
         out = in_place_of(self.vocab, sentence, span.start if span else t, span is not None)
         for r, (spec, others, unsure) in widest(self._successors(matched)):
@@ -225,6 +227,19 @@ class MeaningReader:
         came = {f.object for f in out if f.subject == f.replaces}  # (and a people's slot of the one who came)
         return [with_names(f, sentence) for f in out if f.subject == f.replaces or f.ending or not (
             {f.subject, f.object} & gone or f.object in came and f.predicate not in self.vocab.own)]
+
+    def _date_said(self, doc: Any, phrase: str) -> list[tuple[Reading, Slots]]:
+        """A date said as the value of one of the group's date slots ("Red Harbour comes out in May 2026"), which
+        the readings leave out as the clause's when: the clause's subject holds it, among those slots only."""
+        dated = frozenset(p.name for p in self.active if p.object_kind == "date")
+        subject = next((c for c in doc.noun_chunks if c.root.dep_ in ("nsubj", "nsubjpass")), None)
+        if not dated or subject is None or subject.root.lower_ in ("i", "we", "you", "it", "they"):
+            return []
+        words = [t.text for t in subject if t.dep_ != "det"]
+        value = re.sub(r"^(?:in|on|at|by|for|from|until)\s+", "", phrase, flags=re.I)
+        r = Reading(" ".join(words).replace(" 's", "'s"), "", value, doc.text, "plain", True)
+        found = self.slots(r, among=dated)
+        return [(r, found)] if found else []
 
     def _role_at(self, r: Reading, spec: Predicate) -> Reading:
         """"Aisha is now head chef at The Grove": one said to be a slot's role at a named thing is the thing's
@@ -346,7 +361,7 @@ class MeaningReader:
         doing = self._doing_its_work(r, speaker)
         if doing is not None:
             return doing if not wish else None
-        if self._only_slot_nouns(r.object) and not r.object_proper \
+        if self._only_slot_nouns(r.object) and not r.object_proper and not self.vocab.in_a_class(r.object) \
                 and r.object.split()[-1].lower() not in self._exemplars().things:  # ("the wedding" is a thing)
             return None  # "I switched doctors": the slot's own noun is no value of it
         if r.moved and (r.subject == speaker or is_agent(r.subject) and not self._of_a_type(r.subject)
@@ -365,9 +380,10 @@ class MeaningReader:
                            among=self.aims if wish else self._held_by_someone if r.shape == "hand_over" else None)
         if found and self.changes_only and r.shape == "plain":
             # a light verb states little even with a word of change ("I have a car now")
-            clear = None if r.verb in parse.LIGHT_VERBS else self.predicate(r)
+            clear = self.predicate(r)
             cued = CHANGE_CUE.search(r.text) is not None
-            clearly = clear is not None and (clear[1] >= CUE_THRESHOLD if cued else self._a_clear_state(r, clear))
+            clearly = clear is not None and (clear[1] >= CUE_THRESHOLD and r.verb not in parse.LIGHT_VERBS if cued
+                                             else self._a_clear_state(r, clear))
             found = found if clearly else None
         elif found and r.shape == "plain" and found[0].name not in self.vocab.own and r.verb in _EVENT_VERBS:
             # nor does a group's own ontology read a people's slot off a passing act ("had a long lunch"): only
@@ -391,6 +407,7 @@ class MeaningReader:
         """Is the thing a change moves said with a slot's noun after it ("Security changed the back door code to
         7305")? Then whoever changed it, the change is the thing's."""
         after = r.text.split(r.moved or "", 1)[-1].split() if r.moved and r.moved in r.text else []
+        after = after[1:] if after[:1] in (["'s"], ["’s"]) else after  # ("raised Salt Marsh's budget to ...")
         return bool(after) and self._only_slot_nouns(after[0])
 
     def _a_clear_state(self, r: Reading, clear: tuple[Predicate, float]) -> bool:
@@ -398,8 +415,23 @@ class MeaningReader:
         for my undergrad"): only of a one-value slot, clearly near, and not near only because an example names
         the value ("I'm in Leeds" is no study at "the University of Leeds")."""
         spec, score = clear
-        return score >= STATE_THRESHOLD and self.vocab.is_single(spec.name) \
-            and not any(r.object.lower() in e.lower() for e in spec.examples)
+        if score < STATE_THRESHOLD or not self.vocab.is_single(spec.name):
+            return False
+        if r.verb in parse.LIGHT_VERBS or any(r.object.lower() in e.lower() for e in spec.examples):
+            # a light verb says little ("I'm doing lunch at ..."), and a value an example names lends the clause
+            # its nearness: then only a word of the slot's class ("I eat pescatarian") or the slot's own wording
+            # with the value masked ("I'm doing my master's at X") says it
+            return r.object.lower() in self.vocab.value_classes.get(spec.value_class or "", ()) \
+                or self._worded_as(spec.name, r)
+        return True
+
+    def _worded_as(self, predicate: str, r: Reading) -> bool:
+        """Is the clause, its subject and value masked, nearest to the predicate's examples masked alike?"""
+        assert self.embedder is not None
+        ex = self._exemplars()
+        masked = np.asarray(self.embedder.embed([mask(r.text, r.subject, r.object)])[0], dtype=np.float32)
+        shape = best_per_owner(ex.masked @ masked, ex.masked_owners)
+        return bool(shape) and max(shape, key=lambda p: shape[p]) == predicate
 
     def _provided(self, r: Reading) -> tuple[Reading, Slots] | None:
         """"We rent our house from Mrs Patel", "we get our power through Bulb": a thing one has from a name
@@ -720,7 +752,8 @@ class MeaningReader:
                         masked.append(mask(example, found.subject, found.object))
                         masked_owners.append(p.name)
                         values.append(found.object)
-                        numbered.setdefault(p.name, []).append(has_number(found.object))
+                        numbered.setdefault(p.name, []).append(has_number(found.object) or bool(  # (one misread:
+                            re.search(r"[£$€]\s?\d", example)) and not has_number(found.subject))  # "cost $2m")
                         amounts.setdefault(p.name, []).append(bool(AMOUNT.search(found.object)))
                         named.setdefault(p.name, []).append(any(c.isupper() for c in found.object))
                         weekdays.setdefault(p.name, []).append(dates.names_a_weekday(found.object))

@@ -23,7 +23,7 @@ from .meaning import MeaningReader, ontology_tag
 
 log = logging.getLogger(__name__)
 
-RULES_VERSION = "rules-16"  # rules-7 (what is worth keeping, extract/worth.py) + the clause shapes of
+RULES_VERSION = "rules-17"  # rules-7 (what is worth keeping, extract/worth.py) + the clause shapes of
 # extract/clauses.py (whose slot, which value, ends that name the slot, values like the examples'); 9: a
 # name that begins like a month is a value ("Marco"), a when or why after the value names none, "my X" is mine,
 # a named one acting on an unnamed thing is turned round, "took over as my GP" reads as "is my GP", and
@@ -39,7 +39,9 @@ RULES_VERSION = "rules-16"  # rules-7 (what is worth keeping, extract/worth.py) 
 # slot's value is no start, one who steps in after a name's own end, a sentence naming the value one thing holds,
 # a name doing a slot's work, a slot held at a name, "let X go", "on Monday" says when); 15: round nine (states
 # said plainly, homes, roles); 16: round ten (a passive said for someone, one of someone's patients, a named one's
-# thing passed on, a slot moved to an amount, a code like a year, a student's place of study)
+# thing passed on, a slot moved to an amount, a code like a year, a student's place of study); 17: round eleven
+# (a light verb's state by its class word or its slot's own wording, "has a budget of X", a date slot's value said as
+# the clause's when, "X and I tied the knot", "we lost <pet>")
 
 _ADVERBS = (r"just|also|recently|finally|now|still|currently|actually|really|already|officially|"
             r"eventually|happily|fully|then|even|both")
@@ -235,7 +237,8 @@ class RulesExtractor:
         # (an ontology that does not extend the default may list no animals: then no pet pattern matches)
         animals = "|".join(re.escape(a) for a in classes.get("animal", ())) or "(?!)"
         self._pet_named_rx = re.compile(
-            rf"\b(?P<who>I|we|{_NAME})\s+(?:(?:{_ADVERBS})\s+)*(?:have|has|had|adopted|got|rescued|bought|"
+            rf"\b(?P<who>I|we|{_NAME})(?:'ve|'d|\s+(?:have|has|had)(?=\s+(?:got|adopted|rescued|bought)))?\s+"
+            rf"(?:(?:{_ADVERBS})\s+)*(?:have|has|had|adopted|got|rescued|bought|"
             r"own|owns|welcomed|brought home)\s+(?:another|a|an|one|our|my|two)?\s*(?:new\s+|little\s+|sweet\s+)?"
             r"(?P<animal>[A-Za-z]+(?:\s+[a-z]+)?)\s*,?\s+(?:and\s+)?(?:named|called)\s+(?:(?:her|him|it)\s+)?"
             r"(?P<name>[A-Z][\w'-]*)",
@@ -246,8 +249,9 @@ class RulesExtractor:
             rf"(?P<animal>(?i:{animals}))\b(?!\s*,?\s+(?:named|called))",
         )
         self._pet_gone_rx = re.compile(
-            rf"(?:\bmy\s+(?:(?i:{animals}))\s+)?(?P<name>{_NAME})\s+(?:passed away|died|ran away)",
-        )
+            rf"(?:\bmy\s+(?:(?i:{animals}))\s+)?(?P<name>{_NAME})\s+(?:passed away|died|ran away)"
+            rf"|\b(?:I|[Ww]e)\s+(?:(?:{_ADVERBS})\s+)*lost\s+(?:(?i:our|my)\s+(?:(?i:{animals}))\s+)?(?P<lost>{_NAME})",
+        )  # ("we lost Bolt in the summer")
         # "Oscar, my guinea pig", "my dog Rex", "our cats Luna and Oliver"
         self._pet_appos_rx = re.compile(
             rf"(?P<name>{_NAME}),\s+(?i:my|our)\s+(?:(?i:{animals}))\b"
@@ -255,8 +259,8 @@ class RulesExtractor:
             rf"\s+(?P<name2>{_NAME})(?:\s+and\s+(?P<name3>{_NAME}))?",
         )
         self._married_rx = re.compile(
-            rf"(?P<p>{_NAME})\s+and\s+I\s+(?:(?:{_ADVERBS})\s+)*(?:got|are|are now|just got)\s+"
-            r"(?P<status>married|engaged|divorced)",
+            rf"(?P<p>{_NAME})\s+and\s+I\s+(?:(?:{_ADVERBS})\s+)*(?:(?:got|are|are now|just got|have been|were)\s+"
+            r"(?P<status>married|engaged|divorced)|(?P<knot>tied the knot|got hitched))",
         )
 
     def with_vocabulary(self, vocab: Vocabulary) -> RulesExtractor:
@@ -402,7 +406,7 @@ class RulesExtractor:
             self._emit(out, me, pred, name, statement, t, None, "entity")
         for m in self._married_rx.finditer(s):
             start = span.start if span else t
-            status = m.group("status").lower()
+            status = "married" if m.group("knot") else m.group("status").lower()
             self._emit(out, me, "relationship_status", status,
                        self._statement("relationship_status", me, status), start, span, "value")
             if status != "divorced":
@@ -621,7 +625,7 @@ class RulesExtractor:
                 if name and name.split()[0].lower() not in _NOT_SUBJECTS:
                     self._emit(out, me, "has_pet", name, f"{me} has a pet named {name}", t, span, "entity")
         for m in self._pet_gone_rx.finditer(s):
-            name = m.group("name")
+            name = m.group("name") or m.group("lost")
             if name.split()[0].lower() in _NOT_SUBJECTS:
                 continue
             at = span.start if span else t

@@ -333,12 +333,17 @@ def named_after(noun: Any) -> Any | None:
 
 
 _ONE_OF = frozenset({"one", "some", "each", "any"})
+_QUANTITIES = frozenset({"lot", "lots", "bunch", "couple", "plenty", "ton", "tons", "number", "load", "loads"})
 
 
 def one_of(dobj: Any, types: frozenset[str]) -> Any:
-    """What a copula's phrase names: "one of Dr Hughes's patients" is one of them; and one of the group's types
-    said as someone's ("Dr Hughes's patient") names that someone, whose slot the subject's is."""
+    """What a copula's phrase names (or a "have"'s amount): "one of Dr Hughes's patients" is one of them; and one
+    of the group's types said as someone's ("Dr Hughes's patient") names that someone, whose slot the subject's is."""
     verb = dobj.head
+    if verb.lemma_ == "have":  # "Salt Marsh has a budget of £3 million": the amount of the noun is the value
+        amount = next((o for k in dobj.children if k.dep_ == "prep" and k.lower_ == "of"
+                       if (o := pobj(k)) is not None and (numeric(o) or dobj.lower_ in _QUANTITIES)), None)
+        return dobj if amount is None or dobj.pos_ != "NOUN" else amount  # (and "a lot of fans" has fans)
     if dobj.dep_ == "attr" and dobj.lower_ in _ONE_OF:
         dobj = next((o for k in dobj.children if k.dep_ == "prep" and k.lower_ == "of"
                      if (o := pobj(k)) is not None), dobj)

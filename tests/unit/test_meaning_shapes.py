@@ -1306,3 +1306,42 @@ garage = _domain("garage", FIXTURES)  # (updates-fresh21.json's, dev)
 ])
 def test_rates_suppliers_and_jobs_in_a_garage(garage, text, fact):
     assert fact in _facts(garage, text)
+
+
+# -- states said with a light verb, and the values an example names (updates-fresh22.json's round, dev) ------------
+@pytest.mark.parametrize("text, fact", [
+    ("I eat vegetarian.", ("user", "diet", "vegetarian", False)),  # a light verb with a word of the slot's class
+    ("I'm doing a PhD at Bristol.", ("user", "studies_at", "Bristol", False)),  # the slot's own wording, masked
+    ("Priya and I tied the knot in June.", ("user", "relationship_status", "married", False)),
+    ("Priya and I have been engaged for a year.", ("user", "relationship_status", "engaged", False)),
+    ("I got bumped up to senior editor.", ("user", "job_title", "senior editor", False)),
+    ("We've adopted a tabby called Miso.", ("user", "has_pet", "Miso", False)),  # "we've": the pet said by name
+    ("We lost Miso last winter.", ("user", "has_pet", "Miso", True)),  # a pet lost: its end
+])
+def test_states_said_with_a_light_verb_or_an_idiom(embedder, text, fact):
+    assert fact in _facts(RulesExtractor(embedder), text)
+
+
+@pytest.mark.parametrize("text", [
+    "I'm doing my shopping at Tesco.",  # a light verb and no slot's wording: no place of study
+    "I'm in Exeter.",  # a place an example names ("the University of Leeds" is Leeds) is no place of study
+])
+def test_a_light_verb_or_an_examples_value_alone_states_no_slot(embedder, text):
+    assert not any(p in ("studies_at", "works_at") for _, p, _, _ in _facts(RulesExtractor(embedder), text))
+
+
+film = _domain("film", FIXTURES)  # (updates-fresh22.json's, dev)
+
+
+@pytest.mark.parametrize("text, fact", [
+    ("Blue Lagoon has a budget of $8 million.", ("blue lagoon", "budget", "$8 million", False)),  # "has" an amount
+    ("The studio cut Blue Lagoon's budget to $6 million.", ("blue lagoon", "budget", "$6 million", False)),  # 's slot
+    ("Blue Lagoon comes out in March 2027.", ("blue lagoon", "release_date", "March 2027", False)),  # a date's slot
+])
+def test_amounts_and_dates_a_film_is_said_with(film, text, fact):
+    assert fact in _facts(film, text)
+
+
+def test_a_quantity_of_a_thing_is_no_amount(film):
+    """"Has a lot of fans": the fans, no budget (an example the reader misreads still says the slot takes amounts)."""
+    assert not any(p == "budget" for _, p, _, _ in _facts(film, "Blue Lagoon has a lot of fans."))
