@@ -203,8 +203,6 @@ class MeaningReader:
             matched = [m for part in clauses_of(sentence, doc)
                        for r in surface_readings(part, speaker, self.types, slot_words, self.people, self.verbs)
                        if (m := self._match(r, speaker, wish))]
-        if not matched and span is not None and not wish:
-            matched = self._date_said(doc, span.phrase)
         matched += self._stepped_in(matched, sentence, speaker)
         out = in_place_of(self.vocab, sentence, span.start if span else t, span is not None)
         for r, (spec, others, unsure) in widest(self._successors(matched)):
@@ -227,19 +225,6 @@ class MeaningReader:
         came = {f.object for f in out if f.subject == f.replaces}  # (and a people's slot of the one who came)
         return [with_names(f, sentence) for f in out if f.subject == f.replaces or f.ending or not (
             {f.subject, f.object} & gone or f.object in came and f.predicate not in self.vocab.own)]
-
-    def _date_said(self, doc: Any, phrase: str) -> list[tuple[Reading, Slots]]:
-        """A date said as the value of one of the group's date slots ("Red Harbour comes out in May 2026"), which
-        the readings leave out as the clause's when: the clause's subject holds it, among those slots only."""
-        dated = frozenset(p.name for p in self.active if p.object_kind == "date")
-        subject = next((c for c in doc.noun_chunks if c.root.dep_ in ("nsubj", "nsubjpass")), None)
-        if not dated or subject is None or subject.root.lower_ in ("i", "we", "you", "it", "they"):
-            return []
-        words = [t.text for t in subject if t.dep_ != "det"]
-        value = re.sub(r"^(?:in|on|at|by|for|from|until)\s+", "", phrase, flags=re.I)
-        r = Reading(" ".join(words).replace(" 's", "'s"), "", value, doc.text, "plain", True)
-        found = self.slots(r, among=dated)
-        return [(r, found)] if found else []
 
     def _role_at(self, r: Reading, spec: Predicate) -> Reading:
         """"Aisha is now head chef at The Grove": one said to be a slot's role at a named thing is the thing's

@@ -40,8 +40,8 @@ RULES_VERSION = "rules-17"  # rules-7 (what is worth keeping, extract/worth.py) 
 # a name doing a slot's work, a slot held at a name, "let X go", "on Monday" says when); 15: round nine (states
 # said plainly, homes, roles); 16: round ten (a passive said for someone, one of someone's patients, a named one's
 # thing passed on, a slot moved to an amount, a code like a year, a student's place of study); 17: round eleven
-# (a light verb's state by its class word or its slot's own wording, "has a budget of X", a date slot's value said as
-# the clause's when, "X and I tied the knot", "we lost <pet>")
+# (a light verb's state by its class word or its slot's own wording, "has a budget of X", a possessed slot moved,
+# "X and I tied the knot", "we lost <pet>")
 
 _ADVERBS = (r"just|also|recently|finally|now|still|currently|actually|really|already|officially|"
             r"eventually|happily|fully|then|even|both")

@@ -1336,9 +1336,8 @@ film = _domain("film", FIXTURES)  # (updates-fresh22.json's, dev)
 @pytest.mark.parametrize("text, fact", [
     ("Blue Lagoon has a budget of $8 million.", ("blue lagoon", "budget", "$8 million", False)),  # "has" an amount
     ("The studio cut Blue Lagoon's budget to $6 million.", ("blue lagoon", "budget", "$6 million", False)),  # 's slot
-    ("Blue Lagoon comes out in March 2027.", ("blue lagoon", "release_date", "March 2027", False)),  # a date's slot
 ])
-def test_amounts_and_dates_a_film_is_said_with(film, text, fact):
+def test_amounts_a_film_is_said_with(film, text, fact):
     assert fact in _facts(film, text)
 
 
