@@ -286,13 +286,14 @@ def test_a_new_value_said_with_the_value_one_thing_holds_is_that_things_change(m
 
 
 def test_a_change_from_a_value_ends_the_open_fact_that_held_it(make_memory, group):
-    """"I switched from law to economics": the value left was held only by an open fact ("User read law",
-    no predicate of the ontology); the change ends that fact too, and the new value starts in its own slot."""
+    """"I switched from law to economics": the value left was held only by an open fact ("User learn law",
+    no predicate of the ontology); the change ends that fact too, and the new value starts in its own slot.
+    ("I'm reading law" is now read as a field of study: its wording, masked, is studying's.)"""
     mem = make_memory()
-    mem.add("I'm reading law.", group=group, occurred_at="2026-01-10T10:00:00Z")
-    assert ("read", "law") in {(f.predicate, f.object) for f in mem.facts(group=group)}
+    mem.add("I've been learning law.", group=group, occurred_at="2026-01-10T10:00:00Z")
+    assert ("learn", "law") in {(f.predicate, f.object) for f in mem.facts(group=group)}
     mem.add("I switched from law to economics.", group=group, occurred_at="2026-03-10T10:00:00Z")
     now = {(f.predicate, f.object) for f in mem.facts(group=group)}
     assert ("field_of_study", "economics") in now and not any(o == "law" for _, o in now)
     before = {(f.predicate, f.object) for f in mem.facts(group=group, as_of="2026-02-01T00:00:00Z")}
-    assert ("read", "law") in before
+    assert ("learn", "law") in before
