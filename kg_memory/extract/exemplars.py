@@ -156,7 +156,21 @@ def mask(text: str, subject: str, value: str) -> str:
     return out
 
 
-def value_preps(examples: list[str]) -> frozenset[tuple[str, str]]:
+@functools.lru_cache(maxsize=32)  # parsed once per process per ontology, not once per reader (each Memory has its own)
+def example_verbs(examples: tuple[str, ...], names: tuple[str, ...]) -> frozenset[str]:
+    """The verbs ``examples`` use, by lemma and as said: where the small parser takes one for a noun, the
+    words before it are the subject; and a verb a predicate's name says ("rehearses_at": "The Strays
+    rehearse at ...", which the parser may take for a noun), in its forms."""
+    said = {w for e in examples for t in parse.parsed(e)
+            if t.pos_ == "VERB" and t.lemma_.lower() not in ("be", "have", "do", "get", "go")
+            for w in (t.lemma_.lower(), t.lower_)}
+    named = {f for n in names for w in n.split("_") if len(w) > 4 and w.endswith("s")
+             for f in (w, w.removesuffix("s"), w.removesuffix("es"))}
+    return frozenset(said | named)
+
+
+@functools.lru_cache(maxsize=32)  # (as example_verbs)
+def value_preps(examples: tuple[str, ...]) -> frozenset[tuple[str, str]]:
     """The (verb, preposition) pairs examples give a value with, of the prepositions that otherwise give none
     ("The Anchor is known for its fish pie": ("know", "for"))."""
     return frozenset((t.head.lemma_.lower(), t.lower_) for e in examples for t in parse.parsed(e)

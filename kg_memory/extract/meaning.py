@@ -32,6 +32,7 @@ from .exemplars import (
     Exemplars,
     best_per_owner,
     example_reading,
+    example_verbs,
     last_name,
     mask,
     names_readable,
@@ -138,13 +139,13 @@ class MeaningReader:
     @functools.cached_property
     def preps(self) -> frozenset[tuple[str, str]]:
         """The (verb, preposition) pairs the group's own examples give values with ("known for")."""
-        return _value_preps(tuple(e for p in self.active if p.name in self.vocab.own for e in p.examples))
+        return value_preps(tuple(e for p in self.active if p.name in self.vocab.own for e in p.examples))
 
     @functools.cached_property
     def verbs(self) -> frozenset[str]:
         """The verbs the active predicates' own examples use ("uses", "deploys", "keeps"), by lemma and
-        as said, and the verbs their names say (``_example_verbs``)."""
-        return _example_verbs(tuple(e for p in self.active for e in p.examples), tuple(p.name for p in self.active))
+        as said, and the verbs their names say (``example_verbs``)."""
+        return example_verbs(tuple(e for p in self.active for e in p.examples), tuple(p.name for p in self.active))
 
     @functools.cached_property
     def _ties(self) -> frozenset[str]:
@@ -762,20 +763,3 @@ class MeaningReader:
                 {name: all(has) for name, has in weekdays.items() if len(has) >= 2 and (all(has) or not any(has))})
         return cache[self.vocab.version]
 
-
-@functools.lru_cache(maxsize=32)  # parsed once per process per ontology, not once per reader (each Memory has its own)
-def _example_verbs(examples: tuple[str, ...], names: tuple[str, ...]) -> frozenset[str]:
-    """The verbs ``examples`` use, by lemma and as said: where the small parser takes one for a noun, the
-    words before it are the subject; and a verb a predicate's name says ("rehearses_at": "The Strays
-    rehearse at ...", which the parser may take for a noun), in its forms."""
-    said = {w for e in examples for t in parse.parsed(e)
-            if t.pos_ == "VERB" and t.lemma_.lower() not in ("be", "have", "do", "get", "go")
-            for w in (t.lemma_.lower(), t.lower_)}
-    named = {f for n in names for w in n.split("_") if len(w) > 4 and w.endswith("s")
-             for f in (w, w.removesuffix("s"), w.removesuffix("es"))}
-    return frozenset(said | named)
-
-
-@functools.lru_cache(maxsize=32)
-def _value_preps(examples: tuple[str, ...]) -> frozenset[tuple[str, str]]:
-    return value_preps(list(examples))
