@@ -801,7 +801,7 @@ def test_a_role_held_at_a_name_and_a_value_given_by_the_examples_preposition(kit
 def test_the_prepositions_examples_give_values_with():
     from kg_memory.extract.exemplars import value_preps
     assert ("know", "for") in value_preps(("The Anchor is known for its fish pie.",))
-    assert value_preps(["Luca's takes bookings on OpenTable."]) == frozenset()  # ("on" gives values anyway)
+    assert value_preps(("Luca's takes bookings on OpenTable.",)) == frozenset()  # ("on" gives values anyway)
 
 
 @pytest.mark.parametrize("text, fact", [
