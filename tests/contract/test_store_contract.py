@@ -419,6 +419,46 @@ def test_mentions_are_the_same_inside_a_recall_scope(store, group):
     assert norm(store.mentions(group, ids)) == expected
 
 
+def test_neo4j_reads_a_groups_vectors_in_pages_in_id_order(group):
+    """A first read of a group's vectors goes a page at a time (a 1M-episode group's one answer
+    outlived the connection): with pages of 7 rows, every one of 40 episodes and 12 versions is
+    read once, held in id order (ties in a search go by id), and a neighbour's rows stay out;
+    the held searches answer as the server's."""
+    store = open_store(neo4j_url(), dim=384)
+    try:
+        _paged_load(store, group)
+    finally:
+        store.close()
+
+
+def _paged_load(store, group: str) -> None:
+    q, t, eps = _vectored_turns(store, group, "pier turn", [0.3 + i / 100 for i in range(40)], seed=4)
+    tied = _near(np.random.default_rng(3), q, 0.25)
+    store.write(WriteBatch(episode_vectors={(group, e.id): tied for e in eps[:20]}))  # 20 exact ties
+    _vectored_turns(store, f"{group}-next", "pier turn", [0.9] * 9, seed=5)  # a neighbour's rows
+    u = Entity(group_id=group, name="user", created_at=t)
+    piers = [Entity(group_id=group, name=f"pier {i}", created_at=t) for i in range(12)]
+    versions = [FactVersion(id=f"{group}-v{i:02d}", group_id=group, subject_id=u.id, subject="user",
+                            predicate="visited", object_id=d.id, object=d.name,
+                            statement=f"user visited {d.name}", valid_from=t, created_at=t)
+                for i, d in enumerate(piers)]
+    rng = np.random.default_rng(6)
+    store.write(WriteBatch(entities=[u, *piers], inserts=versions,
+                           fact_vectors={v.id: _near(rng, q, 0.2 + i / 20) for i, v in enumerate(versions)}))
+    store.held.hold_after, store.held.page_rows = 0, 7  # type: ignore[attr-defined]
+    server = store.episode_vector_search(group, q, 40, ALL_TIME)  # answered on the server
+    server_facts = store.fact_vector_search(group, q, 5, ALL_TIME)
+    store.held.hold_after = 1
+    held = store.held.load(group)
+    assert held.episodes.ids == sorted(e.id for e in eps)
+    assert held.facts.ids == sorted(v.id for v in versions)
+    assert store.held.peek(group) is held
+    # the same rows and scores as the server's, the 20 ties in id order (the server leaves them unordered)
+    assert [(i, round(s, 5)) for i, s in store.episode_vector_search(group, q, 40, ALL_TIME)] == \
+        sorted(((i, round(s, 5)) for i, s in server), key=lambda r: (-r[1], r[0]))
+    assert [f.id for f, _ in store.fact_vector_search(group, q, 5, ALL_TIME)] == [f.id for f, _ in server_facts]
+
+
 def test_neighbours_of_turns_at_the_same_instant(store, group):
     """Turns stamped with the same time are ordered by id on both stores, so the
     neighbours of a turn are the same whichever store holds them."""

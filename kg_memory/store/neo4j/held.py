@@ -165,6 +165,9 @@ class GroupVectors:
 # A group's vectors come into the process at its second search: a CLI recall searches once, and a
 # first load of 100k episodes takes seconds (docs/benchmarks.md, #11, round twelve).
 HOLD_VECTORS_AFTER = 2
+# A first read goes in pages of this many rows (30 MB of 384-dimensional vectors): one answer of a
+# 1M-episode group outlived the connection (docs/benchmarks.md, #36, round five).
+LOAD_PAGE_ROWS = 20_000
 
 
 class HeldGroups:
@@ -175,9 +178,10 @@ class HeldGroups:
 
     def __init__(self, dim: int, max_groups: int, read_rows: Callable[..., list[Row]],
                  read_log: Callable[[str], VectorLog], hold_after: int = HOLD_VECTORS_AFTER,
-                 background: bool = True):
+                 background: bool = True, page_rows: int = LOAD_PAGE_ROWS):
         self.dim = dim
         self.hold_after = hold_after
+        self.page_rows = page_rows
         self.background = background
         self._read_rows = read_rows
         self._read_log = read_log
@@ -289,6 +293,18 @@ class HeldGroups:
             with self._lock:
                 self._loading.discard(group_id)
 
+    def _load_pages(self, held: HeldVectors, read_page: Callable[[str, int], list[Row]]) -> None:
+        """Read every row of a load query (``read_page(after id, rows)``), a page at a time, in id
+        order: ties in a search go by key, so by id, as in the reference store. Each page is its
+        own short read, so a large group's first read outlives no connection."""
+        after = ""
+        while True:
+            rows = read_page(after, self.page_rows)
+            held.apply(rows)
+            if len(rows) < self.page_rows:
+                return
+            after = rows[-1][0]
+
     def load(self, group_id: str) -> GroupVectors:
         """Every episode and fact vector of the group, read into new indexes that then replace
         the held ones. A write that commits meanwhile is read again by the next catch-up (the
@@ -296,9 +312,10 @@ class HeldGroups:
         log, so they reload."""
         at = self._read_log(group_id)
         vectors = GroupVectors(self.dim)
-        # rows in id order: ties in a search go by key, so by id, as in the reference store
-        vectors.episodes.apply(sorted(self._read_rows("episode_vectors_load", group_id=group_id)))
-        vectors.facts.apply(sorted(self._read_rows("fact_vectors_load", group_id=group_id)))
+        self._load_pages(vectors.episodes, lambda after, page: self._read_rows(
+            "episode_vectors_load", group_id=group_id, after=after, page=page))
+        self._load_pages(vectors.facts, lambda after, page: self._read_rows(
+            "fact_vectors_load", group_id=group_id, after=after, page=page))
         vectors.advance(at.seq)
         with self._lock:
             self._groups.put(group_id, vectors)
