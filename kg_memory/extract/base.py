@@ -39,6 +39,9 @@ class ExtractedFact:
     # A start said as a period ("in March", "this spring"): the latest it may have begun (the period's end, or
     # when it was said). A value known to hold from inside that period came before it (see ``temporal.decide``).
     started_by: datetime | None = None
+    # An open fact (no predicate of the ontology) that the sentence says is the one value of its slot ("my
+    # dentist is Dr. Greaves", "my favourite band is Wet Leg"): a new one of the subject's replaces it.
+    one_value: bool = False
 
 
 @dataclass

@@ -219,6 +219,17 @@ def _verbs(sent: Any) -> list[Any]:
 
 
 def _is_statement(verb: Any) -> bool:
+    if not _asserted(verb):
+        return False
+    lemma = verb.lemma_.lower()
+    if lemma in PREFERENCE_VERBS and verb.tag_ in ("VBD", "VBN") and not _childhood(verb):
+        return False  # "I loved the concert": an opinion about something that passed
+    return lemma not in LIGHT_VERBS or lemma in OBJECT_VERBS or _event(verb) or _phrasal(verb) or _aim(verb) \
+        or _considered(verb) is not None
+
+
+def _asserted(verb: Any) -> bool:
+    """Not denied, wished, planned or supposed: no negation, no modal, no "if"."""
     kids = list(verb.children)
     after = verb.doc[verb.i + 1].lower_ if verb.i + 1 < len(verb.doc) else ""
     if after in ("ta", "na"):
@@ -227,13 +238,7 @@ def _is_statement(verb: Any) -> bool:
         return False
     if any(k.dep_ in ("aux", "auxpass") and k.lower_ in MODALS for k in kids):
         return False
-    if any(k.dep_ == "mark" and k.lower_ in ("if", "whether", "unless") for k in kids):
-        return False
-    lemma = verb.lemma_.lower()
-    if lemma in PREFERENCE_VERBS and verb.tag_ in ("VBD", "VBN") and not _childhood(verb):
-        return False  # "I loved the concert": an opinion about something that passed
-    return lemma not in LIGHT_VERBS or lemma in OBJECT_VERBS or _event(verb) or _phrasal(verb) or _aim(verb) \
-        or _considered(verb) is not None
+    return not any(k.dep_ == "mark" and k.lower_ in ("if", "whether", "unless") for k in kids)
 
 
 def _considered(verb: Any) -> tuple[Any, str] | None:
@@ -316,8 +321,19 @@ def _subject(verb: Any, speaker: str, relations: dict[str, str]) -> tuple[str, s
             return f"{speaker}'s {noun}", ""
         if any(k.dep_ == "amod" and k.lower_ in FAVORITE for k in subj.children):
             return speaker, f"favorite {noun}"  # "my favorite book is X"
-        return speaker, noun  # "my home is X", "my car is X"
+        return speaker, _compounded(subj, noun)  # "my home is X", "my car is X", "my mobile number is X"
     return None
+
+
+# adjectives that say which of its values a slot had when, not what the slot is ("my new dentist")
+_WHEN_ADJ = frozenset({"new", "old", "current", "previous", "former", "latest", "last", "first", "next", "present"})
+
+
+def _compounded(noun_tok: Any, noun: str) -> str:
+    """The possessed noun with the nouns before it ("mobile number"), which name the attribute; the
+    vocabulary's keywords are looked up by its last word."""
+    return " ".join([k.lower_ for k in noun_tok.subtree if k.i < noun_tok.i and (
+        k.dep_ == "compound" or (k.dep_ == "amod" and k.tag_ == "JJ" and k.lower_ not in _WHEN_ADJ))] + [noun])
 
 
 def _nsubj(verb: Any) -> Any | None:
@@ -488,7 +504,12 @@ def _clause(verb: Any, speaker: str, relations: dict[str, str], lead: Any | None
             return None
         inner = _clause(habit, speaker, relations, lead=verb)
         return None if inner is None else replace(inner, surface=f"used to {inner.surface}", past=True)
-    if verb.pos_ not in ("VERB", "AUX") or verb.lower_ in MODALS or not _is_statement(verb):
+    if verb.pos_ not in ("VERB", "AUX") or verb.lower_ in MODALS:
+        return None
+    named = _new_one_named(verb, speaker, relations)
+    if named is not None:
+        return named
+    if not _is_statement(verb):
         return None
     who = _subject(verb, speaker, relations)
     if who is not None and not who[1]:
@@ -503,6 +524,8 @@ def _clause(verb: Any, speaker: str, relations: dict[str, str], lead: Any | None
         if swapped is not None:
             return swapped
     found = _object(verb)
+    if found is None and who is not None and who[1] and verb.lemma_ == "be":
+        found = _numbered(verb)  # "my mobile number is 07700 900123"
     if who is None or found is None:
         return None
     subject, noun = who
@@ -514,7 +537,7 @@ def _clause(verb: Any, speaker: str, relations: dict[str, str], lead: Any | None
         owned = _speakers_noun(head, relations)
         if owned:  # "Luis is my boss": the speaker's boss is Luis
             return Clause(speaker, "be", "is", subject, f"{speaker}'s {owned} is {subject}", False, owned)
-    obj = _object_text(head)
+    obj = _code(head) if head.pos_ == "NUM" and noun else _object_text(head)
     if not obj or len(obj.split()) > 8 or head.pos_ == "PRON":
         return None
     if _event(verb) and preps != "to" and (head.lemma_.lower() in EVENT_STOP or not _specific(head)):
@@ -603,6 +626,48 @@ def _loved(subject: str, loved: Any, verb: Any, head: Any) -> Clause | None:
         return None
     said = _third_person(loved.lower_) if loved.tag_ == "VBP" else loved.lower_
     return Clause(subject, "love", "loves", activity, f"{subject} {said} {activity}", False)
+
+
+def _numbered(verb: Any) -> tuple[Any, str] | None:
+    """The copula's complement when it is a number or a code ("07700 900123", "LS6 2AB")."""
+    head = next((k for k in verb.children if k.dep_ in ("attr", "acomp") and k.i > verb.i), None)
+    if head is None or not any(ch.isdigit() for ch in head.text):
+        return None
+    return head, ""
+
+
+def _code(head: Any) -> str:
+    """A number or code as written, with the parts the pipeline split off it ("07700 900123")."""
+    start = end = head.i
+    while start > 0 and head.doc[start - 1].pos_ == "NUM" and head.doc[start - 1].text.isalnum():
+        start -= 1
+    while end + 1 < len(head.doc) and head.doc[end + 1].text.isalnum() and head.doc[end + 1].pos_ in ("NUM", "PROPN",
+                                                                                                        "NOUN", "X"):
+        end += 1
+    return _words(list(head.doc[start:end + 1]))
+
+
+def _new_one_named(verb: Any, speaker: str, relations: dict[str, str]) -> Clause | None:
+    """"I registered with a new dentist, Dr. Amin", "I have a new manager, Raj Patel": a new one of
+    something, named beside it, is the subject's <noun> now, read as "my dentist is Dr. Amin" would be."""
+    if not _asserted(verb):
+        return None
+    objects = [k for k in verb.children if k.dep_ == "dobj"] + [p for k in verb.children if k.dep_ == "prep"
+                                                                 and (p := _pobj(k)) is not None]
+    head = next((k for k in objects if k.pos_ == "NOUN" and any(a.dep_ == "amod" and a.lower_ == "new"
+                                                                 for a in k.children)), None)
+    who = _subject(verb, speaker, relations) if head is not None else None
+    if head is None or who is None or who[1]:
+        return None
+    subject, doc = who[0], head.doc
+    if head.i + 2 >= len(doc) or doc[head.i + 1].text != "," or doc[head.i + 2].pos_ != "PROPN":
+        return None
+    end = head.i + 2
+    while end + 1 < len(doc) and doc[end + 1].pos_ == "PROPN":
+        end += 1
+    obj = _words(list(doc[head.i + 2:end + 1]))
+    noun = _compounded(head, head.lemma_.lower())
+    return Clause(subject, "be", "is", obj, f"{subject}'s {noun} is {obj}", False, noun) if obj else None
 
 
 def _speakers_noun(head: Any, relations: dict[str, str]) -> str | None:

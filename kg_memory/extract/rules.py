@@ -20,10 +20,11 @@ from .base import ExtractContext, ExtractedFact, Extraction
 from .canonical import LEADING as _LEADING
 from .canonical import Canonicalizer, snake
 from .meaning import MeaningReader, ontology_tag
+from .shapes import words_of
 
 log = logging.getLogger(__name__)
 
-RULES_VERSION = "rules-17"  # rules-7 (what is worth keeping, extract/worth.py) + the clause shapes of
+RULES_VERSION = "rules-18"  # rules-7 (what is worth keeping, extract/worth.py) + the clause shapes of
 # extract/clauses.py (whose slot, which value, ends that name the slot, values like the examples'); 9: a
 # name that begins like a month is a value ("Marco"), a when or why after the value names none, "my X" is mine,
 # a named one acting on an unnamed thing is turned round, "took over as my GP" reads as "is my GP", and
@@ -41,7 +42,8 @@ RULES_VERSION = "rules-17"  # rules-7 (what is worth keeping, extract/worth.py) 
 # said plainly, homes, roles); 16: round ten (a passive said for someone, one of someone's patients, a named one's
 # thing passed on, a slot moved to an amount, a code like a year, a student's place of study); 17: round eleven
 # (a light verb's state by its class word or its slot's own wording, "has a budget of X", a possessed slot moved,
-# "X and I tied the knot", "we lost <pet>")
+# "X and I tied the knot", "we lost <pet>"); 18: round twelve (an attribute no predicate names, "my dentist is X",
+# "a new dentist, X", keeps one value)
 
 _ADVERBS = (r"just|also|recently|finally|now|still|currently|actually|really|already|officially|"
             r"eventually|happily|fully|then|even|both")
@@ -223,6 +225,7 @@ class RulesExtractor:
         self.version = RULES_VERSION + (f"+{parse.parser_version()}" if self.parser else "") + ontology_tag(self.vocab)
         classes = self.vocab.value_classes
         self._activities = frozenset(classes.get("activity", ()))
+        self._animals = frozenset(classes.get("animal", ()))
         # words the vocabulary knows as people or as values of a class other than animals: no pet's kind
         self._not_animals = frozenset(self.vocab.relations) | frozenset(
             w for cls, ws in classes.items() if cls != "animal" for w in ws)
@@ -290,6 +293,11 @@ class RulesExtractor:
         surest), with what meaning read of values they missed; else the parse, whose relations no
         predicate takes become open facts."""
         read = self.meaning.read(raw, me, t) if self.meaning.enabled else []
+        named = self._attributes(raw, me, t, speakers | {me}) if self.parser else []
+        if named:  # "I've got a new accountant, Helen Price": the noun says the slot, whatever meaning ranked first
+            read, named = self._by_the_noun(read, named)
+            out.facts.extend(named)
+            out.mentions.extend(f.subject for f in named)
         if read and all(f.predicate in self.vocab.own for f in read):
             # a group's own predicate said in the sentence is the surer reading: the built-in phrase
             # patterns know nothing of it ("I quit the Zone 2 plan" is no job that ended)
@@ -362,14 +370,58 @@ class RulesExtractor:
     def _open_fact(self, c: parse.Clause, t: datetime, span: dates.DateSpan | None, out: Extraction) -> None:
         kind = "entity" if c.object[:1].isupper() else "value"
         obj = c.object if kind == "entity" else c.object.lower()
-        self._emit(out, c.subject, snake(c.relation), obj, c.statement, t, span, kind)
+        # "my favourite band is X" names the one favourite: a new one replaces it
+        self._emit(out, c.subject, snake(c.relation), obj, c.statement, t, span, kind,
+                   one_value=c.relation.startswith("favorite "))
+
+    def _attributes(self, sentence: str, me: str, t: datetime, speakers: frozenset[str]) -> list[ExtractedFact]:
+        """The sentence's attributes of the speaker's that no predicate names (``_an_attribute``)."""
+        span, out = dates.resolve(sentence, t), Extraction()
+        for c in parse.clauses(sentence, me, self.vocab.relations, self._activities):
+            if self._an_attribute(c) and self._predicate_of(c) is None and self._worth_keeping(c, sentence, span,
+                                                                                               speakers):
+                self._attribute_fact(c, t, span, out)
+        return out.facts
+
+    def _by_the_noun(self, read: list[ExtractedFact], named: list[ExtractedFact]
+                     ) -> tuple[list[ExtractedFact], list[ExtractedFact]]:
+        """Meaning's facts and the attributes of the same value: a predicate of the group's own ontology, or
+        one that the attribute's noun names ("my address is X": street_address), keeps its fact, and the
+        attribute goes; a built-in one that it does not name ("a new accountant": no manager) gives way to it."""
+        kept = []
+        for a in named:
+            same = [f for f in read if names_value(f.object, a.object)]
+            if any(f.predicate in self.vocab.own or self._names_the_slot(a.predicate, f.predicate) for f in same):
+                continue
+            read = [f for f in read if f not in same]
+            kept.append(a)
+        return read, kept
+
+    def _names_the_slot(self, noun: str, predicate: str) -> bool:
+        p = self.vocab.predicates.get(predicate)
+        said = words_of(" ".join((predicate.replace("_", " "), *(p.keywords if p else ()),
+                                  p.description if p else "", *(p.examples if p else ()))))
+        return any(w in said or w.removesuffix("s") in said for w in noun.split("_") if len(w) > 1)
+
+    def _an_attribute(self, c: parse.Clause) -> bool:
+        """"My dentist is Dr. Greaves", "my mobile number is 07700 900123": a noun of the speaker's that no
+        predicate names, said to be one named thing or one number, is an attribute with one value."""
+        if c.relation != "be" or not c.copula_noun or c.copula_noun.split()[-1] in self._animals \
+                or snake(c.copula_noun) in self.vocab.predicates:
+            return False  # (not "is deployed to"; a pet's name is read as a pet)
+        return c.object[:1].isupper() or any(ch.isdigit() for ch in c.object)
+
+    def _attribute_fact(self, c: parse.Clause, t: datetime, span: dates.DateSpan | None, out: Extraction) -> None:
+        kind = "value" if any(ch.isdigit() for ch in c.object) else "entity"
+        self._emit(out, c.subject, snake(c.copula_noun), c.object, f"{c.subject}'s {c.copula_noun} is {c.object}", t,
+                   span, kind, one_value=True)
 
     def _predicate_of(self, c: parse.Clause) -> Predicate | None:
         """The vocabulary predicate a clause states, if any: "my <noun> is X" by the
         noun's predicate keywords; "I am a <job>" by value class; otherwise the
         relation as written, then its lemma, then by meaning (embeddings)."""
         if c.copula_noun:
-            names = self._keywords.get(c.copula_noun, set())
+            names = self._keywords.get(c.copula_noun.split()[-1], set())
             return self.vocab.predicates[next(iter(names))] if len(names) == 1 else None
         head = c.object.split()[-1].lower() if c.object else ""
         named = self._keywords.get(head, set())
@@ -588,7 +640,8 @@ class RulesExtractor:
         out.mentions.append(subj)
 
     def _emit(self, out: Extraction, subj: str, pred: str, obj: str, statement: str, t: datetime,
-              span: dates.DateSpan | None, kind: str, valid_to: datetime | None = None) -> None:
+              span: dates.DateSpan | None, kind: str, valid_to: datetime | None = None, one_value: bool = False
+              ) -> None:
         start = span.start if span else t
         end = valid_to if valid_to is not None else (span.end if span else None)
         if end is not None and end <= start:
@@ -596,7 +649,7 @@ class RulesExtractor:
         out.facts.append(ExtractedFact(
             subject=subj, predicate=pred, object=obj, statement=statement, valid_from=start, valid_to=end,
             dated=span is not None, object_kind="entity" if kind == "entity" else "value",
-            started_by=dates.started_by(span, t),
+            started_by=dates.started_by(span, t), one_value=one_value,
         ))
         out.mentions.extend([subj] + ([obj] if kind == "entity" else []))
 

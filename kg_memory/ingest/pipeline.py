@@ -445,8 +445,8 @@ class Pipeline:
                 mentioned.add(obj.id)
             cand = self._candidate(group_id, e, f, subj, obj)
             pair = (subj.id, f.predicate)
-            cand, current, single = self._judged(cand, list(state[pair].values()), self.vocab.is_single(f.predicate),
-                                                 e, stats)
+            single = self.vocab.is_single(f.predicate) or (f.one_value and f.predicate not in self.vocab.predicates)
+            cand, current, single = self._judged(cand, list(state[pair].values()), single, e, stats)
             decision = decide(cand, current, single, now)
             self._persist(group_id, pair, decision, state, pending, batch)
             stats.facts_added += decision.facts_added

@@ -297,3 +297,21 @@ def test_a_change_from_a_value_ends_the_open_fact_that_held_it(make_memory, grou
     assert ("field_of_study", "economics") in now and not any(o == "law" for _, o in now)
     before = {(f.predicate, f.object) for f in mem.facts(group=group, as_of="2026-02-01T00:00:00Z")}
     assert ("learn", "law") in before
+
+
+def test_an_attribute_no_predicate_names_keeps_one_value(make_memory, group):
+    """"My optician is X" names one optician, though no predicate of the ontology does: a new one replaces
+    it, on both stores, and the old one stays true for the time it held. An open relation does not
+    ("I signed up for X", then "I signed up for Y": both stay)."""
+    mem = make_memory()
+    mem.add("My optician is Dr. Kaur on the high street.", group=group, occurred_at="2026-01-10T10:00:00Z")
+    mem.add("I've signed up with a new optician, Dr. Moreau.", group=group, occurred_at="2026-03-10T10:00:00Z")
+    mem.add("My favourite podcast is Hidden Brain.", group=group, occurred_at="2026-01-10T10:00:00Z")
+    mem.add("These days my favourite podcast is Desert Island Discs.", group=group, occurred_at="2026-03-10T10:00:00Z")
+    assert _values(mem, group, "optician") == ["Dr. Moreau"]
+    assert _values(mem, group, "optician", as_of="2026-02-01") == ["Dr. Kaur"]
+    assert _values(mem, group, "favorite_podcast") == ["Desert Island Discs"]
+    assert _values(mem, group, "favorite_podcast", as_of="2026-02-01") == ["Hidden Brain"]
+    mem.add("I signed up for a pottery course.", group=group, occurred_at="2026-01-10T10:00:00Z")
+    mem.add("I signed up for a Spanish course.", group=group, occurred_at="2026-03-10T10:00:00Z")
+    assert _values(mem, group, "sign_up_for") == ["Spanish course", "pottery course"]

@@ -215,7 +215,7 @@ def test_statements_are_third_person(rules):
 
 def test_without_the_parser_the_patterns_still_work(embedder):
     ex = RulesExtractor(embedder, use_parser=False)
-    assert not ex.parser and ex.version == "rules-17"
+    assert not ex.parser and ex.version == "rules-18"
     e = Episode(group_id="g", content="I moved to Lisbon in March.", occurred_at=T, created_at=T)
     assert {(f.predicate, f.object) for f in ex.extract(e).facts} == {("lives_in", "Lisbon")}
     assert parse.parser_version() is not None
@@ -227,7 +227,40 @@ def test_the_parser_loads_on_the_first_sentence_it_parses(embedder):
     parse._load.cache_clear()
     ex = RulesExtractor(embedder)
     assert ex.parser and parse._load.cache_info().currsize == 0
-    assert ex.version == f"rules-17+{parse.parser_version()}" and parse.parser_version().startswith("core_web_sm")
+    assert ex.version == f"rules-18+{parse.parser_version()}" and parse.parser_version().startswith("core_web_sm")
     e = Episode(group_id="g", content="Home for me is Lisbon these days.", occurred_at=T, created_at=T)
     ex.extract(e)
     assert parse._load.cache_info().currsize == 1 and parse.load_parser() is not None
+
+
+@pytest.mark.parametrize("text, fact", [
+    # a noun of the speaker's that no predicate names, said to be one named thing or one number
+    ("My optician is Dr. Kaur on the high street.", ("User", "optician", "Dr. Kaur")),
+    ("My landlady is Mrs Okafor.", ("User", "landlady", "Mrs Okafor")),
+    ("My work phone number is 0113 496 0001.", ("User", "work_phone_number", "0113 496 0001")),
+    ("Our postcode is BS3 4QT.", ("User", "postcode", "BS3 4QT")),
+    # a new one of something, named beside it
+    ("We signed up with a new vet, Dr Moreau.", ("User", "vet", "Dr Moreau")),
+    ("I've got a new accountant, Helen Price.", ("User", "accountant", "Helen Price")),
+])
+def test_an_attribute_of_the_speakers_is_a_fact_with_one_value(rules, text, fact):
+    e = Episode(group_id="g", content=text, occurred_at=T, created_at=T)
+    got = {(f.subject, f.predicate, f.object): f.one_value for f in rules.extract(e).facts}
+    assert got.get(fact) is True, got
+
+
+@pytest.mark.parametrize("text", [
+    "My biggest worry is money.",                   # no named thing, no number
+    "I don't have a new accountant, Helen Price.",  # denied
+    "I might get a new vet, Dr Moreau.",            # a maybe
+    "Our billing service is deployed to Azure.",    # a passive, not "my billing service is Azure"
+])
+def test_no_attribute_without_one_named_value_said_as_so(rules, text):
+    e = Episode(group_id="g", content=text, occurred_at=T, created_at=T)
+    assert [f for f in rules.extract(e).facts if f.one_value] == []
+
+
+def test_a_predicate_the_noun_names_keeps_its_fact(rules):
+    """"My boss is Raj": the noun names a predicate of the ontology (has_manager), so no attribute "boss"."""
+    e = Episode(group_id="g", content="My boss is Raj Patel.", occurred_at=T, created_at=T)
+    assert {(f.predicate, f.object) for f in rules.extract(e).facts} == {("has_manager", "Raj Patel")}
