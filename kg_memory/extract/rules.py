@@ -20,7 +20,6 @@ from .base import ExtractContext, ExtractedFact, Extraction
 from .canonical import LEADING as _LEADING
 from .canonical import Canonicalizer, snake
 from .meaning import MeaningReader, ontology_tag
-from .shapes import words_of
 
 log = logging.getLogger(__name__)
 
@@ -291,13 +290,19 @@ class RulesExtractor:
               speakers: frozenset[str] = frozenset()) -> None:
         """One sentence: a group's own predicates by meaning; else the ontology's phrase patterns (the
         surest), with what meaning read of values they missed; else the parse, whose relations no
-        predicate takes become open facts."""
-        read = self.meaning.read(raw, me, t) if self.meaning.enabled else []
-        named = self._attributes(raw, me, t, speakers | {me}) if self.parser else []
-        if named:  # "I've got a new accountant, Helen Price": the noun says the slot, whatever meaning ranked first
-            read, named = self._by_the_noun(read, named)
+        predicate takes become open facts. Then the attributes no predicate names, of values none took."""
+        before = len(out.facts)
+        self._read_slots(raw, sentence, me, t, out, speakers)
+        if self.parser:  # "my dentist is Dr. Greaves": a slot no predicate names, for a value no other fact took
+            taken = out.facts[before:]
+            named = [a for a in self._attributes(raw, me, t, speakers | {me})
+                     if not any(names_value(f.object, a.object) for f in taken)]
             out.facts.extend(named)
             out.mentions.extend(f.subject for f in named)
+
+    def _read_slots(self, raw: str, sentence: str, me: str, t: datetime, out: Extraction,
+                    speakers: frozenset[str]) -> None:
+        read = self.meaning.read(raw, me, t) if self.meaning.enabled else []
         if read and all(f.predicate in self.vocab.own for f in read):
             # a group's own predicate said in the sentence is the surer reading: the built-in phrase
             # patterns know nothing of it ("I quit the Zone 2 plan" is no job that ended)
@@ -382,26 +387,6 @@ class RulesExtractor:
                                                                                                speakers):
                 self._attribute_fact(c, t, span, out)
         return out.facts
-
-    def _by_the_noun(self, read: list[ExtractedFact], named: list[ExtractedFact]
-                     ) -> tuple[list[ExtractedFact], list[ExtractedFact]]:
-        """Meaning's facts and the attributes of the same value: a predicate of the group's own ontology, or
-        one that the attribute's noun names ("my address is X": street_address), keeps its fact, and the
-        attribute goes; a built-in one that it does not name ("a new accountant": no manager) gives way to it."""
-        kept = []
-        for a in named:
-            same = [f for f in read if names_value(f.object, a.object)]
-            if any(f.predicate in self.vocab.own or self._names_the_slot(a.predicate, f.predicate) for f in same):
-                continue
-            read = [f for f in read if f not in same]
-            kept.append(a)
-        return read, kept
-
-    def _names_the_slot(self, noun: str, predicate: str) -> bool:
-        p = self.vocab.predicates.get(predicate)
-        said = words_of(" ".join((predicate.replace("_", " "), *(p.keywords if p else ()),
-                                  p.description if p else "", *(p.examples if p else ()))))
-        return any(w in said or w.removesuffix("s") in said for w in noun.split("_") if len(w) > 1)
 
     def _an_attribute(self, c: parse.Clause) -> bool:
         """"My dentist is Dr. Greaves", "my mobile number is 07700 900123": a noun of the speaker's that no

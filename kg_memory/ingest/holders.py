@@ -14,7 +14,8 @@ subject holds nothing of its slot is the slot of the one thing that does hold it
   repairs": the printers'); or, for a subject that is only an entity type's noun ("the band"), the one thing
   that holds the slot; else
 - said by the speaker of the speaker, the one thing that alone holds the slot ("we hired Saffron Kitchen for
-  the food": the caterer of the one thing that has one).
+  the food": the caterer of the one thing that has one); said of words that name no thing, the speaker's,
+  when the speaker alone holds it ("we put the standard labour rate up to £72").
 
 An end said by a thing's value of the thing ("Keith quit The Strays", The Strays' drummer) ends the thing's
 slot. Only one holder settles it; with none or several, the fact keeps its subject. Facts of the same episode
@@ -228,13 +229,22 @@ def _named_holder(f: ExtractedFact, subject: str, held: Held, vocab: Vocabulary)
 
 def _sole(f: ExtractedFact, subject: str, held: Held, vocab: Vocabulary, speaker: str) -> Holder | None:
     """"We hired Saffron Kitchen for the food": a single slot of the group's that only one thing holds, said
-    by the speaker of the speaker, is that thing's. (Never the other way: a thing's fact is not the speaker's
-    because the speaker alone holds the slot, nor is one thing's another's.)"""
-    if subject != speaker or f.predicate not in vocab.own or not vocab.is_single(f.predicate):
+    by the speaker of the speaker, is that thing's. The other way only for a subject that names no thing
+    ("standard labour" of "the standard labour rate"): a named thing's fact is not the speaker's because the
+    speaker alone holds the slot, nor is one thing's another's."""
+    if f.predicate not in vocab.own or not vocab.is_single(f.predicate):
         return None
     holders = {k for k, hs in held.items() if any(p == f.predicate for p, _ in hs)}
     only = next(iter(holders)) if len(holders) == 1 else None
+    if subject != speaker:
+        # "We've put the standard labour rate up to £72": words said before the slot's noun that name no
+        # thing (no capital, no number) are how the speaker says the slot the speaker alone holds
+        return (only, None) if only == speaker and _unnamed(f.subject) else None
     return (only, None) if only is not None and only != subject else None
+
+
+def _unnamed(subject: str) -> bool:
+    return subject == subject.lower() and not any(c.isdigit() for c in subject)
 
 
 def _a_type(subject: str, vocab: Vocabulary) -> bool:

@@ -315,3 +315,19 @@ def test_an_attribute_no_predicate_names_keeps_one_value(make_memory, group):
     mem.add("I signed up for a pottery course.", group=group, occurred_at="2026-01-10T10:00:00Z")
     mem.add("I signed up for a Spanish course.", group=group, occurred_at="2026-03-10T10:00:00Z")
     assert _values(mem, group, "sign_up_for") == ["Spanish course", "pottery course"]
+
+
+RATE = {"extends": "default", "predicates": {"hourly_rate": {
+    "cardinality": "single", "object": "value", "description": "what the studio charges an hour",
+    "examples": ["The studio charges £40 an hour.", "Our hourly rate is £35."]}}}
+
+
+def test_a_slot_said_with_words_that_name_no_thing_is_the_speakers(make_memory, group):
+    """"We've raised the weekday hourly rate to £48": the words before the slot's noun ("weekday hourly") name
+    no thing; the speaker alone holds the slot, so the change is the speaker's. A named thing's stays its own."""
+    now, before = _held(make_memory, group, RATE, ["Our weekday hourly rate is £40.",
+                                                   "We've raised the weekday hourly rate to £48."], "hourly_rate")
+    assert now == {("User", "£48")} and before == {("User", "£40")}
+    now, _ = _held(make_memory, f"{group}-b", RATE, ["Our hourly rate is £40.",
+                                                     "Studio 5 charges £60 an hour."], "hourly_rate")
+    assert ("User", "£40") in now
