@@ -79,6 +79,7 @@ _IN_CHARGE = re.compile(r"\b(?:in charge of|at the helm of|on the hook for|on th
 # a state the speaker says in the present ("I'm at Durham", "we're in Leeds", "my phone is ...", "I live with ...")
 _PRESENT_STATE = re.compile(r"^(?:I\s*'?m|I\s+am|we\s*'?re|we\s+are|my\s+\w+(?:\s+\w+)?\s+is|(?:I|we)\s+"
                             r"(?!(?:had|was|were|did|went|got|made|said|saw|thought|told)\b)[a-z]+(?<!ed))\b", re.I)
+_DENIED = re.compile(r"\b(?:not|never)\b|n['’]t\b", re.I)
 _STAND_INS = frozenset({"one", "ones", "it", "that", "this", "them", "another", "another one", "the other"})
 _SAID_NOW = re.compile(r"\b(?:now|these days|nowadays|lately)\b", re.I)  # a value said as the one now
 CHANGE_CUE = re.compile(r"\b(?:now|new|newly|became|become|becomes|lately|these days|nowadays|anymore|"
@@ -103,6 +104,15 @@ def ontology_tag(vocab: Vocabulary) -> str:
     from ..core.ontology import default_ontology
 
     return "" if vocab.version == default_ontology().version else f"+ontology:{vocab.version}"
+
+
+def _held_at_its_noun(spec: Predicate, r: Reading) -> bool:
+    """"I took a job with Boots": the value said after a keyword of the slot's own ("job"); not one sought
+    ("looking for a job at Google", "applied for a job at Google")."""
+    said = re.search(rf"\b(\w+)\s+(?:at|with|for|in)\s+(?:the\s+)?{re.escape(r.object)}", r.text)
+    if said is None or said.group(1).lower() not in spec.keywords or _DENIED.search(r.text):
+        return False
+    return re.search(rf"\bfor\s+(?:(?:a|an|the|my|new|another)\s+)*{said.group(1)}\b", r.text, re.I) is None
 
 
 class MeaningReader:
@@ -284,6 +294,14 @@ class MeaningReader:
             out.append((r, slots))
         return out
 
+    def _slot_noun_at(self, r: Reading) -> Reading:
+        """"I took a job with Boots": a slot's own noun held at a name is that name."""
+        if r.object_proper or not self._only_slot_nouns(r.object) or _DENIED.search(r.text):
+            return r  # (nor one denied: "I didn't get the job at Canva")
+        at = re.search(rf"(?<!\bto )(?<!\bto a )(?<!\bto the )\b{re.escape(r.object)}\s+(?:at|with|for)\s+"
+                       rf"(?:the\s+)?({_NAME})", r.text)  # (not where one went: "gone to a farm in Wales")
+        return r if at is None else replace(r, object=at.group(1).rstrip(".,;:!?"), object_proper=True)
+
     def _only_slot_nouns(self, value: str) -> bool:
         """A value that is only a slot's noun, however new ("the new host"): no value of it."""
         words = [w.lower() for w in value.split() if w.lower() not in WHICH_ONE]
@@ -328,6 +346,7 @@ class MeaningReader:
             return home[0], (home[1], (), False)
         if not self._worth(r):
             return None
+        r = self._slot_noun_at(r)
         if self.changes_only and r.shape == "change" and r.old and r.subject != speaker and r.subject[:1].islower():
             # a people's slot changed by someone said by their role ("The diabetes nurse replaced metformin with
             # gliclazide"): the speaker's, whose held value the pipeline then finds
@@ -401,6 +420,8 @@ class MeaningReader:
         for my undergrad"): only of a one-value slot, clearly near, and not near only because an example names
         the value ("I'm in Leeds" is no study at "the University of Leeds")."""
         spec, score = clear
+        if self.vocab.is_single(spec.name) and score >= SHAPE_THRESHOLD and _held_at_its_noun(spec, r):
+            return True  # the slot's own noun said with the value ("I took a job with Boots")
         if score < STATE_THRESHOLD or not self.vocab.is_single(spec.name):
             return False
         if r.verb in parse.LIGHT_VERBS or any(r.object.lower() in e.lower() for e in spec.examples):

@@ -1344,3 +1344,15 @@ def test_amounts_a_film_is_said_with(film, text, fact):
 def test_a_quantity_of_a_thing_is_no_amount(film):
     """"Has a lot of fans": the fans, no budget (an example the reader misreads still says the slot takes amounts)."""
     assert not any(p == "budget" for _, p, _, _ in _facts(film, "Blue Lagoon has a lot of fans."))
+
+
+@pytest.mark.parametrize("text, found", [
+    ("I took a job with Halfords.", ("user", "works_at", "Halfords", False)),  # the slot's noun, then the value
+    ("I took a job with Screwfix in May.", ("user", "works_at", "Screwfix", False)),
+    ("I applied for a job with Halfords.", None),  # one sought is not held
+    ("I didn't get the job at Halfords.", None),  # nor one denied
+    ("Mel has gone to a farm with Dairy Crest.", None),  # nor where one went
+])
+def test_a_value_held_at_the_slots_own_noun(embedder, text, found):
+    got = {f for f in _facts(RulesExtractor(embedder), text) if f[1] == "works_at"}
+    assert got == ({found} if found else set())
