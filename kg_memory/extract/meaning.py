@@ -107,9 +107,9 @@ def ontology_tag(vocab: Vocabulary) -> str:
 
 
 def _held_at_its_noun(spec: Predicate, r: Reading) -> bool:
-    """"I took a job with Boots": the value said after a keyword of the slot's own ("job"); not one sought
+    """"I took a job with Boots": the value said after "a" and a keyword of the slot's own ("job"); not one sought
     ("looking for a job at Google", "applied for a job at Google")."""
-    said = re.search(rf"\b(\w+)\s+(?:at|with|for|in)\s+(?:the\s+)?{re.escape(r.object)}", r.text)
+    said = re.search(rf"\ban?\s+(?:new\s+)?(\w+)\s+(?:at|with|for)\s+(?:the\s+)?{re.escape(r.object)}", r.text)
     if said is None or said.group(1).lower() not in spec.keywords or _DENIED.search(r.text):
         return False
     return re.search(rf"\bfor\s+(?:(?:a|an|the|my|new|another)\s+)*{said.group(1)}\b", r.text, re.I) is None
@@ -296,10 +296,11 @@ class MeaningReader:
 
     def _slot_noun_at(self, r: Reading) -> Reading:
         """"I took a job with Boots": a slot's own noun held at a name is that name."""
-        if r.object_proper or not self._only_slot_nouns(r.object) or _DENIED.search(r.text):
+        if r.shape != "plain" or r.object_proper or not self._only_slot_nouns(r.object) or _DENIED.search(r.text):
             return r  # (nor one denied: "I didn't get the job at Canva")
-        at = re.search(rf"(?<!\bto )(?<!\bto a )(?<!\bto the )\b{re.escape(r.object)}\s+(?:at|with|for)\s+"
-                       rf"(?:the\s+)?({_NAME})", r.text)  # (not where one went: "gone to a farm in Wales")
+        # one of them, not the one there ("services the boiler at the Elm Road house"), nor where one went
+        at = re.search(rf"(?<!\bto )\ban?\s+(?:new\s+)?{re.escape(r.object)}\s+(?:at|with|for)\s+(?:the\s+)?({_NAME})",
+                       r.text)
         return r if at is None else replace(r, object=at.group(1).rstrip(".,;:!?"), object_proper=True)
 
     def _only_slot_nouns(self, value: str) -> bool:
