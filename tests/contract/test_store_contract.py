@@ -13,7 +13,7 @@ from kg_memory.core.idents import safe_identifier
 from kg_memory.core.models import Entity, Episode, FactVersion
 from kg_memory.store.base import TimeFilter, WriteBatch
 from kg_memory.store.neo4j.planning import VECTOR_FETCH_FLOOR, SurvivalMemory, bounded
-from kg_memory.store.neo4j.queries import migration_names
+from kg_memory.store.neo4j.queries import migration_names, query
 from kg_memory.store.sqlite import SQLiteStore
 from kg_memory.store.sqlite.migrations import MIGRATIONS
 from kg_memory.store.url import open_store
@@ -422,7 +422,8 @@ def test_mentions_are_the_same_inside_a_recall_scope(store, group):
 def test_neo4j_reads_a_groups_vectors_in_pages_in_id_order(group):
     """A first read of a group's vectors goes a page at a time (a 1M-episode group's one answer
     outlived the connection): with pages of 7 rows, every one of 40 episodes and 12 versions is
-    read once, held in id order (ties in a search go by id), and a neighbour's rows stay out;
+    read once, held in id order (ties in a search go by id), episodes without a vector and a
+    neighbour's rows stay out, each page is read in the index's order (no sort of the group), and
     the held searches answer as the server's."""
     store = open_store(neo4j_url(), dim=384)
     try:
@@ -431,8 +432,14 @@ def test_neo4j_reads_a_groups_vectors_in_pages_in_id_order(group):
         store.close()
 
 
+def _operators(plan) -> list[str]:
+    return [plan["operatorType"].split("@")[0]] + [op for c in plan.get("children", []) for op in _operators(c)]
+
+
 def _paged_load(store, group: str) -> None:
     q, t, eps = _vectored_turns(store, group, "pier turn", [0.3 + i / 100 for i in range(40)], seed=4)
+    bare = [Episode(group_id=group, content=f"pier note {i}", occurred_at=t, created_at=t) for i in range(5)]
+    store.add_episodes(bare)  # no vectors: read in their pages and skipped
     tied = _near(np.random.default_rng(3), q, 0.25)
     store.write(WriteBatch(episode_vectors={(group, e.id): tied for e in eps[:20]}))  # 20 exact ties
     _vectored_turns(store, f"{group}-next", "pier turn", [0.9] * 9, seed=5)  # a neighbour's rows
@@ -452,6 +459,11 @@ def _paged_load(store, group: str) -> None:
     held = store.held.load(group)
     assert held.episodes.ids == sorted(e.id for e in eps)
     assert held.facts.ids == sorted(v.id for v in versions)
+    for name in ("episode_vectors_load", "fact_vectors_load"):  # a page costs its rows: the index's order, no sort
+        with store.driver.session() as s:
+            plan = s.run("EXPLAIN " + query(name), {"group_id": group, "after": "", "page": 7}).consume().plan
+        ops = _operators(plan)
+        assert "Limit" in ops and not {"Top", "Sort", "PartialTop"} & set(ops), (name, ops)
     assert store.held.peek(group) is held
     # the same rows and scores as the server's, the 20 ties in id order (the server leaves them unordered)
     assert [(i, round(s, 5)) for i, s in store.episode_vector_search(group, q, 40, ALL_TIME)] == \

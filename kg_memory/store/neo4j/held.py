@@ -300,7 +300,7 @@ class HeldGroups:
         after = ""
         while True:
             rows = read_page(after, self.page_rows)
-            held.apply(rows)
+            held.apply([r for r in rows if r[-1] is not None])  # (a row without a vector holds no place)
             if len(rows) < self.page_rows:
                 return
             after = rows[-1][0]
