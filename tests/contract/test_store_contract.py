@@ -432,6 +432,20 @@ def test_neo4j_reads_a_groups_vectors_in_pages_in_id_order(group):
         store.close()
 
 
+def _visits(store, group: str, place: str, q: np.ndarray, t: datetime, seed: int) -> list[FactVersion]:
+    """Twelve versions "user visited <place> i", their vectors at cosines 0.2 to 0.75 from ``q``."""
+    rng = np.random.default_rng(seed)
+    u = Entity(group_id=group, name="user", created_at=t)
+    places = [Entity(group_id=group, name=f"{place} {i}", created_at=t) for i in range(12)]
+    versions = [FactVersion(id=f"{group}-v{i:02d}", group_id=group, subject_id=u.id, subject="user",
+                            predicate="visited", object_id=d.id, object=d.name,
+                            statement=f"user visited {d.name}", valid_from=t, created_at=t)
+                for i, d in enumerate(places)]
+    store.write(WriteBatch(entities=[u, *places], inserts=versions,
+                           fact_vectors={v.id: _near(rng, q, 0.2 + i / 20) for i, v in enumerate(versions)}))
+    return versions
+
+
 def _operators(plan) -> list[str]:
     return [plan["operatorType"].split("@")[0]] + [op for c in plan.get("children", []) for op in _operators(c)]
 
@@ -443,15 +457,7 @@ def _paged_load(store, group: str) -> None:
     tied = _near(np.random.default_rng(3), q, 0.25)
     store.write(WriteBatch(episode_vectors={(group, e.id): tied for e in eps[:20]}))  # 20 exact ties
     _vectored_turns(store, f"{group}-next", "pier turn", [0.9] * 9, seed=5)  # a neighbour's rows
-    u = Entity(group_id=group, name="user", created_at=t)
-    piers = [Entity(group_id=group, name=f"pier {i}", created_at=t) for i in range(12)]
-    versions = [FactVersion(id=f"{group}-v{i:02d}", group_id=group, subject_id=u.id, subject="user",
-                            predicate="visited", object_id=d.id, object=d.name,
-                            statement=f"user visited {d.name}", valid_from=t, created_at=t)
-                for i, d in enumerate(piers)]
-    rng = np.random.default_rng(6)
-    store.write(WriteBatch(entities=[u, *piers], inserts=versions,
-                           fact_vectors={v.id: _near(rng, q, 0.2 + i / 20) for i, v in enumerate(versions)}))
+    versions = _visits(store, group, "pier", q, t, seed=6)
     store.held.hold_after, store.held.page_rows = 0, 7  # type: ignore[attr-defined]
     server = store.episode_vector_search(group, q, 40, ALL_TIME)  # answered on the server
     server_facts = store.fact_vector_search(group, q, 5, ALL_TIME)
@@ -502,15 +508,7 @@ def test_neo4j_holds_a_groups_vectors_from_its_second_search(neo4j_store_session
     store = neo4j_store_session
     tf = ALL_TIME
     q, t, _ = _vectored_turns(store, group, "harbour turn", [0.3 + i / 100 for i in range(40)], seed=9)
-    rng = np.random.default_rng(10)
-    u = Entity(group_id=group, name="user", created_at=t)
-    docks = [Entity(group_id=group, name=f"dock {i}", created_at=t) for i in range(12)]
-    versions = [FactVersion(id=f"{group}-v{i}", group_id=group, subject_id=u.id, subject="user",
-                            predicate="visited", object_id=d.id, object=d.name,
-                            statement=f"user visited harbour {d.name}", valid_from=t, created_at=t)
-                for i, d in enumerate(docks)]
-    store.write(WriteBatch(entities=[u, *docks], inserts=versions,
-                           fact_vectors={v.id: _near(rng, q, 0.2 + i / 20) for i, v in enumerate(versions)}))
+    _visits(store, group, "harbour dock", q, t, seed=10)
     first = store.episode_vector_search(group, q, 5, tf)
     assert store.held.peek(group) is None and not store.held.loading(group)  # one search: no load
     both_first = store.search(group, "harbour", q, 5, tf)  # the second starts the load, on a thread
