@@ -106,10 +106,16 @@ def ontology_tag(vocab: Vocabulary) -> str:
     return "" if vocab.version == default_ontology().version else f"+ontology:{vocab.version}"
 
 
+def _held_at(noun: str, value: str, text: str) -> re.Match[str] | None:
+    """"a job with Boots", "a new job at Boots": one of a noun held at a value (group 1 the noun, 2 the value);
+    not the one there ("services the boiler at the Elm Road house"), nor where one went ("to a farm at X")."""
+    return re.search(rf"(?<!\bto )\ban?\s+(?:new\s+)?({noun})\s+(?:at|with|for)\s+(?:the\s+)?({value})", text)
+
+
 def _held_at_its_noun(spec: Predicate, r: Reading) -> bool:
-    """"I took a job with Boots": the value said after "a" and a keyword of the slot's own ("job"); not one sought
+    """"I took a job with Boots": the value held at a keyword of the slot's own ("job"); not one sought
     ("looking for a job at Google", "applied for a job at Google")."""
-    said = re.search(rf"\ban?\s+(?:new\s+)?(\w+)\s+(?:at|with|for)\s+(?:the\s+)?{re.escape(r.object)}", r.text)
+    said = _held_at(r"\w+", re.escape(r.object), r.text)
     if said is None or said.group(1).lower() not in spec.keywords or _DENIED.search(r.text):
         return False
     return re.search(rf"\bfor\s+(?:(?:a|an|the|my|new|another)\s+)*{said.group(1)}\b", r.text, re.I) is None
@@ -298,10 +304,8 @@ class MeaningReader:
         """"I took a job with Boots": a slot's own noun held at a name is that name."""
         if r.shape != "plain" or r.object_proper or not self._only_slot_nouns(r.object) or _DENIED.search(r.text):
             return r  # (nor one denied: "I didn't get the job at Canva")
-        # one of them, not the one there ("services the boiler at the Elm Road house"), nor where one went
-        at = re.search(rf"(?<!\bto )\ban?\s+(?:new\s+)?{re.escape(r.object)}\s+(?:at|with|for)\s+(?:the\s+)?({_NAME})",
-                       r.text)
-        return r if at is None else replace(r, object=at.group(1).rstrip(".,;:!?"), object_proper=True)
+        at = _held_at(re.escape(r.object), _NAME, r.text)
+        return r if at is None else replace(r, object=at.group(2).rstrip(".,;:!?"), object_proper=True)
 
     def _only_slot_nouns(self, value: str) -> bool:
         """A value that is only a slot's noun, however new ("the new host"): no value of it."""
