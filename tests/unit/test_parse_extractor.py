@@ -12,9 +12,13 @@ T = datetime(2025, 6, 1, 12, tzinfo=UTC)
 
 
 
-def facts(rules: RulesExtractor, text: str, speaker: str | None = None):
+def extracted(rules: RulesExtractor, text: str, speaker: str | None = None):
     e = Episode(group_id="g", content=text, occurred_at=T, speaker=speaker, created_at=T)
-    return {(f.subject, f.predicate, f.object) for f in rules.extract(e).facts}
+    return rules.extract(e).facts
+
+
+def facts(rules: RulesExtractor, text: str, speaker: str | None = None):
+    return {(f.subject, f.predicate, f.object) for f in extracted(rules, text, speaker)}
 
 
 def test_structure_maps_onto_the_vocabulary(rules):
@@ -244,8 +248,7 @@ def test_the_parser_loads_on_the_first_sentence_it_parses(embedder):
     ("I've found a new physio, Helen Price.", ("User", "physio", "Helen Price")),
 ])
 def test_an_attribute_of_the_speakers_is_a_fact_with_one_value(rules, text, fact):
-    e = Episode(group_id="g", content=text, occurred_at=T, created_at=T)
-    got = {(f.subject, f.predicate, f.object): f.one_value for f in rules.extract(e).facts}
+    got = {(f.subject, f.predicate, f.object): f.one_value for f in extracted(rules, text)}
     assert got.get(fact) is True, got
 
 
@@ -256,8 +259,7 @@ def test_an_attribute_of_the_speakers_is_a_fact_with_one_value(rules, text, fact
     "Our billing service is deployed to Azure.",    # a passive, not "my billing service is Azure"
 ])
 def test_no_attribute_without_one_named_value_said_as_so(rules, text):
-    e = Episode(group_id="g", content=text, occurred_at=T, created_at=T)
-    assert [f for f in rules.extract(e).facts if f.one_value] == []
+    assert [f for f in extracted(rules, text) if f.one_value] == []
 
 
 @pytest.mark.parametrize("text, fact", [
@@ -265,5 +267,4 @@ def test_no_attribute_without_one_named_value_said_as_so(rules, text):
     ("My other half is Chris Byrne.", ("partner", "Chris Byrne")),  # meaning places the value
 ])
 def test_a_value_a_predicate_takes_is_no_attribute(rules, text, fact):
-    e = Episode(group_id="g", content=text, occurred_at=T, created_at=T)
-    assert {(f.predicate, f.object) for f in rules.extract(e).facts} == {fact}
+    assert {(f.predicate, f.object) for f in extracted(rules, text)} == {fact}
