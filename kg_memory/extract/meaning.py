@@ -74,7 +74,7 @@ MASK_WEIGHT = 0.5  # the masked clause's share of the blend (the dev half ranked
 # ("I'm back in Sydney for good now", "I became charge nurse", "lately my favourite band is Big Thief")
 # verbs of passing acts, which state no people's slot by themselves ("we had a long lunch with the designers")
 _EVENT_VERBS = frozenset({"have", "do", "make", "go", "come", "spend", "hang", "bring"})
-_IN_CHARGE = re.compile(r"\b(?:in charge of|at the helm of|on the hook for|on the (?:\w+\s+){1,3}"
+_IN_CHARGE = re.compile(r"\b(?:in charge of|at the helm of|on the hook for|on call for|on the (?:\w+\s+){1,3}"
                         r"(?:job|case|account))\b", re.I)  # a role a thing has ("Priya is on the Land Rover job")
 # a state the speaker says in the present ("I'm at Durham", "we're in Leeds", "my phone is ...", "I live with ...")
 _PRESENT_STATE = re.compile(r"^(?:I\s*'?m|I\s+am|we\s*'?re|we\s+are|my\s+\w+(?:\s+\w+)?\s+is|(?:I|we)\s+"
@@ -224,7 +224,7 @@ class MeaningReader:
         out = in_place_of(self.vocab, sentence, span.start if span else t, span is not None)
         for r, (spec, others, unsure) in widest(self._successors(matched)):
             r = self._role_at(self._named_end(r, spec), spec)
-            mine = only_its_noun(r.subject, r.text, spec.name)  # ("The date has changed: ...")
+            mine = only_its_noun(r.subject, r.text, spec.name, spec.keywords)  # ("The date has changed: ...")
             r = replace(r, subject=speaker if mine else self._slot_owner(r.subject, spec.name, r.text))
             when = dates.began(span, r.object if spec.object_kind == "date" else "")
             for value, ending in ((r.object, r.shape == "end"), *(((r.old, True),) if r.old else ())):

@@ -310,6 +310,8 @@ def _subject(verb: Any, speaker: str, relations: dict[str, str]) -> tuple[str, s
     if subj.pos_ == "PROPN" or subj.text == speaker:  # the small pipeline tags some names NOUN ("Caroline")
         parts = [t for t in subj.subtree if t.dep_ in ("compound", "flat") or t == subj]
         return " ".join(t.text for t in parts), ""
+    if subj.lower_ == "home" and verb.lemma_ == "be" and not any(k.dep_ in ("det", "poss") for k in subj.children):
+        return speaker, "home"  # "home is a cottage in Peebles now": said of one's own home, as "my home"
     poss = next((k for k in subj.children if k.dep_ == "poss"), None)
     for_me = any(k.dep_ == "prep" and k.lower_ == "for" and any(p.lower_ in ("me", "us") for p in k.children)
                  for k in subj.children)
@@ -525,11 +527,13 @@ def _clause(verb: Any, speaker: str, relations: dict[str, str], lead: Any | None
             return swapped
     found = _object(verb)
     if found is None and who is not None and who[1] and verb.lemma_ == "be":
-        found = _numbered(verb)  # "my mobile number is 07700 900123"
+        found = _numbered(verb) or _named(verb)  # "my mobile number is 07700 900123", "... a company called X"
     if who is None or found is None:
         return None
     subject, noun = who
     head, preps = found
+    if verb.lemma_ == "be" and noun:
+        head = _called(verb, head)  # "my accountant is a firm called Hargreaves Lane": the name
     loved = _misparsed_preference(verb)
     if loved is not None:
         return _loved(subject, loved, verb, head)
@@ -629,11 +633,33 @@ def _loved(subject: str, loved: Any, verb: Any, head: Any) -> Clause | None:
 
 
 def _numbered(verb: Any) -> tuple[Any, str] | None:
-    """The copula's complement when it is a number or a code ("07700 900123", "LS6 2AB")."""
+    """The copula's complement when it is a number, a code or an address ("07700 900123", "LS6 2AB",
+    "sam@lumen.io")."""
     head = next((k for k in verb.children if k.dep_ in ("attr", "acomp") and k.i > verb.i), None)
-    if head is None or not any(ch.isdigit() for ch in head.text):
+    if head is None or not (any(ch.isdigit() for ch in head.text) or an_address(head.text)):
         return None
     return head, ""
+
+
+def an_address(text: str) -> bool:
+    """An email address or a web address ("sam@lumen.io", "https://lumen.io"): a value as written."""
+    return _ADDRESS.fullmatch(text.strip()) is not None
+
+
+_ADDRESS = re.compile(r"[\w.+-]+@[\w-]+(?:\.[\w-]+)+|(?:https?://|www\.)\S+")
+
+
+def _called(verb: Any, head: Any) -> Any:
+    """The name the copula's complement is said to be called ("a firm called Hargreaves Lane"), else itself."""
+    from .values import called  # values reads parse's phrases: imported when first used
+
+    return called(head) if head.dep_ == "attr" and head.head.i == verb.i else head
+
+
+def _named(verb: Any) -> tuple[Any, str] | None:
+    """The copula's complement when it is said to be called a name ("our landlord is a company called Grainger")."""
+    head = next((k for k in verb.children if k.dep_ == "attr" and k.i > verb.i), None)
+    return (head, "") if head is not None and _called(verb, head) is not head else None
 
 
 def _code(head: Any) -> str:

@@ -394,7 +394,7 @@ class RulesExtractor:
         if c.relation != "be" or not c.copula_noun or c.copula_noun.split()[-1] in self._animals \
                 or snake(c.copula_noun) in self.vocab.predicates:
             return False  # (not "is deployed to"; a pet's name is read as a pet)
-        return c.object[:1].isupper() or any(ch.isdigit() for ch in c.object)
+        return c.object[:1].isupper() or any(ch.isdigit() for ch in c.object) or parse.an_address(c.object)
 
     def _attribute_fact(self, c: parse.Clause, t: datetime, span: dates.DateSpan | None, out: Extraction) -> None:
         kind = "value" if any(ch.isdigit() for ch in c.object) else "entity"

@@ -132,12 +132,14 @@ def owner(noun: Any, speaker: str, types: frozenset[str]) -> str | None:
     return None if named is None else named.text
 
 
-def only_its_noun(subject: str, text: str, predicate: str) -> bool:
-    """A subject that is only the slot's own noun, said with no owner ("The date has changed: ..."; not "Flat
-    2's rent", which the parser may split): the speaker's."""
-    noun = predicate.split("_")[-1]
-    return "_" in predicate and subject.lower() == noun \
-        and re.search(rf"(?:^|[.:;]\s*)(?:the|our|my)\s+{noun}\b", text, re.I) is not None
+def only_its_noun(subject: str, text: str, predicate: str, keywords: tuple[str, ...] = ()) -> bool:
+    """A subject that is only the slot's own noun or one of its keywords, said with no owner at the start of a
+    clause ("The date has changed: ...", "home is a cottage in Peebles now"; not "Flat 2's rent", which the
+    parser may split): the speaker's."""
+    noun = subject.lower()
+    if noun not in keywords and not ("_" in predicate and noun == predicate.split("_")[-1]):
+        return False
+    return re.search(rf"(?:^|[.:;]\s*)(?:(?:the|our|my)\s+)?{re.escape(noun)}\b", text, re.I) is not None
 
 
 def me_with(verb: Any, prep: str) -> bool:

@@ -1121,6 +1121,8 @@ def test_one_who_moves_to_a_thing_holds_no_slot_of_it(newsroom):
 @pytest.mark.parametrize("text, place", [
     ("We just bought a flat in Margate.", "Margate"),  # a home bought in a place
     ("Home these days is a narrowboat in Oxford.", "Oxford"),  # home said as the copula's subject
+    ("Sold up in March; home is a cottage outside Whitby now.", "Whitby"),  # and with no article, not in a place
+    ("Home is Falmouth these days.", "Falmouth"),  # home, bare, is one's own
 ])
 def test_a_home_in_a_place_is_where_one_lives(embedder, text, place):
     assert ("user", "lives_in", place, False) in _facts(RulesExtractor(embedder), text)
@@ -1356,3 +1358,11 @@ def test_a_quantity_of_a_thing_is_no_amount(film):
 def test_a_value_held_at_the_slots_own_noun(embedder, text, found):
     got = {f for f in _facts(RulesExtractor(embedder), text) if f[1] == "works_at"}
     assert got == ({found} if found else set())
+
+
+def test_one_on_call_for_a_thing_is_that_things_value(embedder):
+    """"Nadia is on call for the ingestion pipeline": the pipeline's on-call engineer is Nadia, as one in charge
+    of a thing is its holder (not a slot of Nadia's that the verb's meaning is near)."""
+    platform = _extractor(embedder, "platform", FIXTURES)
+    assert _facts(platform, "Nadia is on call for the ingestion pipeline tonight.") == {
+        ("ingestion", "on_call", "Nadia", False)}

@@ -243,6 +243,10 @@ def test_the_parser_loads_on_the_first_sentence_it_parses(embedder):
     ("My landlady is Mrs Okafor.", ("User", "landlady", "Mrs Okafor")),
     ("My work phone number is 0113 496 0001.", ("User", "work_phone_number", "0113 496 0001")),
     ("Our postcode is BS3 4QT.", ("User", "postcode", "BS3 4QT")),
+    # an address is a value as written, lower case and all; a thing said to be called a name is the name
+    ("My personal email is jo.hart@fastmail.com.", ("User", "personal_email", "jo.hart@fastmail.com")),
+    ("Our blog is https://hartfamily.net.", ("User", "blog", "https://hartfamily.net")),
+    ("My accountant is a firm called Hargreaves Lane.", ("User", "accountant", "Hargreaves Lane")),
     # a new one of something, named beside it
     ("We signed up with a new optician, Dr Moreau.", ("User", "optician", "Dr Moreau")),
     ("I've found a new physio, Helen Price.", ("User", "physio", "Helen Price")),
@@ -257,6 +261,7 @@ def test_an_attribute_of_the_speakers_is_a_fact_with_one_value(rules, text, fact
     "I don't have a new physio, Helen Price.",      # denied
     "I might get a new optician, Dr Moreau.",       # a maybe
     "Our billing service is deployed to Azure.",    # a passive, not "my billing service is Azure"
+    "My email is down again.",                      # no address
 ])
 def test_no_attribute_without_one_named_value_said_as_so(rules, text):
     assert [f for f in extracted(rules, text) if f.one_value] == []
