@@ -686,14 +686,31 @@ def _new_one_named(verb: Any, speaker: str, relations: dict[str, str]) -> Clause
     if head is None or who is None or who[1]:
         return None
     subject, doc = who[0], head.doc
-    if head.i + 2 >= len(doc) or doc[head.i + 1].text != "," or doc[head.i + 2].pos_ != "PROPN":
+    start = _named_beside(head)
+    if start is None:
         return None
-    end = head.i + 2
-    while end + 1 < len(doc) and doc[end + 1].pos_ == "PROPN":
-        end += 1
-    obj = _words(list(doc[head.i + 2:end + 1]))
+    first = doc[start]
+    if any(ch.isdigit() for ch in first.text) or an_address(first.text):
+        obj = _code(first)  # "a new number as of today: 07400 556677"
+    else:
+        end = start
+        while end + 1 < len(doc) and doc[end + 1].pos_ == "PROPN":
+            end += 1
+        obj = _words(list(doc[start:end + 1])) if first.pos_ == "PROPN" else ""
     noun = _compounded(head, head.lemma_.lower())
     return Clause(subject, "be", "is", obj, f"{subject}'s {noun} is {obj}", False, noun) if obj else None
+
+
+# words that may stand between a new one and its name, saying when it began ("a new number as of today: ...")
+_SINCE = frozenset({"as", "of", "from", "since", "starting", "this", "next"})
+
+
+def _named_beside(head: Any) -> int | None:
+    """Where the name of a new one begins: after the comma or colon that follows it, or follows when it began."""
+    doc, i = head.doc, head.i + 1
+    while i < len(doc) and (doc[i].lower_ in _SINCE or is_time_word(doc[i].text)):
+        i += 1
+    return i + 1 if i + 1 < len(doc) and doc[i].text in (",", ":") else None
 
 
 def _speakers_noun(head: Any, relations: dict[str, str]) -> str | None:

@@ -250,6 +250,9 @@ def test_the_parser_loads_on_the_first_sentence_it_parses(embedder):
     # a new one of something, named beside it
     ("We signed up with a new optician, Dr Moreau.", ("User", "optician", "Dr Moreau")),
     ("I've found a new physio, Helen Price.", ("User", "physio", "Helen Price")),
+    # or after a colon, and after when it began
+    ("We have a new postcode: LS6 2AB.", ("User", "postcode", "LS6 2AB")),
+    ("I've got a new number as of this morning: 07700 900456.", ("User", "number", "07700 900456")),
 ])
 def test_an_attribute_of_the_speakers_is_a_fact_with_one_value(rules, text, fact):
     got = {(f.subject, f.predicate, f.object): f.one_value for f in extracted(rules, text)}
