@@ -542,7 +542,7 @@ def _clause(verb: Any, speaker: str, relations: dict[str, str], lead: Any | None
         if owned:  # "Luis is my boss": the speaker's boss is Luis
             return Clause(speaker, "be", "is", subject, f"{speaker}'s {owned} is {subject}", False, owned)
     obj = _code(head) if head.pos_ == "NUM" and noun else _object_text(head)
-    if not obj or len(obj.split()) > 8 or head.pos_ == "PRON":
+    if not obj or len(obj.split()) > 8 or head.pos_ == "PRON" and not an_address(head.text):
         return None
     if _event(verb) and preps != "to" and (head.lemma_.lower() in EVENT_STOP or not _specific(head)):
         return None

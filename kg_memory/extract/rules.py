@@ -70,6 +70,9 @@ def _named_subject(subject: str) -> bool:
     return bool(s) and s.lower() not in _PRONOUNS and not s.endswith(("'s", "’s")) and "  " not in subject
 
 
+# a number one is reached on: the speaker's phone number, whatever the sentence calls it
+_REACH_ME = re.compile(r"\b(?:reach|call|text|ring|phone|contact|message|whatsapp)\s+(?:me|us)\s+(?:on|at)\s+"
+                       r"(?P<number>\+?\d[\d ]{6,}\d)\b", re.I)
 _NOT_SUBJECTS = {
     "i", "we", "you", "he", "she", "they", "it", "this", "that", "the", "my", "our", "your", "his", "her",
     "their", "there", "here", "what", "when", "where", "who", "why", "how", "yes", "no", "hey", "hi",
@@ -382,11 +385,19 @@ class RulesExtractor:
     def _attributes(self, sentence: str, me: str, t: datetime, speakers: frozenset[str]) -> list[ExtractedFact]:
         """The sentence's attributes of the speaker's that no predicate names (``_an_attribute``)."""
         span, out = dates.resolve(sentence, t), Extraction()
+        self._reached_on(sentence, me, t, span, out)
         for c in parse.clauses(sentence, me, self.vocab.relations, self._activities):
             if self._an_attribute(c) and self._predicate_of(c) is None and self._worth_keeping(c, sentence, span,
                                                                                                speakers):
                 self._attribute_fact(c, t, span, out)
         return out.facts
+
+    def _reached_on(self, sentence: str, me: str, t: datetime, span: dates.DateSpan | None, out: Extraction) -> None:
+        """"You can reach me on 07911 223344", "text me at +44 7700 900123": the speaker's phone number."""
+        for m in _REACH_ME.finditer(sentence):
+            number = " ".join(m.group("number").split())
+            self._emit(out, me, "phone_number", number, f"{me}'s phone number is {number}", t, span, "value",
+                       one_value=True)
 
     def _an_attribute(self, c: parse.Clause) -> bool:
         """"My dentist is Dr. Greaves", "my mobile number is 07700 900123": a noun of the speaker's that no

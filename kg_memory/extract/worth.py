@@ -83,7 +83,7 @@ def placeholder(s: Said) -> str | None:
 def empty_object(s: Said) -> str | None:
     """An object that is only a verb, a pronoun or a dangling word ("likes going", "practicing every")."""
     doc = parse.parsed(s.clause.object) if parse.load_parser() is not None else None
-    if doc is None or len(doc) == 0:
+    if doc is None or len(doc) == 0 or parse.an_address(s.clause.object):  # (the tagger takes "jo@x.io" for a DET)
         return None
     toks = [t for t in doc if not t.is_punct]
     if not toks:

@@ -29,6 +29,7 @@ from ..errors import KgMemError
 from ..extract.base import ExtractContext, ExtractedFact, Extraction, Extractor
 from ..progress import NoProgress, Progress
 from ..store.base import EpisodeStored, StoreCore, WriteBatch, WriteConflict
+from .attributes import as_held
 from .holders import rehomed
 from .leases import claim_owner, dead_owners
 from .links import related_links
@@ -337,6 +338,7 @@ class Pipeline:
         extractions = rehomed(self.store, group_id, self.vocab, extractions, [e.id for e in eps],
                               {e.id: e.speaker or "User" for e in eps}, now)
         known = self._resolve_entities(group_id, extractions, batch, stats, now)
+        extractions = as_held(self.store, group_id, self.vocab, extractions, [e.id for e in eps], known, now)
         state = self._believed(group_id, extractions, known)
         pending: dict[str, FactVersion] = {}  # versions this batch creates, by id
         for e in eps:

@@ -317,6 +317,22 @@ def test_an_attribute_no_predicate_names_keeps_one_value(make_memory, group):
     assert _values(mem, group, "sign_up_for") == ["Spanish course", "pottery course"]
 
 
+def test_an_attribute_said_by_part_of_its_name_is_the_one_held(make_memory, group):
+    """"My email is X" after "my work email is Y": the one email the speaker holds changes, on both stores;
+    with two held ("work email", "personal email") the plain one is its own."""
+    mem = make_memory()
+    mem.add("My work email is jo@brightwave.io.", group=group, occurred_at="2026-01-10T10:00:00Z")
+    mem.add("My email is jo@lumen.io now.", group=group, occurred_at="2026-03-10T10:00:00Z")
+    assert _values(mem, group, "work_email") == ["jo@lumen.io"] and _values(mem, group, "email") == []
+    assert _values(mem, group, "work_email", as_of="2026-02-01") == ["jo@brightwave.io"]
+    other = f"{group}-b"
+    for at, text in (("2026-01-10", "My work email is jo@brightwave.io."), ("2026-02-10", "My personal email is "
+                     "jo@fastmail.com."), ("2026-03-10", "My email is jo@lumen.io.")):
+        mem.add(text, group=other, occurred_at=f"{at}T10:00:00Z")
+    assert [_values(mem, other, p) for p in ("work_email", "personal_email", "email")] == [
+        ["jo@brightwave.io"], ["jo@fastmail.com"], ["jo@lumen.io"]]
+
+
 RATE = {"extends": "default", "predicates": {"hourly_rate": {
     "cardinality": "single", "object": "value", "description": "what the studio charges an hour",
     "examples": ["The studio charges £40 an hour.", "Our hourly rate is £35."]}}}

@@ -250,6 +250,8 @@ def test_the_parser_loads_on_the_first_sentence_it_parses(embedder):
     # a new one of something, named beside it
     ("We signed up with a new optician, Dr Moreau.", ("User", "optician", "Dr Moreau")),
     ("I've found a new physio, Helen Price.", ("User", "physio", "Helen Price")),
+    # a number one is reached on is one's phone number
+    ("You can get hold of me, or text me on 0113 496 0002.", ("User", "phone_number", "0113 496 0002")),
     # or after a colon, and after when it began
     ("We have a new postcode: LS6 2AB.", ("User", "postcode", "LS6 2AB")),
     ("I've got a new number as of this morning: 07700 900456.", ("User", "number", "07700 900456")),
@@ -265,6 +267,7 @@ def test_an_attribute_of_the_speakers_is_a_fact_with_one_value(rules, text, fact
     "I might get a new optician, Dr Moreau.",       # a maybe
     "Our billing service is deployed to Azure.",    # a passive, not "my billing service is Azure"
     "My email is down again.",                      # no address
+    "Call me at 5 if you're free.",                 # a time, no number one is reached on
 ])
 def test_no_attribute_without_one_named_value_said_as_so(rules, text):
     assert [f for f in extracted(rules, text) if f.one_value] == []
