@@ -32,6 +32,7 @@ from .whose import AGENTS, a_slot_noun, agent_noun, me_with, owner_before_slot_n
 from .whose import FIRST as _FIRST
 from .whose import hung_subject as _hung_subject
 from .whose import mine_said_as as _mine_said_as
+from .whose import misread_verb as _misread_verb
 from .whose import my_thing as _my_thing
 from .whose import numbered as _numbered
 from .whose import of_thing as _of_thing
@@ -92,7 +93,7 @@ def readings(doc: Any, speaker: str, types: frozenset[str] = frozenset(), slot_w
     for verb in (t for t in doc if _is_verb(t)):
         subject, topic = _subject_of(verb, speaker, topic, types, slot_words, people)
         reading = _inverse_copula(verb, speaker, types, slot_words, people) or _done_to_me(verb, speaker) \
-            or _let_go(verb, speaker, topic, types) or _doer_of_slot(verb, slot_words) \
+            or _let_go(verb, speaker, topic, types) or _doer_of_slot(verb, slot_words) or _put_onto(verb) \
             or _reading(verb, subject, types, speaker, preps) \
             or _after_an_end(verb, subject, out)
         if reading is not None:
@@ -166,7 +167,7 @@ def _misread_clauses(verb: Any, subject: str) -> list[Reading]:
     the same subject, and the object of the preposition right after that verb."""
     out = []
     for t in verb.subtree:
-        if t.i > verb.i and misread_verb(t):
+        if t.i > verb.i and _misread_verb(t):
             doc = t.doc
             value = _NAMED.match(doc.text, doc[t.i + 2].idx)  # the name after its preposition
             if value is not None:  # (which the parser may have hung anywhere: "to Render" as a verb)
@@ -256,6 +257,20 @@ def _done_to_me(verb: Any, speaker: str) -> Reading | None:
     small = next((k for k in verb.children if k.dep_ in ("ccomp", "oprd") and k.pos_ == "NOUN"
                   and any(g.dep_ == "nsubj" and g.lower_ in ("me", "us") for g in k.children)), None)
     return None if small is None else _made(speaker, verb.lemma_.lower(), small, _clause_text(verb), "change")
+
+
+def _put_onto(verb: Any) -> Reading | None:
+    """"Dr. Ali switched her to Librela", "the vet put Luna on Metacam", "she's been started on Cardalis": one a
+    verb of placing puts onto a value holds it now (a pronoun, the pipeline settles as the one holding the slot)."""
+    them = next((k for k in verb.children if (k.dep_ == "dobj" or k.dep_ == "nsubjpass" and verb.tag_ == "VBN")
+                 and (k.lower_ in _THEM or k.pos_ == "PROPN")), None) if verb.lemma_.lower() in _PLACING else None
+    value = next((o for k in verb.children if k.dep_ == "prep" and k.lower_ in ("to", "on", "onto")
+                  if (o := _pobj(k)) is not None), None) if them is not None else None
+    return None if value is None else _made(them.text, "be", value, f"{them.text} is now on {_text(value)}", "change")
+
+
+_THEM = frozenset({"her", "him", "them", "she", "he", "they"})
+_PLACING = frozenset({"switch", "put", "move", "start", "change", "transfer"})
 
 
 def _taken_from(verb: Any, speaker: str) -> Reading | None:
@@ -756,18 +771,6 @@ def _made(subject: str, verb: str, obj: Any, text: str, shape: str) -> Reading |
 _TO_AMOUNT = re.compile(r"^(?:up\s+|down\s+)?to\s+(?=[£$€]?\d)", re.I)  # where a number went, before the number
 
 
-def misread_verb(t: Any) -> bool:
-    """A second verb the small parser took for a noun coordinated with the first clause's object
-    ("uses MySQL and deploys to Heroku": "deploys" a conj of "MySQL", "to Heroku" on "uses")."""
-    doc = t.doc
-    return t.dep_ == "conj" and t.pos_ == "NOUN" and t.lower_.endswith("s") and not t.lower_.endswith("ss") \
-        and t.i > 0 and doc[t.i - 1].lower_ == "and" and t.i + 2 < len(doc) \
-        and (doc[t.i + 1].pos_ == "ADP" or doc[t.i + 1].lower_ in _PLACE_WORDS)
-
-
-_PLACE_WORDS = frozenset({"to", "on", "in", "into", "onto", "at", "with", "from"})
-
-
 def own_words(verb: Any) -> list[Any]:
     """The verb's subtree without the other clauses coordinated with it or said under it
     ("The pipeline no longer uses Kafka; it uses Pulsar": the "no longer" is not the second's)."""
@@ -782,7 +785,7 @@ def _clause_text(verb: Any, drop_negation: bool = False) -> str:
     deploys to Heroku")."""
     skip = {"neg", "cc"} | ({"advmod"} if drop_negation else set())
     words = [t for t in own_words(verb) if t.dep_ not in skip and not t.is_punct]
-    cut = next((t.i for t in words if t.i > verb.i and misread_verb(t)), None)
+    cut = next((t.i for t in words if t.i > verb.i and _misread_verb(t)), None)
     if cut is not None:  # "uses MySQL and deploys to Heroku": the words from "deploys" on are its clause
         words = [t for t in words if t.i < cut]
     if not any(t.dep_ in ("nsubj", "nsubjpass") for t in words):

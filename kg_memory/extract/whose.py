@@ -209,3 +209,15 @@ def owner_of_passed(subj: Any, verb: Any, types: frozenset[str]) -> str | None:
             or not any(k.dep_ == "prep" and k.lower_ == "to" for k in verb.children):
         return None
     return noun_phrase(named, types)
+
+
+def misread_verb(t: Any) -> bool:
+    """A second verb the small parser took for a noun coordinated with the first clause's object
+    ("uses MySQL and deploys to Heroku": "deploys" a conj of "MySQL", "to Heroku" on "uses")."""
+    doc = t.doc
+    return t.dep_ == "conj" and t.pos_ == "NOUN" and t.lower_.endswith("s") and not t.lower_.endswith("ss") \
+        and t.i > 0 and doc[t.i - 1].lower_ == "and" and t.i + 2 < len(doc) \
+        and (doc[t.i + 1].pos_ == "ADP" or doc[t.i + 1].lower_ in _PLACE_WORDS)
+
+
+_PLACE_WORDS = frozenset({"to", "on", "in", "into", "onto", "at", "with", "from"})

@@ -1366,3 +1366,13 @@ def test_one_on_call_for_a_thing_is_that_things_value(embedder):
     platform = _extractor(embedder, "platform", FIXTURES)
     assert _facts(platform, "Nadia is on call for the ingestion pipeline tonight.") == {
         ("ingestion", "on_call", "Nadia", False)}
+
+
+@pytest.mark.parametrize("text, fact", [
+    ("The locum put Biscuit on Metacam.", ("biscuit", "treatment", "Metacam", False)),
+    ("The nurse has moved Pepper onto a renal diet.", ("pepper", "diet", "renal diet", False)),
+])
+def test_one_put_onto_a_value_holds_it(embedder, text, fact):
+    """"The locum put Biscuit on Metacam": the one a verb of placing puts onto a value holds it (not the one who
+    put it there, nor the clause's name as a vet's)."""
+    assert _facts(_extractor(embedder, "vetclinic", FIXTURES), text) == {fact}
