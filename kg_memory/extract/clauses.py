@@ -260,16 +260,17 @@ def _done_to_me(verb: Any, speaker: str) -> Reading | None:
 
 
 def _put_onto(verb: Any) -> Reading | None:
-    """"Dr. Ali switched her to Librela", "the vet put Luna on Metacam", "she's been started on Cardalis": one a
-    verb of placing puts onto a value holds it now (a pronoun, the pipeline settles as the one holding the slot)."""
+    """"The locum put Biscuit on Metacam", "Pepper has been moved onto a renal diet": the one a verb of placing
+    puts onto a value holds it now (read as "Biscuit is now on Metacam"; not the one who put it there)."""
     them = next((k for k in verb.children if (k.dep_ == "dobj" or k.dep_ == "nsubjpass" and verb.tag_ == "VBN")
-                 and (k.lower_ in _THEM or k.pos_ == "PROPN")), None) if verb.lemma_.lower() in _PLACING else None
+                 and k.pos_ == "PROPN"), None) if verb.lemma_.lower() in _PLACING else None
     value = next((o for k in verb.children if k.dep_ == "prep" and k.lower_ in ("to", "on", "onto")
-                  if (o := _pobj(k)) is not None), None) if them is not None else None
-    return None if value is None else _made(them.text, "be", value, f"{them.text} is now on {_text(value)}", "change")
+                  if (o := _pobj(k)) is not None), None)
+    if them is None or value is None:
+        return None
+    return _made(them.text, "be", value, f"{them.text} is now on {_text(value)}", "change")
 
 
-_THEM = frozenset({"her", "him", "them", "she", "he", "they"})
 _PLACING = frozenset({"switch", "put", "move", "start", "change", "transfer"})
 
 

@@ -1371,6 +1371,7 @@ def test_one_on_call_for_a_thing_is_that_things_value(embedder):
 @pytest.mark.parametrize("text, fact", [
     ("The locum put Biscuit on Metacam.", ("biscuit", "treatment", "Metacam", False)),
     ("The nurse has moved Pepper onto a renal diet.", ("pepper", "diet", "renal diet", False)),
+    ("Pepper has been moved onto a renal diet.", ("pepper", "diet", "renal diet", False)),  # and in the passive
 ])
 def test_one_put_onto_a_value_holds_it(embedder, text, fact):
     """"The locum put Biscuit on Metacam": the one a verb of placing puts onto a value holds it (not the one who
