@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import logging
+import time
 from concurrent.futures import ThreadPoolExecutor
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
@@ -430,6 +432,44 @@ def test_neo4j_reads_a_groups_vectors_in_pages_in_id_order(group):
         _paged_load(store, group)
     finally:
         store.close()
+
+
+def _counted_pages(store, pause: float) -> list[str]:
+    """The held index's page reads, each after ``pause`` seconds, in pages of 4 rows: the names of the
+    queries read (the reads themselves go to the server)."""
+    read, names = store.held._read_rows, []
+
+    def counted(name, **params):
+        names.append(name)
+        time.sleep(pause)
+        return read(name, **params)
+    store.held._read_rows, store.held.page_rows, store.held.hold_after = counted, 4, 1
+    return names
+
+
+def test_neo4j_preload_waits_for_a_running_load_and_a_close_stops_one(group, caplog):
+    """``preload`` while a search's load of the group runs in the background waits for it and reads
+    nothing twice (the growth bench's steady rounds start so); closing the store while a load runs
+    stops it at its next page, with no warning (it used to fail on the closed driver and say so)."""
+    store = open_store(neo4j_url(), dim=384)
+    try:
+        q, _, eps = _vectored_turns(store, group, "dock turn", [0.3 + i / 100 for i in range(30)], seed=7)
+        pages = _counted_pages(store, 0.05)
+        store.episode_vector_search(group, q, 5, ALL_TIME)  # answered on the server; the load starts
+        assert store.held.loading(group)
+        store.preload(group)
+        assert not store.held.loading(group) and store.held.peek(group).episodes.ids == sorted(e.id for e in eps)
+        assert pages.count("episode_vectors_load") == 8  # 30 rows in pages of 4, read once
+    finally:
+        store.close()
+    store = open_store(neo4j_url(), dim=384)
+    pages = _counted_pages(store, 0.2)
+    store.episode_vector_search(group, q, 5, ALL_TIME)
+    time.sleep(0.3)
+    with caplog.at_level(logging.WARNING, logger="kg_memory.store.neo4j.held"):
+        store.close()
+    assert not caplog.records and store.held.peek(group) is None
+    assert not any(t.is_alive() for t in store.held._loaders) and 0 < pages.count("episode_vectors_load") < 8
 
 
 def _visits(store, group: str, place: str, q: np.ndarray, t: datetime, seed: int) -> list[FactVersion]:

@@ -162,6 +162,10 @@ class GroupVectors:
 
 
 
+class _Closed(Exception):
+    """The store was closed while a load ran."""
+
+
 # A group's vectors come into the process at its second search: a CLI recall searches once, and a
 # first load of 100k episodes takes seconds (docs/benchmarks.md, #11, round twelve).
 HOLD_VECTORS_AFTER = 2
@@ -190,6 +194,7 @@ class HeldGroups:
         self._searches: dict[str, int] = {}  # searches of a group whose vectors are not held
         self._loading: set[str] = set()  # groups whose vectors load in the background
         self._loaders: list[threading.Thread] = []  # their threads (``settle`` waits for them)
+        self._closed = threading.Event()  # set by ``close``: a load stops at its next page
 
     @property
     def enabled(self) -> bool:
@@ -205,9 +210,19 @@ class HeldGroups:
             return group_id in self._loading
 
     def preload(self, group_id: str) -> None:
-        """Read the group's vectors now, so its searches run here from the next one on."""
-        if self.enabled:
+        """Hold the group's vectors now, so its searches run here from the next one on: wait for a load of
+        it already running, else read them unless they are held."""
+        if not self.enabled:
+            return
+        if self.loading(group_id):
+            self.settle()
+        if self.peek(group_id) is None:
             self.load(group_id)
+
+    def close(self) -> None:
+        """Stop the loads running in the background (each at its next page) and wait for them."""
+        self._closed.set()
+        self.settle()
 
     def current(self, group_id: str) -> GroupVectors | None:
         """The group's vectors when this process holds them, brought up to date (one small read
@@ -287,6 +302,8 @@ class HeldGroups:
     def _load_in_background(self, group_id: str) -> None:
         try:
             self.load(group_id)
+        except _Closed:
+            log.debug("the load of a group's vectors stopped: the store was closed")
         except Exception as exc:  # noqa: BLE001 - the server keeps answering; the next search tries again
             log.warning("loading the vectors of a group failed (%s); searches stay on the server", describe(exc))
         finally:
@@ -299,6 +316,8 @@ class HeldGroups:
         own short read, so a large group's first read outlives no connection."""
         after = ""
         while True:
+            if self._closed.is_set():
+                raise _Closed
             rows = read_page(after, self.page_rows)
             held.apply([r for r in rows if r[-1] is not None])  # (a row without a vector holds no place)
             if len(rows) < self.page_rows:

@@ -139,6 +139,7 @@ class Neo4jStore(Neo4jUpkeep, Store):
                 tx.close()
 
     def close(self) -> None:
+        self.held.close()  # (a load running in the background stops before the driver it reads through)
         with self._pool_lock:
             if self._pool is not None:
                 self._pool.shutdown(wait=True)
