@@ -9,8 +9,8 @@ vectors: history may be filled so; the timed calls never are). At each size:
   writes one after a whole load) and is reported apart, then the median of three more; and what the
   process holds after the first (RSS growth);
 - then ``rounds`` of ``Memory.recall``, ``Memory.add`` (waiting for extraction, the offline
-  extractor with its parser) and ``Memory.recall`` again, after a short warm-up and once the process
-  holds the group's index (``Store.preload``, which waits for a load running in the background): add p50/p95
+  extractor with its parser) and ``Memory.recall`` again, after a short warm-up and a wait for a quiet machine
+  (Neo4j reads a large group's vectors in the background after its first recalls): add p50/p95
   without the time spent in the embedding model (that time is reported beside it) and recall
   p50/p95 steady and right after the write;
 - the process RSS and the store's size on disk.
@@ -127,7 +127,7 @@ def _memory(url: str, path: str, embedder: PrecomputedEmbedder, parser: bool) ->
 
 
 def measure_size(url: str, path: str, group: str, pre: PrecomputedEmbedder, qs: list[str], turns: list[Episode],
-                 rounds: int) -> dict[str, Any]:
+                 rounds: int, settle_at_most: float = SETTLE_MAX) -> dict[str, Any]:
     """The public calls on one group of the current size (see the module docstring)."""
     colds = []
     for i in range(COLD_TRIES):  # a new process's first recall of the group, each on a new handle
@@ -140,9 +140,9 @@ def measure_size(url: str, path: str, group: str, pre: PrecomputedEmbedder, qs: 
             mem.close()
     for q in qs[1:WARMUP + 1]:
         mem.recall(q, group=group, k=10)
-    # a process that serves the group holds its index: the steady rounds start once it does (Neo4j reads a
-    # large group's vectors in the background meanwhile, which the first recalls, cold, do not wait for)
-    mem.store.preload(group)
+    # a process that serves the group comes to hold its index: the steady rounds start once the machine is quiet
+    # again (Neo4j reads a large group's vectors in the background after its first recalls, for a minute at 1M)
+    settle(settle_at_most)
     timed_add(mem, turns[-1], group, pre)  # the parser loads on a process's first add
     steady, after, adds, adds_all = [], [], [], []
     for r in range(rounds):
@@ -186,7 +186,8 @@ def run_growth(stores: Sequence[str], embedder: Embedder, sizes: Sequence[int] =
                 log(f"{name}: {n} episodes in the group (quiet after {quiet} s)")
                 have = n
                 fresh = turns[step * (rounds + 1):(step + 1) * (rounds + 1)]
-                row = {"episodes": n, "settled_s": quiet, **measure_size(url, path, group, pre, qs, fresh, rounds),
+                row = {"episodes": n, "settled_s": quiet, **measure_size(url, path, group, pre, qs, fresh, rounds,
+                                                                             settle_at_most),
                        "store_bytes": size()}
                 log(f"{name}: {row}")
                 rows.append(row)
