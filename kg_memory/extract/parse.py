@@ -310,8 +310,6 @@ def _subject(verb: Any, speaker: str, relations: dict[str, str]) -> tuple[str, s
     if subj.pos_ == "PROPN" or subj.text == speaker:  # the small pipeline tags some names NOUN ("Caroline")
         parts = [t for t in subj.subtree if t.dep_ in ("compound", "flat") or t == subj]
         return " ".join(t.text for t in parts), ""
-    if subj.lower_ == "home" and verb.lemma_ == "be" and not any(k.dep_ in ("det", "poss") for k in subj.children):
-        return speaker, "home"  # "home is a cottage in Peebles now": said of one's own home, as "my home"
     poss = next((k for k in subj.children if k.dep_ == "poss"), None)
     for_me = any(k.dep_ == "prep" and k.lower_ == "for" and any(p.lower_ in ("me", "us") for p in k.children)
                  for k in subj.children)

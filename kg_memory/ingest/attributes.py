@@ -17,7 +17,9 @@ from ..core.vocab import Vocabulary
 from ..extract.base import ExtractedFact, Extraction
 from ..store.base import StoreCore, TimeFilter
 
-_HELD_READ = 200  # the current facts read of the subjects that say attributes (a subject holds a few dozen)
+# the current facts read of the subjects that say attributes, the latest first: a speaker of a long conversation
+# may hold more, and an attribute said before the latest 1,000 of them is then not found (it stays its own)
+_HELD_READ = 1000
 
 
 def as_held(store: StoreCore, group_id: str, vocab: Vocabulary, extractions: dict[str, Extraction],

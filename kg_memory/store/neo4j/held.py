@@ -172,6 +172,7 @@ HOLD_VECTORS_AFTER = 2
 # A first read goes in pages of this many rows (30 MB of 384-dimensional vectors): one answer of a
 # 1M-episode group outlived the connection (docs/benchmarks.md, #36, round five).
 LOAD_PAGE_ROWS = 20_000
+CLOSE_WAIT_S = 30.0  # how long a close waits for a load to stop: a page of 20,000 rows reads in about 2 s
 
 
 class HeldGroups:
@@ -220,9 +221,10 @@ class HeldGroups:
             self.load(group_id)
 
     def close(self) -> None:
-        """Stop the loads running in the background (each at its next page) and wait for them."""
+        """Stop the loads running in the background (each at its next page) and wait for them, a page's time
+        at most: a read still running then ends when the store closes its driver."""
         self._closed.set()
-        self.settle()
+        self.settle(timeout=CLOSE_WAIT_S)
 
     def current(self, group_id: str) -> GroupVectors | None:
         """The group's vectors when this process holds them, brought up to date (one small read
@@ -302,9 +304,10 @@ class HeldGroups:
     def _load_in_background(self, group_id: str) -> None:
         try:
             self.load(group_id)
-        except _Closed:
-            log.debug("the load of a group's vectors stopped: the store was closed")
         except Exception as exc:  # noqa: BLE001 - the server keeps answering; the next search tries again
+            if self._closed.is_set():  # (stopped at a page, or its read cut by the closed driver)
+                log.debug("the load of a group's vectors stopped: the store was closed")
+                return
             log.warning("loading the vectors of a group failed (%s); searches stay on the server", describe(exc))
         finally:
             with self._lock:
