@@ -655,9 +655,10 @@ def _called(verb: Any, head: Any) -> Any:
 
 
 def _named(verb: Any) -> tuple[Any, str] | None:
-    """The copula's complement when it is said to be called a name ("our landlord is a company called Grainger")."""
+    """The name the copula's complement is said to be called ("our landlord is a company called Grainger")."""
     head = next((k for k in verb.children if k.dep_ == "attr" and k.i > verb.i), None)
-    return (head, "") if head is not None and _called(verb, head) is not head else None
+    name = _called(verb, head) if head is not None else None
+    return (name, "") if name is not None and name is not head else None
 
 
 def _code(head: Any) -> str:

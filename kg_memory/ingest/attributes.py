@@ -25,8 +25,8 @@ _HELD_READ = 1000
 def as_held(store: StoreCore, group_id: str, vocab: Vocabulary, extractions: dict[str, Extraction],
             order: list[str], known: dict[str, Entity], now: datetime) -> dict[str, Extraction]:
     """``extractions`` (episodes in time ``order``) with each attribute said under the name its subject holds it by."""
-    said = [(eid, f) for eid in order if eid in extractions for f in extractions[eid].facts if _an_attribute(f, vocab)]
-    subjects = sorted({e.id for _, f in said if (e := known.get(normalize_name(f.subject))) is not None})
+    subjects = sorted({e.id for x in extractions.values() for f in x.facts
+                       if an_attribute(f, vocab) and (e := known.get(normalize_name(f.subject))) is not None})
     if not subjects:
         return extractions
     tf = TimeFilter(as_of=now, known_at=now)
@@ -41,7 +41,8 @@ def as_held(store: StoreCore, group_id: str, vocab: Vocabulary, extractions: dic
     return out
 
 
-def _an_attribute(f: ExtractedFact, vocab: Vocabulary) -> bool:
+def an_attribute(f: ExtractedFact, vocab: Vocabulary) -> bool:
+    """A fact of a noun no predicate of the ontology names, kept with one value ("my dentist is X")."""
     return f.one_value and f.predicate not in vocab.predicates
 
 
@@ -49,7 +50,7 @@ def _named(f: ExtractedFact, vocab: Vocabulary, known: dict[str, Entity], held: 
     """The fact under its subject's name for the attribute; ``held`` learns the name (a later turn of the batch
     says it by part of it too)."""
     subject = known.get(normalize_name(f.subject))
-    if not _an_attribute(f, vocab) or subject is None or subject.id not in held:
+    if not an_attribute(f, vocab) or subject is None or subject.id not in held:
         return f
     names = held[subject.id]
     variants = {q for q in names if q.endswith("_" + f.predicate) or f.predicate.endswith("_" + q)}

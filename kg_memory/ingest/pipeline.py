@@ -29,7 +29,7 @@ from ..errors import KgMemError
 from ..extract.base import ExtractContext, ExtractedFact, Extraction, Extractor
 from ..progress import NoProgress, Progress
 from ..store.base import EpisodeStored, StoreCore, WriteBatch, WriteConflict
-from .attributes import as_held
+from .attributes import an_attribute, as_held
 from .holders import rehomed
 from .leases import claim_owner, dead_owners
 from .links import related_links
@@ -447,7 +447,7 @@ class Pipeline:
                 mentioned.add(obj.id)
             cand = self._candidate(group_id, e, f, subj, obj)
             pair = (subj.id, f.predicate)
-            single = self.vocab.is_single(f.predicate) or (f.one_value and f.predicate not in self.vocab.predicates)
+            single = self.vocab.is_single(f.predicate) or an_attribute(f, self.vocab)
             cand, current, single = self._judged(cand, list(state[pair].values()), single, e, stats)
             decision = decide(cand, current, single, now)
             self._persist(group_id, pair, decision, state, pending, batch)
