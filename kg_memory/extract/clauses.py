@@ -14,11 +14,19 @@ from __future__ import annotations
 
 import functools
 import re
-from dataclasses import dataclass, replace
+from dataclasses import replace
 from typing import Any
 
 from . import dates, parse
-from .values import DETS, UNITS, amount_in, antecedent, called, named_after, placed, someone
+from .done_to import done_to_me as _done_to_me
+from .done_to import put_onto as _put_onto
+from .reading import CHANGE, HAND_OVER, MOTION, REPLACE, REWRITE, STOP, WRITE, Reading, own_words
+from .reading import PRONOUNS as _PRONOUNS
+from .reading import WHEN as _WHEN
+from .reading import clause_text as _clause_text
+from .reading import is_verb as _is_verb
+from .reading import made as _made
+from .values import DETS, UNITS, amount_in, antecedent, called, named_after, someone
 from .values import compound_read_as_verb as _compound_read_as_verb
 from .values import counted as _counted
 from .values import held_at as _held_at
@@ -41,40 +49,11 @@ from .whose import said_as_own as _said_as_own
 from .whose import there as _there
 from .whose import with_me as _with_me
 
-HAND_OVER = frozenset({"hand", "transfer", "pass", "reassign", "give"})
-# (with the past forms the small parser leaves unlemmatised)
-REWRITE = frozenset({"rewrite", "write", "port", "reimplement", "rebuild", "build", "rebuilt", "rewrote", "rewritten"})
-WRITE = frozenset({"write", "rewrite", "rewrote", "rewritten"})  # of a language only "in" one; "to" a store is storage
-CHANGE = frozenset({"switch", "move", "migrate", "change", "upgrade", "downgrade", "swap", "transition",
-                    # an amount that changed: "bumped my lisinopril to 20 mg", "raised it to 75 mcg"
-                    "bump", "raise", "increase", "lower", "reduce", "cut", "double", "halve", "adjust", "up", "upped"})
-_MOTION = frozenset({"go", "come", "walk", "run", "drive", "climb", "head", "ride", "fly", "pop", "nip"})
-REPLACE = frozenset({"trade", "swap", "exchange", "replace", "substitute"})
-STOP = frozenset({"stop", "quit", "drop", "abandon", "retire", "remove", "deprecate", "sell", "cancel", "leave", "rid",
-                  "ditch", "scrap", "sack", "dismiss", "resign"})
+
 def is_agent(subject: str) -> bool:
     """One who acts on a thing without being its slot's subject ("the team", "our platform team")."""
     words = subject.lower().split()
     return bool(words) and words[-1] in AGENTS
-
-
-_PRONOUNS = frozenset({"it", "they", "this", "that", "he", "she", "them", "me", "us", "you", "him", "her"})
-
-
-@dataclass(frozen=True)
-class Reading:
-    subject: str
-    verb: str
-    object: str
-    text: str  # the clause as words, for the embedding
-    shape: str  # plain | change | hand_over | rewrite | end
-    object_proper: bool
-    old: str | None = None  # the value a change left ("from A to B": A), which ends
-    moved: str | None = None  # what the clause acts on ("we moved the wiki to Notion": the wiki)
-    any_value: bool = False  # an end of the slot whatever it holds ("I sold my car")
-    # an end whose slot's noun names an owner ("lost the Initech deal": Initech's): who said the clause,
-    # whose it is when the owner's name is the slot's value instead ("closed my Santander account")
-    said_by: str | None = None
 
 
 # -- clauses off the parse ----------------------------------------------------------------------
@@ -229,70 +208,6 @@ def _end_stems(phrase: str) -> tuple[str, ...]:
                  if not (t.is_punct or t.pos_ in ("DET", "PRON", "AUX", "PART") or t.dep_ == "poss"))
 
 
-def _done_to_me(verb: Any, speaker: str) -> Reading | None:
-    """A clause someone else does to the speaker that gives the speaker a value: "you can reach me at
-    555 201 7788", "they made me a senior developer", "the board named me treasurer"; or ends one
-    ("the doctor took me off lisinopril")."""
-    me = next((k for k in verb.children if k.dep_ == "dobj" and k.lower_ in ("me", "us")), None)
-    taken = _taken_from(verb, speaker) if me is not None else None
-    if taken is not None:
-        return taken
-    if me is not None:
-        prep, value = next(((k.lower_, o) for k in verb.children if k.dep_ == "prep"
-                            and k.lower_ in ("at", "on", "as", "off") if (o := _pobj(k)) is not None), ("", None))
-        # "took me off lisinopril and put me on amlodipine": off ends a value, and on after an off changes it
-        shape = "end" if prep == "off" else "change" if prep == "on" and _taken_off(verb) else "plain"
-        if value is None and verb.lemma_.lower() in STOP:  # "Domino dropped us": the one who ends it was the value
-            doer = next((k for k in verb.children if k.dep_ == "nsubj" and _is_name(k) and k.pos_ == "PROPN"), None)
-            return None if doer is None else _made(speaker, verb.lemma_.lower(), doer, _clause_text(verb), "end")
-        return None if value is None else _made(speaker, verb.lemma_.lower(), value, _clause_text(verb), shape)
-    after_me = any(k.dep_ == "prep" and any(g.dep_ == "pobj" and g.lower_ in ("me", "us") for g in k.children)
-                   for k in verb.children)
-    subj = next((k for k in verb.children if k.dep_ == "nsubj"), None)
-    if after_me and subj is not None and _is_name(subj) and subj.pos_ == "PROPN":
-        # "Dr. Moreau looks after me now", "Kim works with us": the one who does it is the speaker's value;
-        # "Ashcombe Manor cancelled on us": one who stops on the speaker was it
-        shape = "end" if verb.lemma_.lower() in STOP else "plain"
-        return _made(speaker, verb.lemma_.lower(), subj, _clause_text(verb), shape)
-    small = next((k for k in verb.children if k.dep_ in ("ccomp", "oprd") and k.pos_ == "NOUN"
-                  and any(g.dep_ == "nsubj" and g.lower_ in ("me", "us") for g in k.children)), None)
-    return None if small is None else _made(speaker, verb.lemma_.lower(), small, _clause_text(verb), "change")
-
-
-def _put_onto(verb: Any) -> Reading | None:
-    """"The locum put Biscuit on Metacam", "Pepper has been moved onto a renal diet": the one a verb of placing
-    puts onto a value holds it now (read as "Biscuit is now on Metacam"; not the one who put it there)."""
-    them = next((k for k in verb.children if (k.dep_ == "dobj" or k.dep_ == "nsubjpass" and verb.tag_ == "VBN")
-                 and k.pos_ == "PROPN"), None) if verb.lemma_.lower() in _PLACING else None
-    value = next((o for k in verb.children if k.dep_ == "prep" and k.lower_ in ("to", "on", "onto")
-                  if (o := _pobj(k)) is not None), None)
-    if them is None or value is None:
-        return None
-    return _made(them.text, "be", value, f"{them.text} is now on {_text(value)}", "change")
-
-
-_PLACING = frozenset({"switch", "put", "move", "start", "change", "transfer"})
-
-
-def _taken_from(verb: Any, speaker: str) -> Reading | None:
-    """"Initech poached me from Globex", "Acme hired us away from Hooli": the one who took the speaker
-    is the speaker's new value, and the one they were taken from the old."""
-    subj = next((k for k in verb.children if k.dep_ == "nsubj"), None)
-    source = next((o for k in verb.subtree if k.dep_ == "prep" and k.lower_ == "from"
-                   if (o := _pobj(k)) is not None and _is_name(o)), None)
-    if subj is None or source is None or not _is_name(subj) or subj.lower_ in _PRONOUNS | _FIRST:
-        return None
-    return Reading(speaker, verb.lemma_.lower(), _phrase(subj, frozenset()), _clause_text(verb), "change", True,
-                   _phrase(source, frozenset()))
-
-
-def _taken_off(verb: Any) -> bool:
-    """Does the sentence also take the speaker off something ("took me off X and put me on Y"), or stop a
-    thing ("stopped the metformin and started me on Y")?"""
-    return any(t != verb and (me_with(t, "off") or t.lemma_.lower() in STOP and any(
-        k.dep_ == "dobj" and k.lower_ not in ("me", "us") for k in t.children)) for t in verb.doc)
-
-
 def _end_owner(verb: Any, reading: Reading, speaker: str, types: frozenset[str],
                slot_words: frozenset[str]) -> str | None:
     """Whose slot an end names when its object is the slot's noun with an owner ("lost the deal with
@@ -345,19 +260,6 @@ def _possessed(verb: Any) -> bool:
     """Is what the clause acts on the speaker's ("I moved my care to Dr. Sato")?"""
     dobj = next((k for k in verb.children if k.dep_ == "dobj"), None)
     return dobj is not None and any(k.dep_ == "poss" and k.lower_ in ("my", "our") for k in dobj.children)
-
-
-def _is_verb(t: Any) -> bool:
-    """A clause's verb; also a verb the small parser took for a noun coordinated with an object
-    ("uses Postgres and deploys to Heroku": deploys/NOUN, conj of Postgres, with its own preposition)."""
-    if t.pos_ in ("VERB", "AUX") and t.dep_ in ("ROOT", "conj", "ccomp", "advcl", "xcomp", "parataxis"):
-        if t.dep_ == "xcomp" and t.head.lemma_.lower() in STOP:
-            return False  # "stopped using Memcached": the stop is the clause, "using" its slot
-        return not (t.dep_ == "xcomp" and t.head.lemma_.lower() in CHANGE and (not any(
-            k.dep_ in ("dobj", "nsubj") for k in t.children) or _compound_read_as_verb(t)))
-        # ("migrating billing off": billing is a thing; "moved recycling collection to Thursdays": a compound)
-    return t.dep_ == "conj" and t.pos_ == "NOUN" and t.head.dep_ == "dobj" and any(
-        k.dep_ == "prep" for k in t.children)
 
 
 def _moved_thing(verb: Any, types: frozenset[str]) -> str | None:
@@ -454,8 +356,9 @@ def _subject_of(verb: Any, speaker: str, topic: str | None, types: frozenset[str
             return owner, owner
         if _said_as_own(subj, verb):
             return speaker, topic
-        if topic is not None and subj.lemma_.lower() in slot_words and not _numbered(subj):
-            return topic, topic  # "Tyrell signed; the deal is closed won": the deal is Tyrell's (not "Laptop 7")
+        if topic is not None and subj.lemma_.lower() in slot_words and not _numbered(subj) and not _named_by(subj):
+            return topic, topic  # "Tyrell signed; the deal is closed won": the deal is Tyrell's (not "Laptop 7",
+            # nor "the Egyptian collection")
     if _my_thing(subj, types, people):
         return speaker, topic  # "My amlodipine went up to 10 mg": the speaker's dose
     passed = owner_of_passed(subj, verb, types)
@@ -516,6 +419,16 @@ def _taken_over(verb: Any) -> bool:
         and not any(k.dep_ == "prep" and k.lower_ == "as" for k in verb.children)
 
 
+def _named_by(noun: Any) -> bool:
+    """A noun said with a word of a name before it ("the Egyptian collection", "the Carver Foods dispute")."""
+    return any(k.dep_ in ("amod", "compound") and k.text[:1].isupper() for k in noun.children if k.i < noun.i)
+
+
+def _named_thing(noun: Any) -> bool:
+    """A name, or a thing said with one ("the Carver Foods dispute")."""
+    return _is_name(noun) or _named_by(noun)
+
+
 def _reading(verb: Any, subject: str | None, types: frozenset[str], speaker: str = "User",
              given: frozenset[tuple[str, str]] = frozenset()) -> Reading | None:
     """The clause's reading; ``given``: the (verb, preposition) pairs that give a value (``value_preps``)."""
@@ -567,7 +480,7 @@ def _reading(verb: Any, subject: str | None, types: frozenset[str], speaker: str
         or next((o for k in ups if (o := _pobj(k)) is not None and _counted(o)), None)  # ("up to £72": "to" a quantmod)
     if level is not None and preps.get("to") is None:
         preps["to"] = level
-    elif level is None and lemma not in _MOTION and any(k.lower_ in ("up", "down") and not list(k.children)
+    elif level is None and lemma not in MOTION and any(k.lower_ in ("up", "down") and not list(k.children)
                                                         for k in kids):
         level = preps.get("to")  # ("stepped up to deputy head": "up" and "to" both the verb's; not "went up to")
     thing = next((k for k in kids if k.dep_ == "xcomp" and not _is_verb(k)), None) if lemma in CHANGE else None
@@ -625,7 +538,7 @@ def _reading(verb: Any, subject: str | None, types: frozenset[str], speaker: str
             made = _made(x, lemma, onto, f"{x} moved from {off.text} to {_text(onto)}", "change")
             return None if made is None else replace(made, old=_text(off))
         return _made(x, lemma, off, f"{x} no longer on {off.text}", "end")
-    if _taken_over(verb) and dobj is not None and subject is not None and _is_name(dobj) \
+    if _taken_over(verb) and dobj is not None and subject is not None and _named_thing(dobj) \
             and not any(k.dep_ == "det" and k.lower_ in ("a", "an") for k in dobj.children):  # ("picked up a Jazz")
         # "I took over Umbrella from Priya": the one who takes a thing over is its new holder
         x = _phrase(dobj, types)
@@ -747,54 +660,6 @@ def _phrasal_stop(verb: Any) -> str | None:
 # prepositions whose object is not the slot's value (where from, what for, when)
 NOT_VALUE = frozenset({"off", "from", "for", "since", "after", "before", "during", "until", "about", "with",
                         "without"})
-
-
-# a time is the clause's date, never a slot's value ("from 2018 to 2021")
-_WHEN = re.compile(r"^(?:last|next|this|every|each|that)\s|^(?:today|yesterday|tomorrow|now)$"
-                   r"|^(?:nights|days|mornings|evenings|weekends|afternoons)$"  # a shift ("moved to nights")
-                   r"|^(?:1[89]|20)\d\ds?$|^(?:mon|tues|wednes|thurs|fri|satur|sun)day$"
-                   r"|^(?:jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?"
-                   r"|sep(?:t(?:ember)?)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?)\.?(?:\s+\d{1,4})?$",
-                   re.I)  # (a month is its whole name or its abbreviation: "Marco" and "Augustus" are names)
-
-
-def _made(subject: str, verb: str, obj: Any, text: str, shape: str) -> Reading | None:
-    value = _TO_AMOUNT.sub("", _text(obj))  # "went up to 10 mg": the amount it went to
-    value = placed(obj, value) if shape == "change" else value
-    if not value or value.lower() in _PRONOUNS or not subject \
-            or _WHEN.match(value) and not (verb == "be" and value.isdigit()):  # ("the code is 1942": no year)
-        return None
-    # a name keeps its case ("CockroachDB", which the small parser may tag a pronoun)
-    named = obj.pos_ == "PROPN" or any(c.isupper() for c in value)
-    return Reading(subject, verb, value, re.sub(r"\s+", " ", text).strip(), shape, named)
-
-
-_TO_AMOUNT = re.compile(r"^(?:up\s+|down\s+)?to\s+(?=[£$€]?\d)", re.I)  # where a number went, before the number
-
-
-def own_words(verb: Any) -> list[Any]:
-    """The verb's subtree without the other clauses coordinated with it or said under it
-    ("The pipeline no longer uses Kafka; it uses Pulsar": the "no longer" is not the second's)."""
-    # (a conj on the verb is another clause: "Hooli is on the Starter plan and our contact ...")
-    others = {t.i for k in verb.subtree if k != verb and k.dep_ in ("conj", "ccomp", "parataxis")
-              and (_is_verb(k) or k.dep_ == "conj" and k.head == verb) for t in k.subtree}
-    return [t for t in verb.subtree if t.i not in others]
-
-
-def _clause_text(verb: Any, drop_negation: bool = False) -> str:
-    """The clause's own words as said, with its subject when that hangs on another verb ("... and
-    deploys to Heroku")."""
-    skip = {"neg", "cc"} | ({"advmod"} if drop_negation else set())
-    words = [t for t in own_words(verb) if t.dep_ not in skip and not t.is_punct]
-    cut = next((t.i for t in words if t.i > verb.i and _misread_verb(t)), None)
-    if cut is not None:  # "uses MySQL and deploys to Heroku": the words from "deploys" on are its clause
-        words = [t for t in words if t.i < cut]
-    if not any(t.dep_ in ("nsubj", "nsubjpass") for t in words):
-        head = verb.head
-        subj = next((k for k in head.children if k.dep_ in ("nsubj", "nsubjpass")), None) or _hung_subject(verb)
-        if subj is not None:
-            words = [*subj.subtree, *words]
-    return " ".join(t.text for t in sorted(words, key=lambda t: t.i))
 
 
 _NAMED = re.compile(r"[A-Z0-9][\w.'’/-]*(?:\s+(?:[A-Z0-9][\w.'’/-]*|(?:of|de|la)\b))*")

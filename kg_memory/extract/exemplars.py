@@ -13,7 +13,8 @@ import numpy as np
 
 from ..core.vocab import Predicate
 from . import parse
-from .clauses import NOT_VALUE, Reading, readings
+from .clauses import NOT_VALUE, readings
+from .reading import Reading
 from .surface import surface_readings
 
 

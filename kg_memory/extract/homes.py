@@ -8,11 +8,26 @@ import re
 from dataclasses import replace
 
 from ..core.vocab import Predicate, Vocabulary
-from .clauses import HYPOTHETICAL, Reading
+from .clauses import HYPOTHETICAL
+from .reading import STOP, Reading
 from .succession import NAME
 
 # a home one only looks at or stays in ("viewed a flat in Leeds", "stayed in a house in Rome on holiday")
 _NOT_A_HOME = re.compile(r"\b(?:stay|look|view|visit|tour)(?:s|ed|ing)?\b|\b(?:holiday|trip|airbnb|hotel)\b", re.I)
+
+
+# other nouns of a home, for the place slot whose own keywords name homes ("house", "flat"): English words
+# for a dwelling, not phrasings of a domain
+_DWELLINGS = frozenset({"place", "flatshare", "bungalow", "cottage", "studio", "maisonette", "townhouse", "condo",
+                        "bedsit", "semi", "terrace", "loft", "duplex"})
+
+
+# a home that is not one's own now ("my old flat in Leeds", "my parents' house")
+_PAST_HOME = re.compile(r"\b(?:old|former|previous|last|first|parents'?|mum's|dad's|childhood)\b", re.I)
+
+
+# what one does to a home that makes it one's own ("bought a house in Ipswich", "rent a place in Didsbury")
+_HOMING = frozenset({"buy", "rent", "get", "find", "be", "have", "own", "move", "lease", "share", "take", "settle"})
 
 
 class Homes:
@@ -29,7 +44,9 @@ class Homes:
         for p in places:
             for word in p.keywords:
                 index.setdefault(word, []).append(p)
-        return {w: ps[0] for w, ps in index.items() if len(ps) == 1}
+        homes = {w: ps[0] for w, ps in index.items() if len(ps) == 1}
+        held = {p.name: p for w, p in homes.items() if w in ("house", "flat", "home")}
+        return homes | ({w: next(iter(held.values())) for w in _DWELLINGS if w not in homes} if len(held) == 1 else {})
 
     @functools.cached_property
     def _my_home(self) -> re.Pattern[str]:
@@ -42,12 +59,24 @@ class Homes:
         # the home said as the value, as what was bought ("bought a house in Ipswich") or as the copula's subject
         # ("Home for me is a little place in Norwich"), or anywhere in the clause ("the keys to my own flat in Bath")
         home = r.object if not r.object_proper else r.moved or (r.text.split()[0] if r.verb == "be" else "")
-        spec = self.dwellings.get(home.lower().split()[-1]) if home and r.object and r.shape == "plain" else None
-        mine = self._my_home.search(r.text) if spec is None and r.object_proper and r.shape == "plain" else None
-        if mine is not None and mine.group(2).rstrip(".,;:!?") == r.object:
+        plain = r.shape in ("plain", "change")  # ("moved into a flatshare in Leeds")
+        taken = r.object_proper or not _PAST_HOME.search(  # (not "cleaned my old flat")
+            " ".join(r.text.split(home)[0].split()[-2:]) if home else "")
+        spec = self.dwellings.get(home.lower().split()[-1]) if home and r.object and plain and taken else None
+        mine = self._my_home.search(r.text) if spec is None and r.shape == "plain" else None
+        if mine is not None and self._owned(r, mine.group(0)):
             home, spec = mine.group(1), self.dwellings[mine.group(1).lower()]
         placed = re.search(rf"\b{re.escape(home)}\b(?:\s+\S+){{0,6}}?\s+in\s+{NAME}", r.text) \
             if spec is not None else None
         if spec is None or placed is None or HYPOTHETICAL.search(r.text) or _NOT_A_HOME.search(r.text):
             return None
         return replace(r, object=placed.group(1).rstrip(".,;:!?"), object_proper=True, shape="change"), spec
+
+    @staticmethod
+    def _owned(r: Reading, said: str) -> bool:
+        """A home said in a clause is one's own now when the clause makes it so ("bought a house in Ipswich") or
+        says it as one's own ("got the keys to our place in Stockport"), unless the clause lets it go ("sold
+        our house in Leeds") or it is an old one or another's ("my old flat", "my parents' house")."""
+        if _PAST_HOME.search(said):
+            return False
+        return r.verb in _HOMING or bool(re.match(r"(?i:my|our)\s", said)) and r.verb not in STOP

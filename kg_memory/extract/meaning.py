@@ -27,7 +27,7 @@ from ..embed.base import Embedder
 from . import dates, parse
 from .base import ExtractedFact
 from .canonical import near_class_word
-from .clauses import HYPOTHETICAL, Reading, is_agent, readings
+from .clauses import HYPOTHETICAL, is_agent, readings
 from .exemplars import (
     Exemplars,
     best_per_owner,
@@ -42,6 +42,7 @@ from .exemplars import (
 )
 from .homes import Homes
 from .kinds import kind_of, kinds_said
+from .reading import Reading
 from .shapes import ARRANGED, CLAUSE_BREAK, PREPOSITION, PROVIDER, Slots, bare, said_verb, served, widest, words_of
 from .succession import NAME as _NAME
 from .succession import in_place_of, stepped_in, with_names

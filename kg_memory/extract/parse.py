@@ -506,7 +506,7 @@ def _clause(verb: Any, speaker: str, relations: dict[str, str], lead: Any | None
         return None if inner is None else replace(inner, surface=f"used to {inner.surface}", past=True)
     if verb.pos_ not in ("VERB", "AUX") or verb.lower_ in MODALS:
         return None
-    named = _new_one_named(verb, speaker, relations)
+    named = _new_one_named(verb, speaker, relations) or _supplanted(verb, speaker)
     if named is not None:
         return named
     if not _is_statement(verb):
@@ -593,6 +593,32 @@ def _replacement(verb: Any, subject: str) -> Clause | None:
     obj = _object_text(new)
     noun = slot.lemma_.lower()
     return Clause(subject, "be", "is", obj, f"{subject}'s {noun} is {obj}", False, noun) if obj else None
+
+
+# verbs by which a new one takes another's place in a role said with "as" ("replaced X as my GP")
+SUPPLANTS = frozenset({"replace", "overtake", "supplant", "succeed", "displace", "oust", "take"})
+
+
+def _supplanted(verb: Any, speaker: str) -> Clause | None:
+    """"Past Lives has replaced Paddington 2 as my favourite film", "Dr Shah took over from Dr Lee as my GP": the
+    one that took the place, read as "my favourite film is Past Lives" would be (a new one replaces the old)."""
+    lemma = verb.lemma_.lower()
+    if lemma not in SUPPLANTS or lemma == "take" and not any(k.dep_ == "prt" and k.lower_ == "over"
+                                                             for k in verb.children):
+        return None
+    role = next((o for k in verb.children if k.dep_ == "prep" and k.lower_ == "as" if (o := _pobj(k)) is not None),
+                None)
+    new = _nsubj(verb)
+    if role is None or new is None or new.pos_ == "PRON" or not any(
+            k.dep_ == "poss" and k.lower_ in ("my", "our") for k in role.children):
+        return None
+    obj, noun = _object_text(new), role.lemma_.lower()
+    if not obj:
+        return None
+    if any(k.dep_ == "amod" and k.lower_ in FAVORITE for k in role.children):
+        return Clause(speaker, f"favorite {noun}", f"favorite {noun}", obj, f"{speaker}'s favorite {noun} is {obj}",
+                      False)
+    return Clause(speaker, "be", "is", obj, f"{speaker}'s {noun} is {obj}", False, noun)
 
 
 def _favorite(subject: str, noun: str, verb: Any) -> Clause | None:

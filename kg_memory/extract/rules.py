@@ -23,7 +23,7 @@ from .meaning import MeaningReader, ontology_tag
 
 log = logging.getLogger(__name__)
 
-RULES_VERSION = "rules-19"  # rules-7 (what is worth keeping, extract/worth.py) + the clause shapes of
+RULES_VERSION = "rules-20"  # rules-7 (what is worth keeping, extract/worth.py) + the clause shapes of
 # extract/clauses.py (whose slot, which value, ends that name the slot, values like the examples'); 9: a
 # name that begins like a month is a value ("Marco"), a when or why after the value names none, "my X" is mine,
 # a named one acting on an unnamed thing is turned round, "took over as my GP" reads as "is my GP", and
@@ -44,7 +44,9 @@ RULES_VERSION = "rules-19"  # rules-7 (what is worth keeping, extract/worth.py) 
 # "X and I tied the knot", "we lost <pet>"); 18: round twelve (an attribute no predicate names, "my dentist is X",
 # "a new dentist, X", keeps one value); 19: round thirteen (an address or a thing called a name as an attribute's
 # value, a new one named after a colon, a number one is reached on, "home is X", one on call for a thing, one put
-# onto a value)
+# onto a value); 20: round fourteen (one who does a role's work to the speaker, one that took another's place "as my
+# X", one who took over a thing said with a name, a slot's noun with a name's word is its own subject, a home of
+# one's own beside what a clause acts on, a clause of time says no part of a clause)
 
 _ADVERBS = (r"just|also|recently|finally|now|still|currently|actually|really|already|officially|"
             r"eventually|happily|fully|then|even|both")

@@ -7,7 +7,7 @@ from __future__ import annotations
 import re
 
 from ..core.vocab import Predicate
-from .clauses import Reading
+from .reading import Reading
 from .succession import NAME as _NAME
 
 # a thing's arrangement said ahead ("the wedding is going to be at Fernley Hall"): stated, not wished for

@@ -9,16 +9,10 @@ import re
 from typing import Any
 
 from . import parse
-from .clauses import (
-    _NAMED,
-    _PRONOUNS,
-    _WHEN,
-    CHANGE,
-    HAND_OVER,
-    REWRITE,
-    Reading,
-    in_place_of,
-)
+from .clauses import _NAMED, in_place_of
+from .reading import CHANGE, HAND_OVER, REWRITE, Reading
+from .reading import PRONOUNS as _PRONOUNS
+from .reading import WHEN as _WHEN
 from .values import AMOUNT, PHONE
 from .values import DETS as _DETS
 from .values import noun_phrase as _phrase

@@ -1,0 +1,83 @@
+"""Clauses done to someone: what another does to the speaker that gives the speaker a value ("they made me a
+senior developer", "Gareth manages me now"), or to a named one it puts onto a value ("the locum put Biscuit on
+Metacam")."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from .reading import PRONOUNS, STOP, Reading, clause_text, made
+from .values import is_name, noun_phrase, pobj
+from .values import value_text as _text
+from .whose import FIRST, me_with
+
+_VALUE_PREPS = frozenset({"from", "to", "into", "onto", "for", "with"})  # what a change said to one names
+
+
+def done_to_me(verb: Any, speaker: str) -> Reading | None:
+    """A clause someone else does to the speaker that gives the speaker a value: "you can reach me at
+    555 201 7788", "they made me a senior developer", "the board named me treasurer"; or ends one
+    ("the doctor took me off lisinopril")."""
+    me = next((k for k in verb.children if k.dep_ == "dobj" and k.lower_ in ("me", "us")), None)
+    taken = _taken_from(verb, speaker) if me is not None else None
+    if taken is not None:
+        return taken
+    if me is not None:
+        prep, value = next(((k.lower_, o) for k in verb.children if k.dep_ == "prep"
+                            and k.lower_ in ("at", "on", "as", "off") if (o := pobj(k)) is not None), ("", None))
+        # "took me off lisinopril and put me on amlodipine": off ends a value, and on after an off changes it
+        shape = "end" if prep == "off" else "change" if prep == "on" and _taken_off(verb) else "plain"
+        if value is None:  # "Gareth manages me now": the one who does it is the speaker's value; "Domino dropped
+            # us": one who ends it was (not "my GP changed me from X to Y", which says its values)
+            shape = "end" if verb.lemma_.lower() in STOP else "plain"
+            doer = next((k for k in verb.children if k.dep_ == "nsubj" and is_name(k) and k.pos_ == "PROPN"
+                         and not any(g.dep_ == "poss" for g in k.children)), None) \
+                if shape == "end" or not any(k.dep_ == "prep" and k.lower_ in _VALUE_PREPS for k in verb.children) \
+                else None
+            return None if doer is None else made(speaker, verb.lemma_.lower(), doer, clause_text(verb), shape)
+        return None if value is None else made(speaker, verb.lemma_.lower(), value, clause_text(verb), shape)
+    after_me = any(k.dep_ == "prep" and any(g.dep_ == "pobj" and g.lower_ in ("me", "us") for g in k.children)
+                   for k in verb.children)
+    subj = next((k for k in verb.children if k.dep_ == "nsubj"), None)
+    if after_me and subj is not None and is_name(subj) and subj.pos_ == "PROPN":
+        # "Dr. Moreau looks after me now", "Kim works with us": the one who does it is the speaker's value;
+        # "Ashcombe Manor cancelled on us": one who stops on the speaker was it
+        shape = "end" if verb.lemma_.lower() in STOP else "plain"
+        return made(speaker, verb.lemma_.lower(), subj, clause_text(verb), shape)
+    small = next((k for k in verb.children if k.dep_ in ("ccomp", "oprd") and k.pos_ == "NOUN"
+                  and any(g.dep_ == "nsubj" and g.lower_ in ("me", "us") for g in k.children)), None)
+    return None if small is None else made(speaker, verb.lemma_.lower(), small, clause_text(verb), "change")
+
+
+def put_onto(verb: Any) -> Reading | None:
+    """"The locum put Biscuit on Metacam", "Pepper has been moved onto a renal diet": the one a verb of placing
+    puts onto a value holds it now (read as "Biscuit is now on Metacam"; not the one who put it there)."""
+    them = next((k for k in verb.children if (k.dep_ == "dobj" or k.dep_ == "nsubjpass" and verb.tag_ == "VBN")
+                 and k.pos_ == "PROPN"), None) if verb.lemma_.lower() in _PLACING else None
+    value = next((o for k in verb.children if k.dep_ == "prep" and k.lower_ in ("to", "on", "onto")
+                  if (o := pobj(k)) is not None), None)
+    if them is None or value is None:
+        return None
+    return made(them.text, "be", value, f"{them.text} is now on {_text(value)}", "change")
+
+
+_PLACING = frozenset({"switch", "put", "move", "start", "change", "transfer"})
+
+
+def _taken_from(verb: Any, speaker: str) -> Reading | None:
+    """"Initech poached me from Globex", "Acme hired us away from Hooli": the one who took the speaker
+    is the speaker's new value, and the one they were taken from the old."""
+    subj = next((k for k in verb.children if k.dep_ == "nsubj"), None)
+    source = next((o for k in verb.subtree if k.dep_ == "prep" and k.lower_ == "from"
+                   if (o := pobj(k)) is not None and is_name(o)), None)
+    if subj is None or source is None or not is_name(subj) or subj.lower_ in PRONOUNS | FIRST:
+        return None
+    return Reading(speaker, verb.lemma_.lower(), noun_phrase(subj, frozenset()), clause_text(verb), "change", True,
+                   noun_phrase(source, frozenset()))
+
+
+def _taken_off(verb: Any) -> bool:
+    """Does the sentence also take the speaker off something ("took me off X and put me on Y"), or stop a
+    thing ("stopped the metformin and started me on Y")?"""
+    return any(t != verb and (me_with(t, "off") or t.lemma_.lower() in STOP and any(
+        k.dep_ == "dobj" and k.lower_ not in ("me", "us") for k in t.children)) for t in verb.doc)

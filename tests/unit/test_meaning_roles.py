@@ -1,0 +1,114 @@
+"""Who holds a role and where one lives, read structurally (rules-20): one who does a role's work to the
+speaker ("Ms Okoro supervises me"), one that took another's place in a role said with "as" ("overtook Idles as
+my favourite band"), one who took over a thing said with a name ("the Halcyon merger"), a slot's noun said with
+a name's word as its own subject ("the Aztec collection"), a home of one's own in a named place, and a clause
+of time that says when, not what. Sentences of their own, none of the update sets'."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+from pathlib import Path
+
+import pytest
+
+from kg_memory.core.models import Episode
+from kg_memory.core.ontology import default_ontology, load_ontology_file
+from kg_memory.extract import parse
+from kg_memory.extract.clauses import readings
+from kg_memory.extract.rules import RulesExtractor
+
+FIXTURES = Path(__file__).resolve().parents[1] / "fixtures" / "ontologies"
+T = datetime(2026, 4, 10, 10, tzinfo=UTC)
+
+
+@pytest.fixture(scope="module")
+def rules(embedder):
+    return RulesExtractor(embedder)
+
+
+def _under(embedder, name):
+    return RulesExtractor(embedder).with_vocabulary(load_ontology_file(FIXTURES / f"{name}.toml").vocab)
+
+
+def _facts(extractor, text):
+    ep = Episode(group_id="g", role="user", content=text, occurred_at=T, created_at=T)
+    return {(f.subject.lower(), f.predicate, f.object, f.ending) for f in extractor.extract(ep).facts}
+
+
+@pytest.mark.parametrize("text, fact", [
+    ("Ms Okoro supervises me now.", ("user", "has_manager", "Ms Okoro", False)),
+    ("Daniel Berg manages me these days.", ("user", "has_manager", "Daniel Berg", False)),
+])
+def test_one_who_does_a_roles_work_to_the_speaker_holds_it(rules, text, fact):
+    assert fact in _facts(rules, text)
+
+
+@pytest.mark.parametrize("text", ["Jo waved at me.", "Tom hugged me after the match.", "Priya called me twice."])
+def test_one_who_only_acts_on_the_speaker_holds_nothing(rules, text):
+    assert _facts(rules, text) == set()
+
+
+def test_a_change_said_to_the_speaker_keeps_its_values(rules):
+    """"My nurse moved me from X to Y" says its values; the one who did it is no value of the speaker's."""
+    facts = _facts(rules, "My nurse moved me from warfarin to apixaban.")
+    assert ("user", "takes_medication", "apixaban", False) in facts
+    assert not any(f[2] == "nurse" or f[2].lower().endswith("nurse") for f in facts)
+
+
+@pytest.mark.parametrize("text, fact", [
+    ("Wet Leg overtook Idles as my favourite band.", ("user", "favorite_band", "Wet Leg", False)),
+    ("Dr Shah took over from Dr Lee as my GP.", ("user", "gp", "Dr Shah", False)),
+    ("Monzo has replaced Barclays as my bank.", ("user", "bank", "Monzo", False)),
+])
+def test_one_that_took_anothers_place_in_the_speakers_role_holds_it(rules, text, fact):
+    facts = _facts(rules, text)
+    assert fact in facts
+    assert not any(f[1] == fact[1] and f[2] != fact[2] and not f[3] for f in facts)  # (not the one replaced)
+
+
+@pytest.mark.parametrize("text", ["Laura replaced Tom as captain.", "I replaced the tyres last week."])
+def test_a_replacement_in_no_role_of_the_speakers_is_no_new_role(rules, text):
+    assert not any(f[1].startswith("favorite_") or f[1] in ("captain", "gp") for f in _facts(rules, text))
+
+
+def test_one_who_took_over_a_thing_said_with_a_name_is_its_new_holder(embedder):
+    doc = parse.parsed("Sana has taken over the Halcyon merger.")
+    vocab = load_ontology_file(FIXTURES / "lawfirm.toml").vocab
+    read = readings(doc, "User", frozenset(vocab.entity_types))
+    assert [(r.subject, r.object, r.shape) for r in read] == [("Halcyon merger", "Sana", "hand_over")]
+    assert ("halcyon merger", "lead_counsel", "Sana", False) in _facts(_under(embedder, "lawfirm"),
+                                                                      "Sana has taken over the Halcyon merger.")
+
+
+def test_a_slot_noun_said_with_a_names_word_is_its_own_subject(embedder):
+    """After "Ada Reyes retired;", "the Aztec collection" is not hers (as "the deal" after "Tyrell signed" is
+    Tyrell's): a slot's noun said with a name's word names its own thing."""
+    facts = _facts(_under(embedder, "museum"),
+                   "Ada Reyes retired in May; the Aztec collection is now looked after by Ben Cole.")
+    assert any(f[1] == "curator" and f[2] == "Ben Cole" and "aztec" in f[0] for f in facts)
+    assert not any(f[0] == "ada reyes" for f in facts)
+
+
+@pytest.mark.parametrize("text, place", [
+    ("Picked up the keys to our bungalow in Whitby.", "Whitby"),
+    ("Moved into a maisonette in Luton.", "Luton"),
+    ("Got the keys to our place in Truro at last.", "Truro"),
+    ("Moved out of my parents' house into a flatshare in Derby.", "Derby"),
+])
+def test_a_home_of_ones_own_in_a_named_place_is_where_one_lives(rules, text, place):
+    assert ("user", "lives_in", place, False) in _facts(rules, text)
+
+
+@pytest.mark.parametrize("text, place", [
+    ("I cleaned my old flat in Derby.", "Derby"),
+    ("We sold our flat in Hove.", "Hove"),
+    ("I stayed at my parents' house in Hull.", "Hull"),
+])
+def test_a_home_let_go_or_anothers_is_not_where_one_lives(rules, text, place):
+    assert ("user", "lives_in", place, False) not in _facts(rules, text)
+
+
+def test_a_clause_of_time_is_no_part_of_what_a_clause_says():
+    doc = parse.parsed("We have been renting in Chorlton since my son started nursery.")
+    rent = [r.text for r in readings(doc, "User", frozenset(default_ontology().vocab.entity_types)) if r.verb == "rent"]
+    assert rent == ["We have been renting in Chorlton"]
