@@ -72,6 +72,7 @@ def readings(doc: Any, speaker: str, types: frozenset[str] = frozenset(), slot_w
     for verb in (t for t in doc if _is_verb(t)):
         subject, topic = _subject_of(verb, speaker, topic, types, slot_words, people)
         reading = _inverse_copula(verb, speaker, types, slot_words, people) or _done_to_me(verb, speaker) \
+            or _gave_out(verb, speaker) \
             or _let_go(verb, speaker, topic, types) or _doer_of_slot(verb, slot_words) or _put_onto(verb) \
             or _reading(verb, subject, types, speaker, preps) \
             or _after_an_end(verb, subject, out)
@@ -97,7 +98,7 @@ def readings(doc: Any, speaker: str, types: frozenset[str] = frozenset(), slot_w
             if front is not None and reading.subject == speaker and not reading.moved:
                 # "At Stark we deal with Pepper Potts", "We talk to Nina at Aperture"
                 reading = replace(reading, moved=_phrase(front, types))
-            if reading.shape == "plain" and out and out[-1].shape == "end" and verb.dep_ == "conj":
+            if reading.shape == "plain" and out and out[-1].shape == "end" and _follows_an_end(verb):
                 reading = replace(reading, shape="change")  # "sold my Civic and bought a Tesla": the new value
             reading = _in_place_of(verb, reading)
             out.append(reading)
@@ -139,6 +140,26 @@ def _after_an_end(verb: Any, subject: str | None, out: list[Reading]) -> Reading
     named = next((o for k in verb.children if k.dep_ == "prep" and k.lower_ == "with"
                   if (o := _pobj(k)) is not None and _is_name(o) and o.pos_ == "PROPN"), None)
     return None if named is None else _made(subject, verb.lemma_.lower(), named, _clause_text(verb), "change")
+
+
+def _follows_an_end(verb: Any) -> bool:
+    """A clause joined after an end ("sold my Civic and bought a Tesla"), or one said after it with the end under it
+    ("the Astra died, so I bought a Kia")."""
+    return verb.dep_ == "conj" or any(k.dep_ in ("ccomp", "advcl", "parataxis") and k.i < verb.i and _is_verb(k)
+                                      for k in verb.children)
+
+
+# what a thing does when it gives out, said of the thing itself ("the Astra died", "my Pixel broke")
+_GIVES_OUT = frozenset({"die", "break", "conk", "crash", "pack", "perish", "expire", "fail", "collapse"})
+
+
+def _gave_out(verb: Any, speaker: str) -> Reading | None:
+    """"The Astra finally died": a named thing that gives out, with no object, ends the speaker's slot that holds it
+    (the pipeline settles which, by the value; a thing the speaker holds in none ends nothing)."""
+    if verb.lemma_.lower() not in _GIVES_OUT or any(k.dep_ in ("dobj", "attr") for k in verb.children):
+        return None
+    thing = next((k for k in verb.children if k.dep_ == "nsubj" and k.pos_ == "PROPN" and _is_name(k)), None)
+    return None if thing is None else _made(speaker, verb.lemma_.lower(), thing, _clause_text(verb), "end")
 
 
 def _misread_clauses(verb: Any, subject: str) -> list[Reading]:
@@ -327,7 +348,9 @@ def _with_its_owner(noun: Any, types: frozenset[str]) -> str:
 def _subject_of(verb: Any, speaker: str, topic: str | None, types: frozenset[str],
                 slot_words: frozenset[str] = frozenset(), people: frozenset[str] = frozenset()
                 ) -> tuple[str | None, str | None]:
-    subj = next((k for k in verb.children if k.dep_ in ("nsubj", "nsubjpass")), None)
+    subj = next((k for k in verb.children if k.dep_ in ("nsubj", "nsubjpass")), None) or next(
+        (k for k in verb.children if k.dep_ == "compound" and k.pos_ == "PROPN" and k.i < verb.i), None)
+    # ("BP sponsors the show": the small parser took the name for a compound of its verb)
     head = verb
     while subj is None and head.dep_ in ("conj", "xcomp", "dobj") and head.head != head:
         head = head.head  # a coordinated verb, or one the parser hung on the first verb's object

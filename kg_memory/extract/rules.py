@@ -46,7 +46,8 @@ RULES_VERSION = "rules-20"  # rules-7 (what is worth keeping, extract/worth.py) 
 # value, a new one named after a colon, a number one is reached on, "home is X", one on call for a thing, one put
 # onto a value); 20: round fourteen (one who does a role's work to the speaker, one that took another's place "as my
 # X", one who took over a thing said with a name, a slot's noun with a name's word is its own subject, a home of
-# one's own beside what a clause acts on, a clause of time says no part of a clause)
+# one's own beside what a clause acts on, a clause of time says no part of a clause, a named thing that gave out
+# ends its slot and what is said after an end is its successor, a name parsed as its verb's compound is its subject)
 
 _ADVERBS = (r"just|also|recently|finally|now|still|currently|actually|really|already|officially|"
             r"eventually|happily|fully|then|even|both")

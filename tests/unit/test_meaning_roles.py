@@ -112,3 +112,22 @@ def test_a_clause_of_time_is_no_part_of_what_a_clause_says():
     doc = parse.parsed("We have been renting in Chorlton since my son started nursery.")
     rent = [r.text for r in readings(doc, "User", frozenset(default_ontology().vocab.entity_types)) if r.verb == "rent"]
     assert rent == ["We have been renting in Chorlton"]
+
+
+def test_a_name_the_parser_took_for_its_verbs_compound_is_its_subject(embedder):
+    """"IBM funds the digital gallery": the small parser hangs "IBM" on "funds" as a compound."""
+    assert ("digital gallery", "sponsor", "IBM", False) in _facts(_under(embedder, "museum"),
+                                                                  "IBM funds the digital gallery.")
+
+
+@pytest.mark.parametrize("text, old, new", [
+    ("The Corsa finally died, so I've bought a Skoda Octavia.", "Corsa", "Skoda Octavia"),
+    ("I scrapped the Corsa, so I've bought a Skoda Octavia.", "Corsa", "Skoda Octavia"),
+])
+def test_a_thing_that_gave_out_ends_and_what_came_after_it_is_the_new_value(rules, text, old, new):
+    facts = _facts(rules, text)
+    assert ("user", "drives", old, True) in facts and ("user", "drives", new, False) in facts
+
+
+def test_a_clause_after_an_unrelated_one_is_no_change(rules):
+    assert not any(f[3] or f[1] == "drives" for f in _facts(rules, "The meeting ran late, so I bought a sandwich."))
