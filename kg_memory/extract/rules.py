@@ -48,7 +48,7 @@ RULES_VERSION = "rules-20"  # rules-7 (what is worth keeping, extract/worth.py) 
 # X", one who took over a thing said with a name, a slot's noun with a name's word is its own subject, a home of
 # one's own beside what a clause acts on, a clause of time says no part of a clause, a named thing that gave out
 # ends its slot and what is said after an end is its successor, a name parsed as its verb's compound is its subject,
-# a post taken up by its title is one's job)
+# a post taken up by its title is one's job, a line with no verb naming a new one is "my new X is")
 
 _ADVERBS = (r"just|also|recently|finally|now|still|currently|actually|really|already|officially|"
             r"eventually|happily|fully|then|even|both")
@@ -100,6 +100,8 @@ _CONTRACTIONS = [
 # "My phone's a OnePlus": "is", not whose (for the parse too, which reads "phone's" as an owner); and "my boyfriend
 # now is Kofi", "is now Kofi" as "is Kofi", which the patterns and the parser read as a copula
 _THING_IS = re.compile(r"\b([Mm]y|[Oo]ur)\s+(\w+)(?:['’]s|\s+now\s+is|\s+is\s+now)\s+(?=(?:a|an|the|[A-Z])\w*)")
+# a line with no verb that names a new one: "New mobile, new number: 07700 900456" says "My new number is ..."
+_NEW_ONE_LINE = re.compile(r"^(?:[\w\s-]+,\s+)?(?:[Mm]y\s+|[Oo]ur\s+)?[Nn]ew\s+((?:[a-z]+\s+){0,2}[a-z]+)\s*:\s+(?=\S)")
 # a sentence ends at . ! ? (not after a title: "Dr. Patel") or a line break
 # (a headline's colon before a first-person clause ends a sentence too: "New goal: I'm training for ...")
 SENTENCE = re.compile(r"(?<!\b[DMS][rts]\.)(?<!\bMrs\.)(?<!\bProf\.)(?<=[.!?])\s+|(?<=:)\s+(?=(?:I|We|My|Our)\b)|\n+")
@@ -287,6 +289,7 @@ class RulesExtractor:
         speakers = frozenset({me, *(e.speaker for e in (context.previous if context else ()) if e.speaker)})
         for raw in SENTENCE.split(episode.content):
             raw = _THING_IS.sub(r"\1 \2 is ", dates.expand_weekdays(raw))  # (the one slot's new value: no "now")
+            raw = _NEW_ONE_LINE.sub(r"My new \1 is ", raw)
             sentence = normalize_text(raw.strip())
             if sentence and not worth.is_question(raw):  # a question states nothing
                 self._read(raw.strip(), sentence, me, episode.occurred_at, out, speakers)

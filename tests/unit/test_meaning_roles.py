@@ -144,3 +144,15 @@ def test_a_post_taken_up_by_its_title_is_the_speakers_job(rules, text, title):
 @pytest.mark.parametrize("text", ["I got the Acme job!", "She got the charge nurse job.", "I got a new job."])
 def test_a_post_said_without_a_title_or_of_another_is_no_job_title(rules, text):
     assert not any(f[1] == "job_title" for f in _facts(rules, text))
+
+
+@pytest.mark.parametrize("text, fact", [
+    ("New flat, new number: 07911 400500.", ("user", "number", "07911 400500", False)),
+    ("New address: 9 Quay Street, Truro.", ("user", "address", "9 Quay Street", False)),
+])
+def test_a_line_with_no_verb_that_names_a_new_one_is_the_speakers(rules, text, fact):
+    assert fact in _facts(rules, text)
+
+
+def test_a_headline_before_a_clause_of_its_own_is_no_value(rules):
+    assert not any(f[1] == "goal" for f in _facts(rules, "New goal: I'm training for the Bath half."))
