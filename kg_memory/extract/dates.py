@@ -125,6 +125,10 @@ _PATTERNS: list[tuple[str, str]] = [
     ("today", r"\b(?:today|this morning|tonight|this evening|earlier today)\b"),
 ]
 _COMPILED = [(name, re.compile(rx, re.I)) for name, rx in _PATTERNS]
+# a clause said of what is ahead, before its month ("we're moving ... in July", "I'll start in July"): the month to
+# come, when it is later in the year than the day it is said (else the last one, as "in March" said in June)
+_AHEAD = re.compile(r"\b(?:will|shall|going\s+to|gonna|about\s+to|due\s+to|plan(?:ning)?\s+to)\b|['’]ll\b"
+                    r"|\b(?:(?:I\s+am|I['’]m|we\s+are|we['’]re|they\s+are|they['’]re)\s+(?:\w+\s+)?\w+ing)\b", re.I)
 
 
 def resolve(text: str, said_at: datetime) -> DateSpan | None:
@@ -215,6 +219,8 @@ def _build(name: str, m: re.Match[str], t: datetime) -> DateSpan | None:
         if name == "in_month":
             month = _month(g[0])
             year = t.year if month <= t.month else t.year - 1
+            if _AHEAD.search(m.string[:m.start()]) and month > t.month:
+                year = t.year  # "we're moving to Delft in July", said in May: the coming July
             return DateSpan(_month_start(year, month), None, "month", phrase)
         if name == "year":
             return DateSpan(datetime(int(g[0]), 1, 1, tzinfo=UTC), None, "year", phrase)

@@ -24,6 +24,10 @@ T = datetime(2025, 6, 18, 15, 0, tzinfo=UTC)  # a Wednesday
     ("on July 4, 2024", datetime(2024, 7, 4, tzinfo=UTC), None),
     ("in September", datetime(2024, 9, 1, tzinfo=UTC), None),  # later in the year: last year's
     ("in May", datetime(2025, 5, 1, tzinfo=UTC), None),
+    ("we're moving to Leiden in September", datetime(2025, 9, 1, tzinfo=UTC), None),  # what is ahead: this year's
+    ("I'll start at Fenwick in August", datetime(2025, 8, 1, tzinfo=UTC), None),
+    ("I'm starting in March", datetime(2025, 3, 1, tzinfo=UTC), None),  # (a month gone: the last one)
+    ("we moved to Leiden in September", datetime(2024, 9, 1, tzinfo=UTC), None),
     ("this fall", datetime(2025, 9, 1, tzinfo=UTC), None),  # said in June: the coming fall
     ("last summer", datetime(2024, 6, 1, tzinfo=UTC), None),  # this summer has not ended yet
 ])
