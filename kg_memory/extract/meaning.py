@@ -80,6 +80,9 @@ _IN_CHARGE = re.compile(r"\b(?:in charge of|at the helm of|on the hook for|on ca
 # a state the speaker says in the present ("I'm at Durham", "we're in Leeds", "my phone is ...", "I live with ...")
 _PRESENT_STATE = re.compile(r"^(?:I\s*'?m|I\s+am|we\s*'?re|we\s+are|my\s+\w+(?:\s+\w+)?\s+is|(?:I|we)\s+"
                             r"(?!(?:had|was|were|did|went|got|made|said|saw|thought|told)\b)[a-z]+(?<!ed))\b", re.I)
+# the values a description lists ("the stage a matter has reached, such as pleadings, disclosure or trial"): values,
+# not words that name the slot
+_SUCH_AS = re.compile(r"\b(?:such\s+as|e\.g\.|for\s+example|for\s+instance)\b[^.;]*", re.I)
 _DENIED = re.compile(r"\b(?:not|never)\b|n['’]t\b", re.I)
 _STAND_INS = frozenset({"one", "ones", "it", "that", "this", "them", "another", "another one", "the other"})
 _SAID_NOW = re.compile(r"\b(?:now|these days|nowadays|lately)\b", re.I)  # a value said as the one now
@@ -137,7 +140,7 @@ class MeaningReader:
         # words that name a slot itself ("doctor", "contact", "goal"): a clause whose subject is one
         # of them says whose slot it is through that noun's owner ("my doctor", "our contact at Hooli")
         # (an entity type's name is whose slot it is, never the slot: "our billing service" is billing)
-        words = {p.name: {w for w in re.findall(r"[a-z]+", f"{p.name} {p.description}")
+        words = {p.name: {w for w in re.findall(r"[a-z]+", f"{p.name} {_SUCH_AS.sub('', p.description)}")
                           if len(w) >= 3 and w not in _COMMON and w not in self.types} for p in self.active}
         self.words = {name: frozenset(ws) for name, ws in words.items()}
         # a group's own ``ends`` said as a whole clause ("lost the deal"): the clause ends the slot

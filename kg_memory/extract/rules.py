@@ -48,7 +48,8 @@ RULES_VERSION = "rules-20"  # rules-7 (what is worth keeping, extract/worth.py) 
 # X", one who took over a thing said with a name, a slot's noun with a name's word is its own subject, a home of
 # one's own beside what a clause acts on, a clause of time says no part of a clause, a named thing that gave out
 # ends its slot and what is said after an end is its successor, a name parsed as its verb's compound is its subject,
-# a post taken up by its title is one's job, a line with no verb naming a new one is "my new X is")
+# a post taken up by its title is one's job, a line with no verb naming a new one is "my new X is", the values a
+# description lists after "such as" are no words of its slot)
 
 _ADVERBS = (r"just|also|recently|finally|now|still|currently|actually|really|already|officially|"
             r"eventually|happily|fully|then|even|both")

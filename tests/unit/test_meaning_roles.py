@@ -156,3 +156,10 @@ def test_a_line_with_no_verb_that_names_a_new_one_is_the_speakers(rules, text, f
 
 def test_a_headline_before_a_clause_of_its_own_is_no_value(rules):
     assert not any(f[1] == "goal" for f in _facts(rules, "New goal: I'm training for the Bath half."))
+
+
+def test_the_values_a_description_lists_are_values_not_the_slots_words(embedder):
+    """lawfirm.toml's matter_stage: "the stage a matter or case has reached, such as pleadings, disclosure, trial
+    or settled": "disclosure" is a stage, not a word that names the slot (which a value may never be)."""
+    facts = _facts(_under(embedder, "lawfirm"), "The Okafor appeal has reached trial.")
+    assert ("okafor appeal", "matter_stage", "trial", False) in facts
