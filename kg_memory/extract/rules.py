@@ -49,7 +49,7 @@ RULES_VERSION = "rules-20"  # rules-7 (what is worth keeping, extract/worth.py) 
 # one's own beside what a clause acts on, a clause of time says no part of a clause, a named thing that gave out
 # ends its slot and what is said after an end is its successor, a name parsed as its verb's compound is its subject,
 # a post taken up by its title is one's job, a line with no verb naming a new one is "my new X is", the values a
-# description lists after "such as" are no words of its slot)
+# description lists after "such as" are no words of its slot, a relative the patterns read leaves the parse its slot)
 
 _ADVERBS = (r"just|also|recently|finally|now|still|currently|actually|really|already|officially|"
             r"eventually|happily|fully|then|even|both")
@@ -333,6 +333,9 @@ class RulesExtractor:
                       and not f.ending and not any(names_value(f.object, g.object) for g in out.facts[before:])]
             out.facts.extend(missed)
             out.mentions.extend(f.subject for f in missed)
+            if self.parser and not missed:  # ("I've been living in X since my daughter started school": the
+                # patterns read the daughter; the parse the one slot they did not touch)
+                self._parsed(raw, me, t, out, speakers | {me}, besides=slots)
             return
         if read:
             out.facts.extend(read)
@@ -341,10 +344,15 @@ class RulesExtractor:
             self._parsed(raw, me, t, out, speakers | {me})
 
     # -- the parse: sentences the phrase patterns did not read ---------------
-    def _parsed(self, sentence: str, me: str, t: datetime, out: Extraction, speakers: frozenset[str]) -> None:
+    def _parsed(self, sentence: str, me: str, t: datetime, out: Extraction, speakers: frozenset[str],
+                besides: set[str] | None = None) -> None:
+        """The parse's facts; with ``besides`` (the predicates the patterns read), only its single-valued
+        predicates' facts of others."""
         span = dates.resolve(sentence, t)
         for c in parse.clauses(sentence, me, self.vocab.relations, self._activities):
             spec = self._predicate_of(c)
+            if besides is not None and (spec is None or spec.name in besides or not spec.single_valued):
+                continue
             if spec is not None and self.canonical.fits(spec.name, c.object):
                 if self._worth_keeping(c, sentence, span, speakers, worth.ANY_FACT):
                     self._vocabulary_fact(c, spec, t, span, out)

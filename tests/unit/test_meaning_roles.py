@@ -163,3 +163,9 @@ def test_the_values_a_description_lists_are_values_not_the_slots_words(embedder)
     or settled": "disclosure" is a stage, not a word that names the slot (which a value may never be)."""
     facts = _facts(_under(embedder, "lawfirm"), "The Okafor appeal has reached trial.")
     assert ("okafor appeal", "matter_stage", "trial", False) in facts
+
+
+def test_a_relative_said_beside_a_slot_leaves_the_slot_read(rules):
+    """"my daughter" is read by the phrase patterns; the parse still reads the one slot they did not touch."""
+    facts = _facts(rules, "I've been living in Chorlton since my son started nursery.")
+    assert ("user", "lives_in", "Chorlton", False) in facts
