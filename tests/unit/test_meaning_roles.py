@@ -11,11 +11,12 @@ from pathlib import Path
 
 import pytest
 
-from kg_memory.core.models import Episode
 from kg_memory.core.ontology import default_ontology, load_ontology_file
 from kg_memory.extract import parse
 from kg_memory.extract.clauses import readings
 from kg_memory.extract.rules import RulesExtractor
+
+from .said import facts_said as _facts
 
 FIXTURES = Path(__file__).resolve().parents[1] / "fixtures" / "ontologies"
 T = datetime(2026, 4, 10, 10, tzinfo=UTC)
@@ -28,11 +29,6 @@ def rules(embedder):
 
 def _under(embedder, name):
     return RulesExtractor(embedder).with_vocabulary(load_ontology_file(FIXTURES / f"{name}.toml").vocab)
-
-
-def _facts(extractor, text):
-    ep = Episode(group_id="g", role="user", content=text, occurred_at=T, created_at=T)
-    return {(f.subject.lower(), f.predicate, f.object, f.ending) for f in extractor.extract(ep).facts}
 
 
 @pytest.mark.parametrize("text, fact", [

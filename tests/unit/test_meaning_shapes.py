@@ -17,6 +17,8 @@ from kg_memory.extract import parse
 from kg_memory.extract.clauses import readings
 from kg_memory.extract.rules import SENTENCE, RulesExtractor
 
+from .said import facts_said as _facts
+
 ROOT = Path(__file__).resolve().parents[2]
 T = datetime(2026, 4, 10, 10, tzinfo=UTC)
 
@@ -44,11 +46,6 @@ band, itassets = (_domain(n, FIXTURES) for n in ("band", "itassets"))  # (update
 kitchen = _domain("kitchen", FIXTURES)  # (updates-fresh11.json's, dev)
 club, lettings = (_domain(n, FIXTURES) for n in ("club", "lettings"))  # (updates-fresh9.json's, read since)
 podcast, renovation = (_domain(n, FIXTURES) for n in ("podcast", "renovation"))  # (updates-fresh13.json's, dev)
-
-
-def _facts(extractor, text):
-    ep = Episode(group_id="g", role="user", content=text, occurred_at=T, created_at=T)
-    return {(f.subject.lower(), f.predicate, f.object, f.ending) for f in extractor.extract(ep).facts}
 
 
 # -- whose slot -----------------------------------------------------------------------------------

@@ -8,7 +8,6 @@ from pathlib import Path
 
 import pytest
 
-from kg_memory.core.models import Episode
 from kg_memory.core.ontology import (
     changes_in_use,
     default_ontology,
@@ -21,6 +20,8 @@ from kg_memory.core.vocab import load_vocabulary
 from kg_memory.errors import InputError
 from kg_memory.extract.meaning import MeaningReader, ontology_tag
 from kg_memory.extract.rules import RulesExtractor
+
+from .said import facts_said as _facts
 
 ROOT = Path(__file__).resolve().parents[2]
 PROJECT = ROOT / "examples" / "ontologies" / "project.toml"
@@ -107,11 +108,6 @@ def test_a_mapping_and_its_toml_round_trip():
 @pytest.fixture(scope="module")
 def project(embedder):
     return RulesExtractor(embedder).with_vocabulary(load_ontology_file(PROJECT).vocab)
-
-
-def _facts(extractor, text):
-    ep = Episode(group_id="g", role="user", content=text, occurred_at=T, created_at=T)
-    return {(f.subject.lower(), f.predicate, f.object, f.ending) for f in extractor.extract(ep).facts}
 
 
 @pytest.mark.parametrize("text, fact", [
