@@ -75,8 +75,9 @@ def near_class_word(embedder: Embedder | None, vocab: Vocabulary, value_class: s
     return low if near >= CLASS_NEAR else None
 
 
-# The vocabulary's exemplar vectors, computed once per embedder and process.
-_EXEMPLARS: weakref.WeakKeyDictionary[Any, tuple[np.ndarray, list[str]]] = weakref.WeakKeyDictionary()
+# Each vocabulary's exemplar vectors (by its version: a group's ontology has other predicates than the default),
+# computed once per embedder and process.
+_EXEMPLARS: weakref.WeakKeyDictionary[Any, dict[str, tuple[np.ndarray, list[str]]]] = weakref.WeakKeyDictionary()
 
 
 @dataclass(frozen=True)
@@ -105,8 +106,10 @@ class Canonicalizer:
 
     # -- predicates -----------------------------------------------------------
     def _exemplars(self) -> tuple[np.ndarray, list[str]]:
-        if self._matrix is None and self.embedder in _EXEMPLARS:
-            self._matrix, self._owners = _EXEMPLARS[self.embedder]
+        key = self.vocab.version or ",".join(sorted(self.vocab.predicates))
+        known = _EXEMPLARS.get(self.embedder, {}) if self.embedder is not None else {}
+        if self._matrix is None and key in known:
+            self._matrix, self._owners = known[key]
         if self._matrix is None:
             assert self.embedder is not None
             texts: list[str] = []
@@ -118,7 +121,7 @@ class Canonicalizer:
                         owners.append(p.name)
             self._matrix = np.asarray(self.embedder.embed(texts), dtype=np.float32)
             self._owners = owners
-            _EXEMPLARS[self.embedder] = (self._matrix, owners)
+            _EXEMPLARS.setdefault(self.embedder, {})[key] = (self._matrix, owners)
         return self._matrix, self._owners
 
     def predicate(self, raw: str, obj: str = "") -> PredicateMatch:

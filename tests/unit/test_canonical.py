@@ -218,3 +218,18 @@ def test_a_model_tie_between_a_slots_old_and_new_holder_adds_nothing():
     other = ExtractedFact(subject="Ana", predicate="has_manager", object="Joel", statement="Ana has_manager Joel",
                           valid_from=t)
     assert not _covered(other, floor, load_vocabulary())
+
+
+def test_each_vocabulary_keeps_its_own_exemplars_with_one_embedder(embedder):
+    """A group's ontology and the default share the process's embedder; each canonicalizer compares with its own
+    predicates (the cache once kept the first vocabulary's, and the default's then named "owned_by")."""
+    from pathlib import Path
+
+    from kg_memory.core.ontology import load_ontology_file
+
+    project = load_ontology_file(Path(__file__).resolve().parents[2] / "examples" / "ontologies" / "project.toml")
+    own = Canonicalizer(project.vocab, embedder)
+    default = Canonicalizer(load_vocabulary(), embedder)
+    assert "owned_by" in own._exemplars()[1]
+    assert set(default._exemplars()[1]) <= set(load_vocabulary().predicates)
+    assert own._exemplars()[0].shape[0] == len(own._exemplars()[1])
