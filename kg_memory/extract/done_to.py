@@ -27,15 +27,14 @@ def done_to_me(verb: Any, speaker: str) -> Reading | None:
                             and k.lower_ in ("at", "on", "as", "off") if (o := pobj(k)) is not None), ("", None))
         # "took me off lisinopril and put me on amlodipine": off ends a value, and on after an off changes it
         shape = "end" if prep == "off" else "change" if prep == "on" and _taken_off(verb) else "plain"
-        if value is None:  # "Gareth manages me now": the one who does it is the speaker's value; "Domino dropped
-            # us": one who ends it was (not "my GP changed me from X to Y", which says its values)
-            shape = "end" if verb.lemma_.lower() in STOP else "plain"
-            doer = next((k for k in verb.children if k.dep_ == "nsubj" and is_name(k) and k.pos_ == "PROPN"
-                         and not any(g.dep_ == "poss" for g in k.children)), None) \
-                if shape == "end" or not any(k.dep_ == "prep" and k.lower_ in _VALUE_PREPS for k in verb.children) \
-                else None
-            return None if doer is None else made(speaker, verb.lemma_.lower(), doer, clause_text(verb), shape)
-        return None if value is None else made(speaker, verb.lemma_.lower(), value, clause_text(verb), shape)
+        if value is not None:
+            return made(speaker, verb.lemma_.lower(), value, clause_text(verb), shape)
+        # "Gareth manages me now": the one who does it is the speaker's value; "Domino dropped us": one who ends it
+        # was (not "my GP changed me from X to Y", which says its values)
+        shape = "end" if verb.lemma_.lower() in STOP else "plain"
+        doer = _named_doer(verb) if shape == "end" or not any(
+            k.dep_ == "prep" and k.lower_ in _VALUE_PREPS for k in verb.children) else None
+        return None if doer is None else made(speaker, verb.lemma_.lower(), doer, clause_text(verb), shape)
     after_me = any(k.dep_ == "prep" and any(g.dep_ == "pobj" and g.lower_ in ("me", "us") for g in k.children)
                    for k in verb.children)
     subj = next((k for k in verb.children if k.dep_ == "nsubj"), None)
@@ -47,6 +46,12 @@ def done_to_me(verb: Any, speaker: str) -> Reading | None:
     small = next((k for k in verb.children if k.dep_ in ("ccomp", "oprd") and k.pos_ == "NOUN"
                   and any(g.dep_ == "nsubj" and g.lower_ in ("me", "us") for g in k.children)), None)
     return None if small is None else made(speaker, verb.lemma_.lower(), small, clause_text(verb), "change")
+
+
+def _named_doer(verb: Any) -> Any | None:
+    """The clause's subject when it is a name of its own ("Gareth"; not "my GP")."""
+    return next((k for k in verb.children if k.dep_ == "nsubj" and is_name(k) and k.pos_ == "PROPN"
+                 and not any(g.dep_ == "poss" for g in k.children)), None)
 
 
 def put_onto(verb: Any) -> Reading | None:
