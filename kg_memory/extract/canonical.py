@@ -106,11 +106,13 @@ class Canonicalizer:
 
     # -- predicates -----------------------------------------------------------
     def _exemplars(self) -> tuple[np.ndarray, list[str]]:
+        if self._matrix is not None:
+            return self._matrix, self._owners
         key = self.vocab.version or ",".join(sorted(self.vocab.predicates))
         known = _EXEMPLARS.get(self.embedder, {}) if self.embedder is not None else {}
-        if self._matrix is None and key in known:
+        if key in known:
             self._matrix, self._owners = known[key]
-        if self._matrix is None:
+        else:
             assert self.embedder is not None
             texts: list[str] = []
             owners: list[str] = []

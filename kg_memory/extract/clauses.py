@@ -149,14 +149,18 @@ def _follows_an_end(verb: Any) -> bool:
                                       for k in verb.children)
 
 
-# what a thing does when it gives out, said of the thing itself ("the Astra died", "my Pixel broke")
-_GIVES_OUT = frozenset({"die", "break", "conk", "crash", "pack", "perish", "expire", "fail", "collapse"})
+# what a thing does when it is gone for good, said of the thing itself ("the Astra died", "the boiler packed up");
+# not a fault one mends ("the laptop crashed", "my phone broke")
+_GIVES_OUT = frozenset({"die", "perish", "expire"})
+_GIVES_OUT_WITH = frozenset({("conk", "out"), ("pack", "up"), ("pack", "in")})
 
 
 def _gave_out(verb: Any, speaker: str) -> Reading | None:
     """"The Astra finally died": a named thing that gives out, with no object, ends the speaker's slot that holds it
     (the pipeline settles which, by the value; a thing the speaker holds in none ends nothing)."""
-    if verb.lemma_.lower() not in _GIVES_OUT or any(k.dep_ in ("dobj", "attr") for k in verb.children):
+    lemma = verb.lemma_.lower()
+    gone = lemma in _GIVES_OUT or any(k.dep_ == "prt" and (lemma, k.lower_) in _GIVES_OUT_WITH for k in verb.children)
+    if not gone or any(k.dep_ in ("dobj", "attr") for k in verb.children):
         return None
     thing = next((k for k in verb.children if k.dep_ == "nsubj" and k.pos_ == "PROPN" and _is_name(k)), None)
     return None if thing is None else _made(speaker, verb.lemma_.lower(), thing, _clause_text(verb), "end")

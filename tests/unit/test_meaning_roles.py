@@ -165,3 +165,8 @@ def test_a_relative_said_beside_a_slot_leaves_the_slot_read(rules):
     """"my daughter" is read by the phrase patterns; the parse still reads the one slot they did not touch."""
     facts = _facts(rules, "I've been living in Chorlton since my son started nursery.")
     assert ("user", "lives_in", "Chorlton", False) in facts
+
+
+@pytest.mark.parametrize("text", ["The Corsa broke down on the M6.", "Windows crashed again."])
+def test_a_fault_one_mends_ends_nothing(rules, text):
+    assert not any(f[3] for f in _facts(rules, text))
