@@ -11,11 +11,19 @@ from typing import Any
 
 import numpy as np
 
-from ..core.vocab import Predicate
-from . import parse
+from ..core.vocab import Predicate, Vocabulary
+from ..embed.base import Embedder
+from . import dates, parse
 from .clauses import NOT_VALUE, readings
 from .reading import Reading
+from .shapes import said_verb
 from .surface import surface_readings
+from .values import AMOUNT, has_number, shapes_in
+
+# a clause said in the passive ("is serviced by", "was paid for by", "is run by", any participle): its subject is
+# what the verb is done to
+PASSIVE = re.compile(r"\b(?:is|are|was|were|be|been|being|gets?|got)\s+(?:\w+ly\s+|now\s+|also\s+|still\s+)?"
+                     r"\w+(?:\s+for(?:\s+(?:us|me|them|you|him|her))?)?\s+by\b", re.I)  # ("made for us by")
 
 
 @functools.lru_cache(maxsize=1024)  # (read per reader: a predicate's words are parsed once per process)
@@ -177,3 +185,75 @@ def value_preps(examples: tuple[str, ...]) -> frozenset[tuple[str, str]]:
     return frozenset((t.head.lemma_.lower(), t.lower_) for e in examples for t in parse.parsed(e)
                      if t.dep_ == "prep" and t.lower_ in NOT_VALUE and t.head.pos_ in ("VERB", "ADJ")
                      and any(k.dep_ == "pobj" for k in t.children))
+
+
+def example_readings(p: Predicate, vocab: Vocabulary, types: frozenset[str], slot_words: frozenset[str]
+                     ) -> list[tuple[str, Reading | None]]:
+    """Each example of the predicate and its reading, with the value as the slot's value: said as the
+    doer ("Ayo maintains the orders service"), or as the name beside an unnamed thing when another
+    example gives a name as the value ("Liam captains the seconds", "The vets' skipper is Gordon")."""
+    doers = value_verbs(p)
+    found = [(e, example_reading(e, types, slot_words, p.name in vocab.own)) for e in p.examples]
+    # ("We record Night Shift at Soundhouse Studios": the thing the speaker works on is the slot's)
+    found = [(e, replace(r, subject=r.moved) if r is not None and r.subject == "User" and r.moved else r)
+             for e, r in found]
+    found = [(e, replace(r, subject=r.object, object=r.subject) if r is not None
+              and said_verb(e, r, doers) in doers and not PASSIVE.search(e) else r) for e, r in found]
+    names = sum(1 for _, r in found if r is not None and any(c.isupper() for c in r.object))
+    if p.object_kind != "entity" or p.name not in vocab.own or not names:
+        return found
+    return [(e, replace(r, subject=r.object, object=r.subject) if r is not None and r.subject[:1].isupper()
+             and not any(c.isupper() for c in r.object) else r) for e, r in found]
+
+
+def build_exemplars(active: list[Predicate], vocab: Vocabulary, types: frozenset[str], slot_words: frozenset[str],
+                    embedder: Embedder) -> Exemplars:
+    """The vectors and tallies of an ontology's descriptions and examples that the meaning reader compares a
+    clause with (built once per ontology and embedder)."""
+    raw, raw_owners, masked, masked_owners, values = [], [], [], [], []
+    shapes: dict[str, set[str]] = {}
+    mine: dict[str, list[bool]] = {}
+    numbered: dict[str, list[bool]] = {}
+    amounts: dict[str, list[bool]] = {}
+    named: dict[str, list[bool]] = {}
+    weekdays: dict[str, list[bool]] = {}
+    naming: set[str] = set()
+    things: set[str] = set()
+    for p in active:
+        for text in (p.description, *p.examples, *(f"{e} it" for e in p.ending)):
+            raw.append(text)
+            raw_owners.append(p.name)
+        read = example_readings(p, vocab, types, slot_words)
+        if p.name in vocab.own and names_readable(p.object_kind, [r.object for _, r in read if r]):
+            naming.add(p.name)
+        for example, found in read:
+            if found is not None:
+                if p.name in vocab.own and found.subject.islower() \
+                        and found.subject.split()[-1] not in p.name.split("_"):
+                    things.add(found.subject.split()[-1])  # ("The reception is at Hartwell Barn")
+                masked.append(mask(example, found.subject, found.object))
+                masked_owners.append(p.name)
+                values.append(found.object)
+                numbered.setdefault(p.name, []).append(has_number(found.object) or bool(  # (one misread:
+                    re.search(r"[£$€]\s?\d", example)) and not has_number(found.subject))  # "cost $2m")
+                amounts.setdefault(p.name, []).append(bool(AMOUNT.search(found.object)))
+                named.setdefault(p.name, []).append(any(c.isupper() for c in found.object))
+                weekdays.setdefault(p.name, []).append(dates.names_a_weekday(found.object))
+            elif p.name in vocab.own:  # an example the reader cannot read still says if it names
+                named.setdefault(p.name, []).append(last_name(parse.parsed(example)) is not None)
+                numbered.setdefault(p.name, []).append(has_number(example))  # ("comes in every six months")
+                weekdays.setdefault(p.name, []).append(dates.names_a_weekday(example))
+            shapes.setdefault(p.name, set()).update(shapes_in(example))
+            mine.setdefault(p.name, []).append(said_of_speaker(example, types, slot_words))
+    return Exemplars(
+        np.asarray(embedder.embed(raw), dtype=np.float32), raw_owners,
+        np.asarray(embedder.embed(masked or ["-"]), dtype=np.float32), masked_owners,
+        np.asarray(embedder.embed(values or ["-"]), dtype=np.float32),
+        {name: frozenset(found) for name, found in shapes.items()},
+        {name: sum(said) / len(said) for name, said in mine.items()},
+        frozenset(name for name, has in numbered.items() if len(has) >= 2 and all(has)),
+        frozenset(name for name, has in named.items() if len(has) >= 2 and all(has)),
+        frozenset(name for name, has in named.items() if len(has) >= 2 and not any(has)),
+        frozenset(name for name, has in amounts.items() if len(has) >= 2 and not any(has)),
+        frozenset(naming), frozenset(things),
+        {name: all(has) for name, has in weekdays.items() if len(has) >= 2 and (all(has) or not any(has))})

@@ -29,14 +29,13 @@ from .base import ExtractedFact
 from .canonical import near_class_word
 from .clauses import HYPOTHETICAL, is_agent, readings
 from .exemplars import (
+    PASSIVE,
     Exemplars,
     best_per_owner,
-    example_reading,
+    build_exemplars,
+    example_readings,
     example_verbs,
-    last_name,
     mask,
-    names_readable,
-    said_of_speaker,
     value_preps,
     value_verbs,
 )
@@ -47,7 +46,7 @@ from .shapes import ARRANGED, CLAUSE_BREAK, PREPOSITION, PROVIDER, Slots, bare, 
 from .succession import NAME as _NAME
 from .succession import in_place_of, stepped_in, with_names
 from .surface import clauses_of, misjoined, named_clauses, surface_readings
-from .values import AMOUNT, an_amount, has_number, names_its_slot, shape_share, shapes_in, value_shape
+from .values import an_amount, has_number, names_its_slot, shape_share, value_shape
 from .whose import MOVES, WHICH_ONE, a_slot_word, agent_noun, only_its_noun, shared_stem
 
 # Calibrated on tests/fixtures/updates-*.json: first on their even-numbered cases, from the third round on
@@ -88,11 +87,7 @@ _STAND_INS = frozenset({"one", "ones", "it", "that", "this", "them", "another", 
 _SAID_NOW = re.compile(r"\b(?:now|these days|nowadays|lately)\b", re.I)  # a value said as the one now
 CHANGE_CUE = re.compile(r"\b(?:now|new|newly|became|become|becomes|lately|these days|nowadays|anymore|"
                         r"no longer|instead|from now on|for good|currently)\b", re.I)
-# a clause said in the passive ("is serviced by", "was paid for by", "is run by", any participle): its subject is
-# what the verb is done to
-_PASSIVE = re.compile(r"\b(?:is|are|was|were|be|been|being|gets?|got)\s+(?:\w+ly\s+|now\s+|also\s+|still\s+)?"
-                      r"\w+(?:\s+for(?:\s+(?:us|me|them|you|him|her))?)?\s+by\b", re.I)  # ("made for us by")
-# and one said in the passive with any preposition ("is insured with Hiscox"): no doer of it is said first
+# a clause said in the passive with any preposition ("is insured with Hiscox"): no doer of it is said first
 _DONE_TO = re.compile(r"\b(?:is|are|was|were|been|being)\s+(?:\w+ly\s+|now\s+|also\s+|still\s+)?\w+(?:ed|en)\b",
                       re.I)
 _COMMON = frozenset({"that", "this", "with", "from", "they", "their", "them", "what", "which", "such", "person",
@@ -476,7 +471,7 @@ class MeaningReader:
         low = r.text.lower()
         said = r.subject.lower() if r.subject.lower() in low else r.subject.split()[-1].lower()  # ("Mehta directing")
         doer, done = low.find(said), low.find(r.object.lower())
-        if not preds or not r.object or r.old or r.any_value or r.moved or _PASSIVE.search(r.text) \
+        if not preds or not r.object or r.old or r.any_value or r.moved or PASSIVE.search(r.text) \
                 or _DONE_TO.search(r.text) \
                 or not 0 <= doer < done or PREPOSITION.search(low, doer + len(said), done):
             return None  # (said in the passive, or read already with the doer as value: "Dr. Moreau looks after me";
@@ -724,72 +719,12 @@ class MeaningReader:
             or near_class_word(self.embedder, self.vocab, spec.value_class, value) is not None
 
     def _example_readings(self, p: Predicate) -> list[tuple[str, Reading | None]]:
-        """Each example of the predicate and its reading, with the value as the slot's value: said as the
-        doer ("Ayo maintains the orders service"), or as the name beside an unnamed thing when another
-        example gives a name as the value ("Liam captains the seconds", "The vets' skipper is Gordon")."""
-        doers = value_verbs(p)
-        found = [(e, example_reading(e, self.types, self.slot_words, p.name in self.vocab.own)) for e in p.examples]
-        # ("We record Night Shift at Soundhouse Studios": the thing the speaker works on is the slot's)
-        found = [(e, replace(r, subject=r.moved) if r is not None and r.subject == "User" and r.moved else r)
-                 for e, r in found]
-        found = [(e, replace(r, subject=r.object, object=r.subject) if r is not None
-                  and said_verb(e, r, doers) in doers and not _PASSIVE.search(e) else r) for e, r in found]
-        names = sum(1 for _, r in found if r is not None and any(c.isupper() for c in r.object))
-        if p.object_kind != "entity" or p.name not in self.vocab.own or not names:
-            return found
-        return [(e, replace(r, subject=r.object, object=r.subject) if r is not None and r.subject[:1].isupper()
-                 and not any(c.isupper() for c in r.object) else r) for e, r in found]
+        return example_readings(p, self.vocab, self.types, self.slot_words)
 
     def _exemplars(self) -> Exemplars:
         assert self.embedder is not None
         cache = _EXEMPLARS.setdefault(self.embedder, {})
         if self.vocab.version not in cache:
-            raw, raw_owners, masked, masked_owners, values = [], [], [], [], []
-            shapes: dict[str, set[str]] = {}
-            mine: dict[str, list[bool]] = {}
-            numbered: dict[str, list[bool]] = {}
-            amounts: dict[str, list[bool]] = {}
-            named: dict[str, list[bool]] = {}
-            weekdays: dict[str, list[bool]] = {}
-            naming: set[str] = set()
-            things: set[str] = set()
-            for p in self.active:
-                for text in (p.description, *p.examples, *(f"{e} it" for e in p.ending)):
-                    raw.append(text)
-                    raw_owners.append(p.name)
-                read = self._example_readings(p)
-                if p.name in self.vocab.own and names_readable(p.object_kind, [r.object for _, r in read if r]):
-                    naming.add(p.name)
-                for example, found in read:
-                    if found is not None:
-                        if p.name in self.vocab.own and found.subject.islower() \
-                                and found.subject.split()[-1] not in p.name.split("_"):
-                            things.add(found.subject.split()[-1])  # ("The reception is at Hartwell Barn")
-                        masked.append(mask(example, found.subject, found.object))
-                        masked_owners.append(p.name)
-                        values.append(found.object)
-                        numbered.setdefault(p.name, []).append(has_number(found.object) or bool(  # (one misread:
-                            re.search(r"[£$€]\s?\d", example)) and not has_number(found.subject))  # "cost $2m")
-                        amounts.setdefault(p.name, []).append(bool(AMOUNT.search(found.object)))
-                        named.setdefault(p.name, []).append(any(c.isupper() for c in found.object))
-                        weekdays.setdefault(p.name, []).append(dates.names_a_weekday(found.object))
-                    elif p.name in self.vocab.own:  # an example the reader cannot read still says if it names
-                        named.setdefault(p.name, []).append(last_name(parse.parsed(example)) is not None)
-                        numbered.setdefault(p.name, []).append(has_number(example))  # ("comes in every six months")
-                        weekdays.setdefault(p.name, []).append(dates.names_a_weekday(example))
-                    shapes.setdefault(p.name, set()).update(shapes_in(example))
-                    mine.setdefault(p.name, []).append(said_of_speaker(example, self.types, self.slot_words))
-            cache[self.vocab.version] = Exemplars(
-                np.asarray(self.embedder.embed(raw), dtype=np.float32), raw_owners,
-                np.asarray(self.embedder.embed(masked or ["-"]), dtype=np.float32), masked_owners,
-                np.asarray(self.embedder.embed(values or ["-"]), dtype=np.float32),
-                {name: frozenset(found) for name, found in shapes.items()},
-                {name: sum(said) / len(said) for name, said in mine.items()},
-                frozenset(name for name, has in numbered.items() if len(has) >= 2 and all(has)),
-                frozenset(name for name, has in named.items() if len(has) >= 2 and all(has)),
-                frozenset(name for name, has in named.items() if len(has) >= 2 and not any(has)),
-                frozenset(name for name, has in amounts.items() if len(has) >= 2 and not any(has)),
-                frozenset(naming), frozenset(things),
-                {name: all(has) for name, has in weekdays.items() if len(has) >= 2 and (all(has) or not any(has))})
+            cache[self.vocab.version] = build_exemplars(self.active, self.vocab, self.types, self.slot_words,
+                                                        self.embedder)
         return cache[self.vocab.version]
-
