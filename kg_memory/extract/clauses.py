@@ -107,6 +107,8 @@ def readings(doc: Any, speaker: str, types: frozenset[str] = frozenset(), slot_w
                 topic = reading.subject
         if reading is None or reading.subject == speaker or is_agent(reading.subject):
             topic = _moved_thing(verb, types) or topic  # "we moved the wiki to Notion; it ...": the wiki
+            if _of_mine(verb, types, people):
+                topic = speaker  # "upgraded my phone, it's a Pixel 8 now": what is said of it is the speaker's
     return out
 
 
@@ -144,7 +146,9 @@ def _after_an_end(verb: Any, subject: str | None, out: list[Reading]) -> Reading
 
 def _follows_an_end(verb: Any) -> bool:
     """A clause joined after an end ("sold my Civic and bought a Tesla"), or one said after it with the end under it
-    ("the Astra died, so I bought a Kia")."""
+    ("the Astra died, so I bought a Kia"); not what the ended one was ("sold my car, it was a Civic")."""
+    if verb.lemma_ == "be" and verb.tag_ == "VBD":
+        return False
     return verb.dep_ == "conj" or any(k.dep_ in ("ccomp", "advcl", "parataxis") and k.i < verb.i and _is_verb(k)
                                       for k in verb.children)
 
@@ -309,6 +313,12 @@ def _moved_thing(verb: Any, types: frozenset[str]) -> str | None:
     return None
 
 
+def _of_mine(verb: Any, types: frozenset[str], people: frozenset[str]) -> bool:
+    """A clause that works on a thing of the speaker's ("upgraded my phone"), which a following "it" continues."""
+    dobj = next((k for k in verb.children if k.dep_ == "dobj"), None)
+    return dobj is not None and _my_thing(dobj, types, people)
+
+
 def _doer_of_slot(verb: Any, slot_words: frozenset[str]) -> Reading | None:
     """"Gemma handles our account at Evri", "Ben Ode plays the lead in Macbeth": a name acting on a slot's noun
     that is held at or in a name is the value of that name's slot."""
@@ -356,8 +366,9 @@ def _subject_of(verb: Any, speaker: str, topic: str | None, types: frozenset[str
         (k for k in verb.children if k.dep_ == "compound" and k.pos_ == "PROPN" and k.i < verb.i), None)
     # ("BP sponsors the show": the small parser took the name for a compound of its verb)
     head = verb
-    while subj is None and head.dep_ in ("conj", "xcomp", "dobj") and head.head != head:
-        head = head.head  # a coordinated verb, or one the parser hung on the first verb's object
+    while subj is None and head.dep_ in ("conj", "xcomp", "dobj", "pcomp", "prep") and head.head != head:
+        head = head.head  # a coordinated verb, or one the parser hung on the first verb's object (or, through
+        # "after", the verb whose time it says: "joined KPMG after leaving Deloitte")
         if _let_gone(head) is not None:
             head = head.head  # "we let X go and hired Y": who hired is who let X go
         subj = next((k for k in head.children if k.dep_ in ("nsubj", "nsubjpass")), None)
@@ -368,7 +379,8 @@ def _subject_of(verb: Any, speaker: str, topic: str | None, types: frozenset[str
     if subj is None:
         # a chat line that drops its "I" ("Traded the Focus in for a Subaru"): a past verb that opens it
         opens = head.dep_ == "ROOT" and head.tag_ in ("VBD", "VBN") and all(
-            t.is_punct or t.dep_ == "advmod" and t.head == head for t in head.doc[:head.i])  # ("Finally scrapped ...")
+            t.is_punct or t.dep_ in ("advmod", "aux", "auxpass") and t.head == head  # ("Finally scrapped ...",
+            for t in head.doc[:head.i])  # "Got rid of ...")
         return (speaker if opens and (topic is None or verb is not head) else None), topic  # (and its conj)
     low = subj.lower_
     if low in _FIRST or _with_me(subj):
@@ -402,7 +414,8 @@ def _inverse_copula(verb: Any, speaker: str, types: frozenset[str], slot_words: 
     """"Luis is my boss now", "Dana is the contact at Globex": the slot noun is the complement, its
     owner the subject of the slot, and the copula's subject the value; so too of a verb "as" the slot
     noun ("took over as my GP")."""
-    subj = next((k for k in verb.children if k.dep_ in ("nsubj", "nsubjpass")), None)
+    # (a name the parser took for an adverb: "Kier is the main contractor on ...")
+    subj = next((k for k in verb.children if k.dep_ in ("nsubj", "nsubjpass")), None) or _hung_subject(verb)
     if verb.lemma_ == "be":  # ("Nadia is responsible for payments": an adjective of the slot's own words)
         attr = next((k for k in verb.children if k.dep_ == "attr" or k.dep_ == "acomp"
                      and k.lower_ in slot_words and any(g.dep_ == "prep" for g in k.children)), None)

@@ -22,6 +22,16 @@ _DWELLINGS = frozenset({"place", "flatshare", "bungalow", "cottage", "studio", "
                         "bedsit", "semi", "terrace", "loft", "duplex"})
 
 
+# places of work one is moved to ("Marcus moved to the Dublin office"): no home
+WORKPLACES = frozenset({"office", "offices", "branch", "team", "department", "site", "desk", "shift", "ward", "campus",
+                        "hq", "headquarters", "depot", "store", "plant", "factory", "lab", "division", "unit"})
+
+
+# a street address ("3 Church Street", "14a Mill Lane"): English words for a street
+_STREET = re.compile(r"\d+[A-Za-z]?,?\s+(?:[A-Z][\w'’-]*\s+){1,3}(?i:street|st|road|rd|lane|avenue|ave|close|drive|way|"
+                     r"place|crescent|terrace|court|gardens|grove|row|square|hill|mews|walk|boulevard|view)\b")
+
+
 # a home that is not one's own now ("my old flat in Leeds", "my parents' house")
 _PAST_HOME = re.compile(r"\b(?:old|former|previous|last|first|parents'?|mum's|dad's|childhood)\b", re.I)
 
@@ -71,6 +81,15 @@ class Homes:
         if spec is None or placed is None or HYPOTHETICAL.search(r.text) or _NOT_A_HOME.search(r.text):
             return None
         return replace(r, object=placed.group(1).rstrip(".,;:!?"), object_proper=True, shape="change"), spec
+
+    def of_address(self, noun: str, value: str) -> Predicate | None:
+        """"Our new address is 3 Church Street": one's street address is where one lives (the place slot whose
+        keywords name a home); not an address of work or of mail ("my work address", "my email address")."""
+        said = noun.lower().split()
+        if not said or said[-1] != "address" or not set(said[:-1]) <= {"new", "home", "street", "postal"} \
+                or _STREET.match(value.strip()) is None:
+            return None
+        return self.dwellings.get("home") or self.dwellings.get("house")
 
     @staticmethod
     def _owned(r: Reading, said: str) -> bool:

@@ -25,3 +25,6 @@ STOP_OBJECTS = {
     "world", "loads", "load", "tons", "ton", "bunch", "plenty", "couple", "challenge", "challenges", "plan",
     "plans", "path", "paths", "vibe", "vibes", "self",
 }
+# parts of an organisation said with its name ("KPMG's audit practice", "Google's cloud team"): the name is the employer
+ORG_UNITS = frozenset({"team", "practice", "department", "division", "group", "office", "branch", "unit", "lab",
+                       "arm", "business", "side", "wing"})

@@ -39,7 +39,7 @@ from .exemplars import (
     value_preps,
     value_verbs,
 )
-from .homes import Homes
+from .homes import WORKPLACES, Homes
 from .kinds import kind_of, kinds_said
 from .reading import Reading
 from .shapes import ARRANGED, CLAUSE_BREAK, PREPOSITION, PROVIDER, Slots, bare, said_verb, served, widest, words_of
@@ -82,6 +82,9 @@ _PRESENT_STATE = re.compile(r"^(?:I\s*'?m|I\s+am|we\s*'?re|we\s+are|my\s+\w+(?:\
 # the values a description lists ("the stage a matter has reached, such as pleadings, disclosure or trial"): values,
 # not words that name the slot
 _SUCH_AS = re.compile(r"\b(?:such\s+as|e\.g\.|for\s+example|for\s+instance)\b[^.;]*", re.I)
+# one sent to a place of work ("moved to the Dublin office", "transferred to our Leeds branch")
+_TO_WORK = re.compile(rf"\b(?:mov|relocat|transferr)(?:e|es|ed|ing)\s+(?:over\s+)?to\s+(?:the\s+|our\s+|their\s+)?"
+                      rf"(?:[\w'’-]+\s+){{0,3}}({'|'.join(sorted(WORKPLACES))})\b", re.I)
 _DENIED = re.compile(r"\b(?:not|never)\b|n['’]t\b", re.I)
 _STAND_INS = frozenset({"one", "ones", "it", "that", "this", "them", "another", "another one", "the other"})
 _SAID_NOW = re.compile(r"\b(?:now|these days|nowadays|lately)\b", re.I)  # a value said as the one now
@@ -214,7 +217,8 @@ class MeaningReader:
             matched = [m for p in parts for r in readings(parse.parsed(p), speaker, self.types, slot_words,
                                                           self.people, self.ends, self.preps)
                        if (m := self._match(r, speaker, wish))]
-        if not matched and not any(r.shape in ("hand_over", "rewrite") for r in parsed):
+        if not matched and not any(r.shape in ("hand_over", "rewrite") or self._goes_to_a_thing(r, speaker)
+                                   for r in parsed):
             # the small parser misread the clause ("stores" as a noun): read its surface
             matched = [m for part in clauses_of(sentence, doc)
                        for r in surface_readings(part, speaker, self.types, slot_words, self.people, self.verbs)
@@ -241,6 +245,12 @@ class MeaningReader:
         came = {f.object for f in out if f.subject == f.replaces}  # (and a people's slot of the one who came)
         return [with_names(f, sentence) for f in out if f.subject == f.replaces or f.ending or not (
             {f.subject, f.object} & gone or f.object in came and f.predicate not in self.vocab.own)]
+
+    def _goes_to_a_thing(self, r: Reading, speaker: str) -> bool:
+        """One who goes to a thing of the group's holds no slot of it ("Dev moved to the Leeds job": what he does
+        there is not said), and is no value of the thing's."""
+        return r.verb in MOVES and r.subject != speaker and r.subject[:1].isupper() \
+            and kind_of(r.object, self.vocab.type_notes) is not None
 
     def _role_at(self, r: Reading, spec: Predicate) -> Reading:
         """"Aisha is now head chef at The Grove": one said to be a slot's role at a named thing is the thing's
@@ -351,6 +361,8 @@ class MeaningReader:
         if not self._worth(r):
             return None
         r = self._slot_noun_at(r)
+        if self._goes_to_a_thing(r, speaker):
+            return None
         if self.changes_only and r.shape == "change" and r.old and r.subject != speaker and r.subject[:1].islower():
             # a people's slot changed by someone said by their role ("The diabetes nurse replaced metformin with
             # gliclazide"): the speaker's, whose held value the pipeline then finds
@@ -688,6 +700,9 @@ class MeaningReader:
         return self._exemplars().speaker_share.get(predicate, 1.0) <= 0.5  # not most of them
 
     def _worth(self, r: Reading) -> bool:
+        work = _TO_WORK.search(r.text) if not r.moved and r.subject[:1].isupper() else None
+        if work is not None and work.group(1).lower() not in self.slot_words:  # (unless a slot's: "our office")
+            return False  # "Marcus moved to the Dublin office": one sent to a place of work, no slot's change
         return not self.changes_only or r.shape != "plain" or bool(CHANGE_CUE.search(r.text)) \
             or _PRESENT_STATE.match(r.text) is not None
 

@@ -131,7 +131,17 @@ def parsed(sentence: str) -> Any:
     """The parse of a sentence, kept for the few readers of one sentence (phrases, meaning, clauses)."""
     nlp = load_parser()
     assert nlp is not None
-    return nlp(sentence)
+    doc = nlp(sentence)
+    if len(doc) > 1 and doc[0].tag_ in _MISTAGGED_OPENER and doc[0].text[:1].isupper() and doc[0].text[1:].islower():
+        # a chat line that drops its "I" ("Sold my Civic and ...": the small parser takes the capital for a base
+        # verb or a name): parsed with its first word in lower case, when that reads it as a past verb
+        lower = nlp(sentence[0].lower() + sentence[1:])
+        if lower[0].tag_ in ("VBD", "VBN"):
+            return lower
+    return doc
+
+
+_MISTAGGED_OPENER = frozenset({"VB", "NNP", "NN"})
 
 
 def parser_version() -> str | None:

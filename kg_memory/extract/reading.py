@@ -52,6 +52,8 @@ def is_verb(t: Any) -> bool:
         return not (t.dep_ == "xcomp" and t.head.lemma_.lower() in CHANGE and (not any(
             k.dep_ in ("dobj", "nsubj") for k in t.children) or compound_read_as_verb(t)))
         # ("migrating billing off": billing is a thing; "moved recycling collection to Thursdays": a compound)
+    if t.dep_ == "pcomp" and t.pos_ == "VERB" and t.head.lower_ in ("after", "since") and t.lemma_.lower() in STOP:
+        return True  # "joined KPMG after leaving Deloitte": an end said as the time of another clause
     return t.dep_ == "conj" and t.pos_ == "NOUN" and t.head.dep_ == "dobj" and any(
         k.dep_ == "prep" for k in t.children)
 
@@ -110,5 +112,5 @@ def clause_text(verb: Any, drop_negation: bool = False) -> str:
         head = verb.head
         subj = next((k for k in head.children if k.dep_ in ("nsubj", "nsubjpass")), None) or hung_subject(verb)
         if subj is not None:
-            words = [*subj.subtree, *words]
+            words = [*(t for t in subj.subtree if t not in words), *words]
     return " ".join(t.text for t in sorted(words, key=lambda t: t.i))

@@ -19,11 +19,13 @@ from . import dates, parse, worth
 from .base import ExtractContext, ExtractedFact, Extraction
 from .canonical import LEADING as _LEADING
 from .canonical import Canonicalizer, snake
+from .homes import WORKPLACES, Homes
+from .lexicon import ORG_UNITS
 from .meaning import MeaningReader, ontology_tag
 
 log = logging.getLogger(__name__)
 
-RULES_VERSION = "rules-20"  # rules-7 (what is worth keeping, extract/worth.py) + the clause shapes of
+RULES_VERSION = "rules-21"  # rules-7 (what is worth keeping, extract/worth.py) + the clause shapes of
 # extract/clauses.py (whose slot, which value, ends that name the slot, values like the examples'); 9: a
 # name that begins like a month is a value ("Marco"), a when or why after the value names none, "my X" is mine,
 # a named one acting on an unnamed thing is turned round, "took over as my GP" reads as "is my GP", and
@@ -49,7 +51,10 @@ RULES_VERSION = "rules-20"  # rules-7 (what is worth keeping, extract/worth.py) 
 # one's own beside what a clause acts on, a clause of time says no part of a clause, a named thing that gave out
 # ends its slot and what is said after an end is its successor, a name parsed as its verb's compound is its subject,
 # a post taken up by its title is one's job, a line with no verb naming a new one is "my new X is", the values a
-# description lists after "such as" are no words of its slot, a relative the patterns read leaves the parse its slot)
+# description lists after "such as" are no words of its slot, a relative the patterns read leaves the parse its slot);
+# 21: round fifteen (a name parsed as an adverb holds a role, one who goes to a group's thing holds no slot of it,
+# "it" after a thing of mine is mine, a chat line that drops its "I", a place of work is no home, a street address
+# is one, "we are" is the speaker's, a school's year is no job, an end said as another clause's time)
 
 _ADVERBS = (r"just|also|recently|finally|now|still|currently|actually|really|already|officially|"
             r"eventually|happily|fully|then|even|both")
@@ -152,6 +157,10 @@ _NO_LONGER_AM = re.compile(r"\b(?:I|we)\s+(?:am|are)\s+(?:not|no\s+longer)\s+(?P
                            r"(?:\s+(?:anymore|any\s+more))?\s*(?=[.;!?,]|$)", re.I)
 
 
+# a name and a part of what it names ("KPMG's audit practice": group 1 the name, 2 the part's noun)
+_NAMES_UNIT = re.compile(r"([A-Z][\w&.-]*(?:\s+[A-Z][\w&.-]*)*)['’]s\s+(?:[a-z][\w-]*\s+){0,2}([a-z]+)$")
+
+
 def _compile(p: Predicate) -> _Compiled:
     adv = rf"(?:(?:{_ADVERBS})\s+)*"
     aux = r"(?:(?:have|had)\s+(?:been\s+)?)?"
@@ -159,6 +168,7 @@ def _compile(p: Predicate) -> _Compiled:
     def first(phr: tuple[str, ...]) -> re.Pattern[str] | None:
         if not phr:
             return None
+        phr += tuple("are" + f[2:] for f in phr if f == "am" or f.startswith("am "))  # ("we are engaged")
         return re.compile(rf"\b(?:I|we)\s+{aux}{adv}{_phrase_rx(phr)}\s+(?P<obj>{_OBJ})", re.I)
 
     chained = None
@@ -229,6 +239,7 @@ class RulesExtractor:
         self.canonical = Canonicalizer(self.vocab, embedder, predicate_similarity)
         self.meaning = MeaningReader(self.vocab, embedder)
         self._keywords = self.vocab.keyword_index()
+        self._homes = Homes(self.vocab)
         # the built-in patterns (pets, kin, partners) name built-in predicates: an ontology that extends
         # nothing has none of them, and no fact of a predicate it lacks is written
         self._lacking = frozenset(load_vocabulary().predicates) - frozenset(self.vocab.predicates)
@@ -329,8 +340,11 @@ class RulesExtractor:
             ended = any(g.ending for g in out.facts[before:])
             # (and a one-value slot the patterns did not touch: "moved in with my girlfriend in Nottingham")
             slots = {g.predicate for g in out.facts[before:]}
-            missed = [f for f in read if (ended or f.predicate not in slots and self.vocab.is_single(f.predicate))
-                      and not f.ending and not any(names_value(f.object, g.object) for g in out.facts[before:])]
+            missed = [f for f in read if (ended or f.predicate not in slots and self.vocab.is_single(f.predicate)
+                                          or f.ending and f.predicate in slots and f.object[:1].isupper())
+                      and (not f.ending or f.predicate in slots)  # (an end of another name in a slot they read:
+                      # "joined KPMG after leaving Deloitte")
+                      and not any(names_value(f.object, g.object) for g in out.facts[before:])]
             out.facts.extend(missed)
             out.mentions.extend(f.subject for f in missed)
             if self.parser and not missed:  # ("I've been living in X since my daughter started school": the
@@ -408,7 +422,11 @@ class RulesExtractor:
         for c in parse.clauses(sentence, me, self.vocab.relations, self._activities):
             if self._an_attribute(c) and self._predicate_of(c) is None and self._worth_keeping(c, sentence, span,
                                                                                                speakers):
-                self._attribute_fact(c, t, span, out)
+                home = self._homes.of_address(c.copula_noun, c.object)
+                if home is not None:  # "our new address is 3 Church Street": where one lives
+                    self._fact(out, home, c.subject, (c.object, ""), t, span, past=False)
+                else:
+                    self._attribute_fact(c, t, span, out)
         return out.facts
 
     def _reached_on(self, sentence: str, me: str, t: datetime, span: dates.DateSpan | None, out: Extraction) -> None:
@@ -595,6 +613,9 @@ class RulesExtractor:
             named = re.sub(r"^(?:[a-z][\w-]*\s+){1,2}(?=[A-Z])", "", phrase)  # "an old Honda Civic": the name
             if all(w[:1].isupper() or w[:1].isdigit() for w in named.split()):  # (not "new LGBTQ activist group")
                 phrase = named
+            unit = _NAMES_UNIT.match(phrase)
+            if unit is not None and unit.group(2).lower() in ORG_UNITS:
+                phrase = unit.group(1)  # "joined KPMG's audit practice": KPMG
             if not phrase or not phrase[0].isupper() or len(phrase.split()) > 5:
                 return None
             if phrase.split()[0].lower() in _NOT_SUBJECTS:
@@ -604,6 +625,20 @@ class RulesExtractor:
             if not phrase or len(phrase.split()) > 4 or phrase.split()[0] in _FUNCTION_WORDS:
                 return None
         return phrase, rest
+
+    def _held_where(self, role: str, org: str) -> str:
+        """The slot of the place a role is held at: a place of study for a student's role ("student" a keyword of
+        studies_at), or for a role that is no job at a place whose name says it is a school ("a second-year at
+        the University of Leeds"); else the employer."""
+        school = self.vocab.predicates.get("studies_at")
+        if school is None:
+            return "works_at"
+        words = set(school.keywords)
+        if role.split()[-1].lower() in words:
+            return school.name
+        a_job = any(role == j or role.endswith(" " + j) for j in self.vocab.value_classes.get("job", ())) \
+            or self.canonical.class_word("job_title", role) is not None
+        return school.name if not a_job and set(org.lower().split()) & words else "works_at"
 
     def _schooled(self, p: Predicate, value: str, said: str) -> Predicate:
         """"I've just started at Cambridge University": a place said without a word of work ("started at",
@@ -619,6 +654,9 @@ class RulesExtractor:
     def _fact(self, out: Extraction, p: Predicate, subj: str, obj: tuple[str, str], t: datetime,
               span: dates.DateSpan | None, past: bool) -> None:
         value, rest = obj
+        if p.object_kind == "entity" and p.name not in self.vocab.own and value.split()[-1].lower() in WORKPLACES \
+                and not re.search(r"\bwork", p.description):
+            return  # "moved to the London office", "transferred to the Leeds branch": a place of work, no home
         start = span.start if span else t
         end = span.end if span else None
         if past:
@@ -627,13 +665,13 @@ class RulesExtractor:
             end = end or dates.duration(rest, start) or dates.duration(" " + (span.phrase or ""), start)
             if end is None:
                 end = dates.duration(rest, start) or dates.period_end(span)
-        self._emit(out, subj, p.name, value, self._statement(p.name, subj, value), t, span, p.object_kind,
-                   valid_to=end)  # (from t, said when: _emit starts it at the span, and bounds a period's start)
+        org = re.match(rf"\s+(?:at|for|with)\s+(?:the\s+)?({_NAME})", rest) if p.name == "job_title" else None
+        where = self._held_where(value, org.group(1)) if org else "works_at"
+        if where != "studies_at" or value.split()[-1].lower() in self.vocab.predicates[where].keywords:
+            # (a year of a school said as a role is no job: "I'm a second-year at the University of Leeds")
+            self._emit(out, subj, p.name, value, self._statement(p.name, subj, value), t, span, p.object_kind,
+                       valid_to=end)  # (from t, said when: _emit starts it at the span, and bounds a period's start)
         if p.name == "job_title":
-            org = re.match(rf"\s+(?:at|for|with)\s+(?:the\s+)?({_NAME})", rest)
-            # (a student's is a place of study: the slot whose keywords name the role, "student" of studies_at)
-            where = next((q for q in ("studies_at",) if q in self.vocab.predicates
-                          and value.split()[-1].lower() in self.vocab.predicates[q].keywords), "works_at")
             if org:
                 self._emit(out, subj, where, org.group(1), self._statement(where, subj, org.group(1)),
                            t, span, "entity", valid_to=end)

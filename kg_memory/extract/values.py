@@ -49,7 +49,7 @@ def value_text(tok: Any) -> str:
         else:
             break
     if start == tok.i and tok.dep_ == "dobj" and tok.head.i == start - 1 and tok.head.tag_ == "VBG" \
-            and tok.head.dep_ == "pcomp":
+            and tok.head.dep_ == "pcomp" and tok.head.head.lower_ not in ("after", "since"):
         start -= 1  # a compound the parser took for a gerund and its object ("for coding club")
     end = _value_end(doc, tok.i)
     if _closing_possessive(doc, end):

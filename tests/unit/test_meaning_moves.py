@@ -1,0 +1,113 @@
+"""Moves, ends and who holds what, read structurally (rules-21): a name the parser took for an adverb as the
+subject of a role, one who goes to a thing of the group's (no slot of it), "it" after a thing of the speaker's,
+a chat line that drops its "I", a place of work that is no home, a street address that is one, "we are" said
+of the speaker, a year of a school that is no job, and an end said as the time of another clause. Sentences
+of their own, none of the update sets'."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from kg_memory.extract.rules import RulesExtractor
+
+from .said import facts_said as _facts
+
+FIXTURES = Path(__file__).resolve().parents[1] / "fixtures" / "ontologies"
+
+
+def _under(embedder, name):
+    from kg_memory.core.ontology import load_ontology_file
+
+    return RulesExtractor(embedder).with_vocabulary(load_ontology_file(FIXTURES / f"{name}.toml").vocab)
+
+
+@pytest.fixture(scope="module")
+def builder(embedder):
+    return _under(embedder, "construction")
+
+
+def test_a_name_the_parser_took_for_an_adverb_holds_the_role(builder):
+    """spaCy's small model tags "Kier" an adverb of "is": the role's holder all the same."""
+    facts = _facts(builder, "Kier is the main contractor on the Eastfield depot.")
+    assert ("eastfield depot", "main_contractor", "Kier", False) in facts
+    assert not any(f[0] == "user" for f in facts)
+
+
+def test_one_who_goes_to_a_thing_of_the_groups_holds_no_slot_of_it(builder):
+    """construction.toml's project lists "job": Nina Shah going to the Harlow job says no slot's value (not a
+    site manager whose value is a job, nor the job's stage); what she does there is not said."""
+    assert not _facts(builder, "Nina Shah has moved to the Harlow job.")
+
+
+def test_it_after_a_thing_of_the_speakers_is_the_speakers(rules):
+    assert ("user", "uses_phone", "Galaxy S24", False) in _facts(rules, "Replaced my phone, it's a Galaxy S24 now.")
+
+
+def test_what_an_ended_thing_was_is_no_new_value(rules):
+    facts = _facts(rules, "I sold my van, it was a Transit.")
+    assert not any(f[1] == "drives" and not f[3] for f in facts)
+
+
+@pytest.mark.parametrize("text, new, old", [
+    ("Sold my Corsa and bought a Polo.", "Polo", "Corsa"),
+    ("Got rid of my Fiesta and bought a Jazz.", "Jazz", "Fiesta"),
+])
+def test_a_chat_line_that_drops_its_i_is_the_speakers(rules, text, new, old):
+    facts = _facts(rules, text)
+    assert ("user", "drives", new, False) in facts
+    assert ("user", "drives", old, True) in facts
+
+
+@pytest.mark.parametrize("text", ["Priya moved to the Bristol office last week.",
+                                  "I've been transferred to the York branch."])
+def test_a_place_of_work_one_is_moved_to_is_no_home(rules, text):
+    assert not any(f[1] in ("lives_in", "studies_at", "has_pet") for f in _facts(rules, text))
+
+
+def test_an_office_a_groups_own_slot_names_is_still_read(embedder):
+    """people.toml has an office slot: there a move to "our Lisbon office" is that slot's change."""
+    facts = _facts(_under(embedder, "people"), "Tomasz relocated to our Lisbon office.")
+    assert any(f[0] == "tomasz" and f[1] == "office" and "Lisbon" in f[2] for f in facts)
+
+
+@pytest.mark.parametrize("text, value", [
+    ("Our new address is 27 Orchard Road.", "27 Orchard Road"),
+    ("New address: 4 Kings Crescent.", "4 Kings Crescent"),
+])
+def test_a_street_address_of_ones_own_is_where_one_lives(rules, text, value):
+    assert ("user", "lives_in", value, False) in _facts(rules, text)
+
+
+@pytest.mark.parametrize("text", ["My work address is 5 Dock Street.", "My email address is ana@example.org."])
+def test_an_address_of_work_or_mail_is_no_home(rules, text):
+    assert not any(f[1] == "lives_in" for f in _facts(rules, text))
+
+
+@pytest.mark.parametrize("text, fact", [
+    ("We're married now!", ("user", "relationship_status", "married", False)),
+    ("We are vegetarian these days.", ("user", "diet", "vegetarian", False)),
+])
+def test_we_are_is_said_of_the_speaker(rules, text, fact):
+    assert fact in _facts(rules, text)
+
+
+def test_a_year_of_a_school_is_no_job(rules):
+    facts = _facts(rules, "I'm a final-year at Cardiff University.")
+    assert ("user", "studies_at", "Cardiff University", False) in facts
+    assert not any(f[1] in ("job_title", "works_at") for f in facts)
+
+
+def test_a_job_at_a_school_is_still_a_job(rules):
+    facts = _facts(rules, "I'm a lecturer at Cardiff University.")
+    assert ("user", "works_at", "Cardiff University", False) in facts
+    assert ("user", "job_title", "lecturer", False) in facts
+
+
+@pytest.mark.parametrize("text", ["I joined Arup after leaving Atkins.",
+                                  "Joined Arup's rail team after leaving Atkins."])
+def test_an_end_said_as_the_time_of_another_clause_ends_the_slot(rules, text):
+    facts = _facts(rules, text)
+    assert ("user", "works_at", "Arup", False) in facts
+    assert ("user", "works_at", "Atkins", True) in facts
