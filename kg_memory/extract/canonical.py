@@ -21,6 +21,7 @@ import numpy as np
 
 from ..core.vocab import PREDICATE_RE, Vocabulary
 from ..embed.base import Embedder
+from .values import product_name
 
 _WORD = re.compile(r"[^a-z0-9]+")
 # Leading articles and fillers of an object phrase (the rules extractor uses the same one).
@@ -56,6 +57,11 @@ def snake(text: str) -> str:
 # "lawyer", "paralegal" 0.63, "receptionist" 0.63) and the other nouns people say after "I'm a" at most 0.58
 # ("dog lover", "reader", "beginner"); calibrated on 23 occupations and 34 other nouns, none from a test set.
 OPEN_CLASSES = frozenset({"job"})
+# the endings of drugs' generic names (the WHO's INN stems: beta blockers' -olol, ACE inhibitors' -pril, ...): a word
+# with one is a medication
+_A_DRUG = re.compile(r"[a-z]{3,}(?:olol|pril|sartan|statin|prazole|oxetine|triptan|mab|cillin|mycin|cycline|floxacin|"
+                     r"azepam|azolam|tidine|dronate|gliptin|gliflozin|parin|xaban|semide|thiazide|dipine|profen|codone|"
+                     r"pramine|triptyline|lukast|olone|asone|apine|idone|iramate|etine|alopram|pentin|gabalin|barbital)")
 CLASS_NEAR = 0.6
 _CLASS_VECTORS: weakref.WeakKeyDictionary[Any, dict[tuple[str, ...], np.ndarray]] = weakref.WeakKeyDictionary()
 
@@ -64,6 +70,8 @@ def near_class_word(embedder: Embedder | None, vocab: Vocabulary, value_class: s
     """``phrase`` itself when it is an unlisted word of an open value class, near a listed one in meaning
     ("attorney", "paralegal"): one or two lower-case words."""
     low = phrase.strip().lower()
+    if value_class == "medication" and _A_DRUG.fullmatch(low):
+        return low  # a drug's name by its stem ("propranolol", "topiramate"), which no embedding places
     if embedder is None or value_class not in OPEN_CLASSES or not 0 < len(low.split()) <= 2 \
             or not low.replace(" ", "").replace("-", "").isalpha() or phrase.strip() != low:
         return None
@@ -182,8 +190,8 @@ class Canonicalizer:
         """Does ``obj`` have the shape the predicate takes: a word of its value class,
         or a name for an entity predicate?"""
         spec = self.vocab.predicates[predicate]
-        if spec.value_class:
-            return self.class_word(predicate, obj) is not None
+        if spec.value_class:  # ("a scratched iPhone 12": the model's name)
+            return self.class_word(predicate, product_name(obj) or obj) is not None
         if spec.object_kind == "entity":
             return obj.strip()[:1].isupper()
         return True

@@ -73,7 +73,7 @@ def readings(doc: Any, speaker: str, types: frozenset[str] = frozenset(), slot_w
         subject, topic = _subject_of(verb, speaker, topic, types, slot_words, people)
         reading = _inverse_copula(verb, speaker, types, slot_words, people) or _done_to_me(verb, speaker) \
             or _gave_out(verb, speaker) \
-            or _let_go(verb, speaker, topic, types) or _doer_of_slot(verb, slot_words) or _put_onto(verb) \
+            or _let_go(verb, speaker, topic, types) or _doer_of_slot(verb, slot_words) or _put_onto(verb, speaker) \
             or _reading(verb, subject, types, speaker, preps) \
             or _after_an_end(verb, subject, out)
         if reading is not None:
@@ -421,9 +421,11 @@ def _inverse_copula(verb: Any, speaker: str, types: frozenset[str], slot_words: 
                      and k.lower_ in slot_words and any(g.dep_ == "prep" for g in k.children)), None)
     else:  # "Dr. Park took over as my GP", "Ana stepped in as our contact at Hooli": the same, said with "as"
         attr = next((o for k in verb.children if k.dep_ == "prep" and k.lower_ == "as" and (o := _pobj(k))
-                     is not None and o.pos_ == "NOUN"), None)
+                     is not None and (o.pos_ == "NOUN" or o.text.isupper() and o.lower_ in slot_words)), None)
+        # ("took over as PI": a slot's own letters)
         # ("Peter was elected chair of Open Doors", "they made Jo captain": the role the verb makes one)
         attr = attr or next((k for k in verb.children if k.dep_ == "oprd" and k.pos_ == "NOUN"), None)
+    subj = _named_before(verb, subj)
     named = next((k for k in verb.children if k.dep_ == "dobj" and _is_name(k) and k.pos_ != "PRON"), None)
     if verb.lemma_ != "be" and named is not None and (subj is None or subj.lower_ in _PRONOUNS | _FIRST):
         subj = named  # "We hired Ravi as our tour manager": the one taken on as the role
@@ -439,10 +441,23 @@ def _inverse_copula(verb: Any, speaker: str, types: frozenset[str], slot_words: 
         what = role_of(attr, types, slot_words)
         if what is not None:  # "Priti is our health correspondent": she covers health
             return _made(_phrase(subj, types), "be", what, _clause_text(verb), "plain")
-    owner = _there(attr, slot_words) or _owner(attr, speaker, types) or _of_thing(attr, types)
+    owner = _there(attr, slot_words) or _owner(attr, speaker, types) or _of_thing(attr, types) \
+        or (_owner(verb, speaker, types) if verb.lemma_ != "be" and named is None else None)
+    # ("took over as PI on HEART-2": the role's thing said on the verb, of one who holds it as said)
     # ("Ellie stepped down as producer of Deep Cuts": the role ends)
     ended = verb.lemma_ != "be" and (verb.lemma_.lower() in STOP or _phrasal_stop(verb) is not None)
     return None if owner is None else _made(owner, "be", subj, _clause_text(verb), "end" if ended else "plain")
+
+
+def _named_before(verb: Any, subj: Any | None) -> Any | None:
+    """"Work gave me a Pixel 9, so that's my phone now": "that" (or "it", "this") is the name the clause it hangs
+    on gives."""
+    if subj is None or subj.lower_ not in ("that", "this", "it"):
+        return subj
+    # (the clause it hangs on, or the one the parser hung on it: "gave" a ccomp of "'s")
+    said = [verb.head] if verb.head != verb else [k for k in verb.children if k.dep_ in ("ccomp", "advcl", "parataxis")
+                                                  and k.i < verb.i]
+    return next((k for c in said for k in c.children if k.dep_ == "dobj" and _is_name(k) and k.pos_ == "PROPN"), subj)
 
 
 _MEMBERSHIP = frozenset({"member", "part"})  # "a member of", "part of": what one belongs to is the value

@@ -54,16 +54,20 @@ def _named_doer(verb: Any) -> Any | None:
                  and not any(g.dep_ == "poss" for g in k.children)), None)
 
 
-def put_onto(verb: Any) -> Reading | None:
-    """"The locum put Biscuit on Metacam", "Pepper has been moved onto a renal diet": the one a verb of placing
-    puts onto a value holds it now (read as "Biscuit is now on Metacam"; not the one who put it there)."""
+def put_onto(verb: Any, speaker: str = "User") -> Reading | None:
+    """"The locum put Biscuit on Metacam", "Pepper has been moved onto a renal diet", "I've been put on
+    topiramate": the one a verb of placing puts onto a value holds it now (read as "Biscuit is now on Metacam";
+    not the one who put it there)."""
     them = next((k for k in verb.children if (k.dep_ == "dobj" or k.dep_ == "nsubjpass" and verb.tag_ == "VBN")
-                 and k.pos_ == "PROPN"), None) if verb.lemma_.lower() in _PLACING else None
-    value = next((o for k in verb.children if k.dep_ == "prep" and k.lower_ in ("to", "on", "onto")
-                  if (o := pobj(k)) is not None), None)
-    if them is None or value is None:
-        return None
-    return made(them.text, "be", value, f"{them.text} is now on {_text(value)}", "change")
+                 and (k.pos_ == "PROPN" or k.dep_ == "nsubjpass" and k.lower_ in FIRST)), None) \
+        if verb.lemma_.lower() in _PLACING else None
+    value = next((o for k in verb.children if k.dep_ in ("prep", "prt") and k.lower_ in ("to", "on", "onto")
+                  if (o := pobj(k) or next((c for c in k.children if c.dep_ == "pobj"), None)) is not None), None)
+    # (the small parser takes the "on" of "been put on X" for a particle, its object under it)
+    if them is None or value is None or them.lower_ in FIRST and any(d.dep_ == "det" for d in value.children):
+        return None  # (the speaker put on a thing, not a value: "I was moved to the night shift")
+    who = speaker if them.lower_ in FIRST else noun_phrase(them, frozenset())  # (the whole name: "Late Night Jazz")
+    return made(who, "be", value, f"{who} is now on {_text(value)}", "change")
 
 
 _PLACING = frozenset({"switch", "put", "move", "start", "change", "transfer"})

@@ -18,8 +18,8 @@ _NOT_A_HOME = re.compile(r"\b(?:stay|look|view|visit|tour)(?:s|ed|ing)?\b|\b(?:h
 
 # other nouns of a home, for the place slot whose own keywords name homes ("house", "flat"): English words
 # for a dwelling, not phrasings of a domain
-_DWELLINGS = frozenset({"place", "flatshare", "bungalow", "cottage", "studio", "maisonette", "townhouse", "condo",
-                        "bedsit", "semi", "terrace", "loft", "duplex"})
+_DWELLINGS = frozenset({"place", "flatshare", "houseshare", "bungalow", "cottage", "studio", "maisonette", "townhouse",
+                        "condo", "bedsit", "semi", "terrace", "loft", "duplex"})
 
 
 # places of work one is moved to ("Marcus moved to the Dublin office"): no home

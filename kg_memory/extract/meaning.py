@@ -123,6 +123,14 @@ def _held_at_its_noun(spec: Predicate, r: Reading) -> bool:
     return re.search(rf"\bfor\s+(?:(?:a|an|the|my|new|another)\s+)*{said.group(1)}\b", r.text, re.I) is None
 
 
+def _stem(word: str) -> str:
+    """A word without the ending of a doer or a past ("presenter", "presented": present)."""
+    for end in ("ers", "er", "ed"):
+        if word.endswith(end) and len(word) - len(end) >= 4:
+            return word[:-len(end)]
+    return word
+
+
 class MeaningReader:
     def __init__(self, vocab: Vocabulary, embedder: Embedder | None, threshold: float = MEANING_THRESHOLD,
                  margin: float = MEANING_MARGIN):
@@ -139,7 +147,9 @@ class MeaningReader:
         # of them says whose slot it is through that noun's owner ("my doctor", "our contact at Hooli")
         # (an entity type's name is whose slot it is, never the slot: "our billing service" is billing)
         words = {p.name: {w for w in re.findall(r"[a-z]+", f"{p.name} {_SUCH_AS.sub('', p.description)}")
-                          if len(w) >= 3 and w not in _COMMON and w not in self.types} for p in self.active}
+                          if len(w) >= 3 and w not in _COMMON and w not in self.types}
+                 | {w.lower() for w in re.findall(r"\b[A-Z]{2,4}\b", p.description)}  # ("its PI", "a GP")
+                 for p in self.active}
         self.words = {name: frozenset(ws) for name, ws in words.items()}
         # a group's own ``ends`` said as a whole clause ("lost the deal"): the clause ends the slot
         self.ends = frozenset(e.lower() for p in self.active if p.name in vocab.own for e in p.ending
@@ -149,6 +159,7 @@ class MeaningReader:
         # that says one leans to that predicate
         self.cues = {name: frozenset(w for w in ws if not any(w in other for n, other in words.items() if n != name))
                      for name, ws in words.items()}
+        self.cues = {name: ws | {_stem(w) for w in ws} for name, ws in self.cues.items()}
 
     @functools.cached_property
     def _homes(self) -> Homes:
@@ -597,10 +608,12 @@ class MeaningReader:
         said_words = {w.lower() for w in re.findall(r"[A-Za-z]+", r.text)}
         said_words |= {w[:-1] for w in said_words if w.endswith("s")}
         said_words |= {w[2:] for w in said_words if w.startswith("re") and len(w) > 6}  # "reassigned": assigned
+        said_words |= {_stem(w) for w in said_words}  # "presented": a presenter's
         kind = value_shape(r.object)
         sort = kind_of(r.subject, self.vocab.type_notes)  # (a slot said of another kind of thing is no slot of it)
         return {p: (MASK_WEIGHT * shape[p] + (1 - MASK_WEIGHT) * s if p in shape else s)
                 + (CUE_BONUS if self.cues.get(p, frozenset()) & said_words else 0.0)
+                + (CUE_BONUS if r.verb and r.verb in value_verbs(self.vocab.predicates[p]) else 0.0)  # ("presented by")
                 + (CUE_BONUS if names_its_slot(r.object, p) else 0.0)  # "a 10k plan": a training_plan
                 + CUE_BONUS * shape_share(kind, ex.shapes.get(p, frozenset()))
                 + (OWN_BONUS if p in self.vocab.own else 0.0)

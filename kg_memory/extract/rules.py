@@ -18,10 +18,11 @@ from ..embed.base import Embedder
 from . import dates, parse, worth
 from .base import ExtractContext, ExtractedFact, Extraction
 from .canonical import LEADING as _LEADING
-from .canonical import Canonicalizer, snake
+from .canonical import Canonicalizer, near_class_word, snake
 from .homes import WORKPLACES, Homes
 from .lexicon import ORG_UNITS
 from .meaning import MeaningReader, ontology_tag
+from .values import product_name
 
 log = logging.getLogger(__name__)
 
@@ -54,7 +55,9 @@ RULES_VERSION = "rules-21"  # rules-7 (what is worth keeping, extract/worth.py) 
 # description lists after "such as" are no words of its slot, a relative the patterns read leaves the parse its slot);
 # 21: round fifteen (a name parsed as an adverb holds a role, one who goes to a group's thing holds no slot of it,
 # "it" after a thing of mine is mine, a chat line that drops its "I", a place of work is no home, a street address
-# is one, "we are" is the speaker's, a school's year is no job, an end said as another clause's time)
+# is one, "we are" is the speaker's, a school's year is no job, an end said as another clause's time, one said to
+# replace a name under the default ontology, "funding for X", a role's letters, a slot's doer verb, "that's my
+# phone", "changed my email to", drugs by their stems, models named after describing words)
 
 _ADVERBS = (r"just|also|recently|finally|now|still|currently|actually|really|already|officially|"
             r"eventually|happily|fully|then|even|both")
@@ -108,15 +111,13 @@ _CONTRACTIONS = [
 _THING_IS = re.compile(r"\b([Mm]y|[Oo]ur)\s+(\w+)(?:['’]s|\s+now\s+is|\s+is\s+now)\s+(?=(?:a|an|the|[A-Z])\w*)")
 # a line with no verb that names a new one: "New mobile, new number: 07700 900456" says "My new number is ..."
 _NEW_ONE_LINE = re.compile(r"^(?:[\w\s-]+,\s+)?(?:[Mm]y\s+|[Oo]ur\s+)?[Nn]ew\s+((?:[a-z]+\s+){0,2}[a-z]+)\s*:\s+(?=\S)")
+# a thing of mine changed to a value is the thing's value now: "I've switched my email to jo@example.org" says "My
+# email is jo@example.org" (a slot's noun or an attribute's, whose old value it then replaces)
+_MINE_CHANGED = re.compile(r"\b(?:I|[Ww]e)(?:['’]ve|\s+have)?\s+(?:just\s+|finally\s+)?(?:changed|switched|updated)\s+"
+                           r"([Mm]y|[Oo]ur)\s+((?:[a-z]+\s+)?[A-Za-z]+)\s+(?:over\s+)?to\s+(?!(?:a|an)\s)(?=\S)")
 # a sentence ends at . ! ? (not after a title: "Dr. Patel") or a line break
 # (a headline's colon before a first-person clause ends a sentence too: "New goal: I'm training for ...")
 SENTENCE = re.compile(r"(?<!\b[DMS][rts]\.)(?<!\bMrs\.)(?<!\bProf\.)(?<=[.!?])\s+|(?<=:)\s+(?=(?:I|We|My|Our)\b)|\n+")
-
-
-def _a_product_name(value: str) -> bool:
-    """A value said as a name of several words, each capitalised or a model number ("Samsung Galaxy A52")."""
-    words = value.split()
-    return len(words) > 1 and all(w[:1].isupper() or any(c.isdigit() for c in w) for w in words)
 
 
 def normalize_text(text: str) -> str:
@@ -300,6 +301,7 @@ class RulesExtractor:
         me = episode.speaker or "User"
         speakers = frozenset({me, *(e.speaker for e in (context.previous if context else ()) if e.speaker)})
         for raw in SENTENCE.split(episode.content):
+            raw = _MINE_CHANGED.sub(lambda m: f"{m.group(1).capitalize()} {m.group(2)} is ", raw)
             raw = _THING_IS.sub(r"\1 \2 is ", dates.expand_weekdays(raw))  # (the one slot's new value: no "now")
             raw = _NEW_ONE_LINE.sub(r"My new \1 is ", raw)
             sentence = normalize_text(raw.strip())
@@ -386,8 +388,11 @@ class RulesExtractor:
     def _vocabulary_fact(self, c: parse.Clause, spec: Predicate, t: datetime, span: dates.DateSpan | None,
                          out: Extraction) -> None:
         obj = c.object if spec.object_kind == "entity" else c.object.lower()
-        word = self.canonical.class_word(spec.name, c.object) if spec.value_class else None
-        if word and not _a_product_name(c.object) and not (c.copula_noun and obj.endswith(" " + word)):
+        product = product_name(c.object)
+        word = self.canonical.class_word(spec.name, product or c.object) if spec.value_class else None
+        if product is not None and word:
+            obj = product  # ("my phone's an old iPhone 11")
+        if word and product is None and not (c.copula_noun and obj.endswith(" " + word)):
             obj = word  # ("a Samsung Galaxy A52" stays whole, and a role's title: "my role is ward manager")
         # "lived in X" is over; "moved to X" (also past tense) is how it began
         over = c.past and span is not None and c.surface in spec.past
@@ -604,7 +609,9 @@ class RulesExtractor:
                             return phrase, body[len(phrase):]
                         return None
                     return word, body[len(word):]
-            return None
+            first = re.match(r"[A-Za-z-]+", body)  # (an unlisted word of the class: "topiramate")
+            drug = near_class_word(None, self.vocab, p.value_class, first.group(0)) if first else None
+            return (drug, body[len(drug):]) if drug else None
         cut = _STOP.search(raw)
         phrase = (raw[: cut.start()] if cut else raw).strip()
         rest = raw[len(phrase):]

@@ -36,7 +36,9 @@ _ENDED = re.compile(rf"(?:^|[,;]\s+|\b(?:and|but)\s+){NAME}(?:['’]s\s+|\s+(?:h
                     r"cancell?ed(?:\s+on\s+(?:us|me))?|retired|retiring|quit|quitting|resigned|resigning|left|leaving|"
                     r"(?:stepped|stepping)\s+(?:down|back|aside)|(?:moved|moving)\s+(?:on|away|out|to\s+another\s+\w+))\b")
 # the one said to replace an end ("and her replacement for aqua aerobics is Tom Wills")
-_REPLACEMENT = re.compile(rf"\b(?:his|her|their|its)\s+(?:replacement|successor)\b[^.;]*?\s+(?:is|will\s+be)\s+{NAME}")
+_REPLACEMENT = re.compile(rf"\b(?:his|her|their|its)\s+(?:replacement|successor)\b[^.;]*?\s+(?:is|will\s+be)\s+"
+                          rf"(?:(?:a|an|some|this)\s+(?:[a-z]+\s+){{0,2}}(?:called|named)\s+)?{NAME}")
+# (and one said by what they are called: "her replacement is a guy called Olu")
 
 
 def stepped_in(sentence: str, after: int = 0) -> str | None:
@@ -86,7 +88,9 @@ def in_place_of(vocab: Vocabulary, sentence: str, start: datetime, dated: bool) 
     """"Dev pulled out; Ruth Okafor is covering the day": the one who steps in after a name's own end, said of
     the name it replaces, in any of the group's own single slots (the holders settle which thing's slot it is,
     the one that holds the name; else it is dropped)."""
-    slots = [p for p in vocab.own if vocab.is_single(p) and vocab.predicates[p].object_kind in ("entity", "value")]
+    # (a group's own slots; under the default ontology, the built-in ones of a named one: "my boss")
+    slots = [p for p in vocab.own if vocab.is_single(p) and vocab.predicates[p].object_kind in ("entity", "value")] \
+        or [p for p in vocab.predicates if vocab.is_single(p) and vocab.predicates[p].object_kind == "entity"]
     if not slots:
         return []
     spec = vocab.predicates[slots[0]]

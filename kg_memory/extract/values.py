@@ -358,3 +358,13 @@ def compound_read_as_verb(t: Any) -> bool:
     """A gerund right after its verb with its object right after it ("moved recycling collection to ..."): a noun
     compound the parser read as a verb and its object."""
     return t.tag_ == "VBG" and t.i == t.head.i + 1 and any(k.dep_ == "dobj" and k.i == t.i + 1 for k in t.children)
+
+
+def product_name(value: str) -> str | None:
+    """A value said as a name of several words, each with a capital or a model number ("Samsung Galaxy A52", "an
+    old iPhone 11": iPhone 11), without the words that describe it before it."""
+    words = value.split()
+    while len(words) > 2 and words[0].islower() and not any(c.isdigit() for c in words[0]):
+        words = words[1:]
+    named = len(words) > 1 and all(any(c.isupper() or c.isdigit() for c in w) for w in words)
+    return " ".join(words) if named else None

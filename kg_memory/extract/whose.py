@@ -156,10 +156,14 @@ def role_of(role: Any, types: frozenset[str], slot_words: frozenset[str]) -> Any
 
 
 def a_slot_noun(noun: Any, slot_words: frozenset[str]) -> bool:
-    """A slot's own word, or the noun of its state ("sponsorship" of "sponsor", "management" of "manage"). (Not
+    """A slot's own word, or the noun of its state ("sponsorship" of "sponsor", "management" of "manage", "funding" said
+    with whose, of "funds"). (Not
     ``a_slot_word``'s stems: as a clause's subject, "account" would then be the slot noun of "accounts".)"""
     low = noun.lemma_.lower()
-    return low in slot_words or noun.lower_ in slot_words or re.sub(r"(?:ship|ment)$", "", low) in slot_words
+    owned = any(k.dep_ == "prep" and k.lower_ in ("for", "of") for k in noun.children)
+    state = re.sub(r"(?:ship|ment|ing)$" if owned else r"(?:ship|ment)$", "", low)  # ("funding for X" of "funds")
+    return low in slot_words or noun.lower_ in slot_words or state != low and (state in slot_words
+                                                                               or state + "s" in slot_words)
 
 
 def agent_noun(word: str, slot_words: frozenset[str]) -> bool:

@@ -65,7 +65,13 @@ def rehomed(store: StoreCore, group_id: str, vocab: Vocabulary, extractions: dic
 
 
 def _movable(f: ExtractedFact, vocab: Vocabulary) -> bool:
-    return bool(vocab.own) and (any(p in vocab.own for p in _slots(f)) or bool(f.ending and _replaced(f)))
+    return bool(vocab.own) and (any(p in vocab.own for p in _slots(f)) or bool(f.ending and _replaced(f))) \
+        or _steps_in(f)  # (under the default ontology too: "Harriet retired, and her replacement is Olu")
+
+
+def _steps_in(f: ExtractedFact) -> bool:
+    """A fact said of one who ended, replacing them ("Dev pulled out; Ruth is covering": Dev's slot, Ruth)."""
+    return not f.ending and bool(f.replaces) and normalize_name(f.replaces) == normalize_name(f.subject)
 
 
 def _slots(f: ExtractedFact) -> tuple[str, ...]:
@@ -137,7 +143,9 @@ def _settled(facts: list[ExtractedFact], vocab: Vocabulary, held: Held, names: d
     moved: dict[tuple[str, str], Holder] = {}  # (subject key, slot) -> the holder
     out = []
     for f in facts:
-        if _movable(f, vocab):
+        if not vocab.own and _steps_in(f):  # (the default ontology's slots: whoever holds the one who ended)
+            f = _stepped_in(f, vocab, held, names)
+        elif _movable(f, vocab):
             f = _stepped_in(f, vocab, held, names)
             quit_ = _quit(f, vocab, held, names)
             if quit_ is not f:  # (the one who quit: their successor in the turn follows, "and Lola took over")
@@ -175,10 +183,10 @@ def _stepped_in(f: ExtractedFact, vocab: Vocabulary, held: Held, names: dict[str
     slots (the wedding's photographer). With none or several, the fact stays the name's, which holds no such
     slot, so the pipeline drops it."""
     gone = normalize_name(f.subject)
-    if f.ending or not f.replaces or normalize_name(f.replaces) != gone:
+    if not _steps_in(f):
         return f
     holding = {(k, p) for k, hs in held.items() if k != gone for p, v in hs
-               if p in vocab.own and p in _slots(f) and names_value(f.subject, v)}
+               if (p in vocab.own or not vocab.own) and p in _slots(f) and names_value(f.subject, v)}
     if len(holding) != 1:
         return f
     key, slot = holding.pop()

@@ -276,6 +276,29 @@ def test_one_who_steps_in_after_a_name_that_holds_nothing_is_no_fact(make_memory
     assert now == {("Moths", "Omar")}
 
 
+def _held_by_default(make_memory, group, turns, predicate):
+    """As ``_held``, under the default ontology (no ontology set)."""
+    mem = make_memory()
+    for month, text in enumerate(turns, start=1):
+        mem.add(text, group=group, occurred_at=f"2026-{month:02d}-10T10:00:00Z")
+    return {(f.subject, f.object) for f in mem.facts(group=group, predicate=predicate)}, \
+        {(f.subject, f.object) for f in mem.facts(group=group, predicate=predicate, as_of="2026-01-20")}
+
+
+def test_one_who_steps_in_after_a_names_end_holds_its_slot_under_the_default_ontology(make_memory, group):
+    """"Ingrid retired, and her replacement is a woman called Pia": Ingrid was the speaker's boss, so Pia is."""
+    now, before = _held_by_default(make_memory, group, ["My boss is Ingrid.", "Ingrid retired, and her replacement "
+                                                        "is a woman called Pia."], "has_manager")
+    assert now == {("User", "Pia")} and before == {("User", "Ingrid")}
+
+
+def test_one_who_steps_in_after_a_friends_end_takes_no_slot_under_the_default_ontology(make_memory, group):
+    """A friend is no single slot's value: her replacement at work is no one's friend."""
+    now, _ = _held_by_default(make_memory, group, ["My friend is Ingrid.", "Ingrid retired, and her replacement is "
+                                                   "a woman called Pia."], "has_friend")
+    assert now == {("User", "Ingrid")}
+
+
 def test_a_new_value_said_with_the_value_one_thing_holds_is_that_things_change(make_memory, group):
     """"Omar is off sick, so Tess will play bass for the tour": the sentence names The Moths' bassist, so
     Tess is The Moths' bassist now (not a new subject's); with no holder named, nothing moves."""

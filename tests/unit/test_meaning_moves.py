@@ -111,3 +111,63 @@ def test_an_end_said_as_the_time_of_another_clause_ends_the_slot(rules, text):
     facts = _facts(rules, text)
     assert ("user", "works_at", "Arup", False) in facts
     assert ("user", "works_at", "Atkins", True) in facts
+
+
+@pytest.fixture(scope="module")
+def trials(embedder):
+    return _under(embedder, "trials")
+
+
+def test_a_slots_state_noun_said_with_whose_names_its_owner(trials):
+    """trials.toml's sponsor "funds a trial": "funding for DELTA" is DELTA's sponsor."""
+    assert ("delta", "sponsor", "Pfizer", False) in _facts(trials, "Funding for DELTA now comes from Pfizer.")
+
+
+def test_a_role_said_by_its_letters_on_a_thing_is_the_things(trials):
+    """"its PI" in the description: one who took over as PI on a trial is its principal investigator."""
+    facts = _facts(trials, "Dr Ines Roth took over as PI on CALM-3.")
+    assert ("calm-3", "principal_investigator", "Dr Ines Roth", False) in facts
+
+
+def test_a_verb_said_of_a_slots_doer_leans_to_the_slot(embedder):
+    """radio.toml's presenter "hosts a radio show": "is presented by" says a presenter, not a producer or studio."""
+    facts = _facts(_under(embedder, "radio"), "The Weekend Show is presented by Ruth Ames.")
+    assert any(f[1] == "presenter" and f[2] == "Ruth Ames" for f in facts)
+
+
+def test_a_thing_moved_onto_a_value_keeps_its_whole_name(embedder):
+    facts = _facts(_under(embedder, "radio"), "Early Doors Soul has been moved to Mondays.")
+    assert ("early doors soul", "time_slot", "Mondays", False) in facts
+
+
+@pytest.mark.parametrize("text, place", [("I'm in a houseshare in Peckham.", "Peckham"),
+                                         ("We've been renting in Headingley.", "Headingley")])
+def test_a_shared_or_rented_home_is_where_one_lives(rules, text, place):
+    assert ("user", "lives_in", place, False) in _facts(rules, text)
+
+
+@pytest.mark.parametrize("text, fact", [
+    ("I've changed my email to kim@example.net.", ("user", "email", "kim@example.net", False)),
+    ("I switched my GP to Dr Obi.", ("user", "gp", "Dr Obi", False)),
+])
+def test_a_thing_of_mine_changed_to_a_value_is_its_value(rules, text, fact):
+    facts = _facts(rules, text)
+    assert fact in facts
+    assert not any(f[1] in ("works_at", "has_pet", "drives") for f in facts)
+
+
+@pytest.mark.parametrize("text, name", [("My phone's a scratched iPhone 12.", "iPhone 12"),
+                                        ("Work gave me a Pixel 8a, so that's my phone now.", "Pixel 8a")])
+def test_a_phone_said_by_its_model_keeps_it(rules, text, name):
+    assert ("user", "uses_phone", name, False) in _facts(rules, text)
+
+
+@pytest.mark.parametrize("text, drug", [("I take bisoprolol for my heart.", "bisoprolol"),
+                                        ("I've been put on pregabalin.", "pregabalin")])
+def test_a_drug_named_by_its_stem_is_a_medication(rules, text, drug):
+    assert ("user", "takes_medication", drug, False) in _facts(rules, text)
+
+
+@pytest.mark.parametrize("text", ["I was moved to the night shift.", "I've been put on a waiting list."])
+def test_the_speaker_put_onto_a_thing_takes_no_value(rules, text):
+    assert not any(f[1] in rules.vocab.predicates for f in _facts(rules, text))
