@@ -202,9 +202,13 @@ class Canonicalizer:
         if not spec.value_class:
             return None
         low = LEADING.sub("", obj.strip().lower())
-        return next((w for w in self.vocab.value_classes[spec.value_class]
-                     if low == w or low.startswith(w + " ") or low.endswith(" " + w)), None) \
-            or near_class_word(self.embedder, self.vocab, spec.value_class, low)
+        head = low.split()[-1] if low.split() else ""
+        said = re.sub(r"\s*-\s*", " ", low)  # ("gluten - free", "gluten free": gluten-free)
+        return next((w for w in self.vocab.value_classes[spec.value_class] if (k := w.replace("-", " "))
+                     and (said == k or said.startswith(k + " ") or said.endswith(" " + k))), None) \
+            or near_class_word(self.embedder, self.vocab, spec.value_class, low) \
+            or (low if head != low and near_class_word(self.embedder, self.vocab, spec.value_class, head) else None)
+        # (a title whose head is near one: "trainee solicitor")
 
     # -- owners and objects -----------------------------------------------------
     @staticmethod

@@ -474,6 +474,22 @@ def _taken_over(verb: Any) -> bool:
         and not any(k.dep_ == "prep" and k.lower_ == "as" for k in verb.children)
 
 
+def _in_charge_of(verb: Any, dobj: Any | None) -> Any | None:
+    """The named thing one takes command, charge or control of ("took command of the Pride of Kent")."""
+    return _charge_of(dobj) if dobj is not None and verb.lemma_.lower() in ("take", "assume") else None
+
+
+def _charge_of(noun: Any) -> Any | None:
+    """"command of the Arctic Tern": the named thing a charge is of."""
+    if noun.lemma_.lower() not in _CHARGE:
+        return None
+    return next((o for k in noun.children if k.dep_ == "prep" and k.lower_ == "of"
+                 if (o := _pobj(k)) is not None and _named_thing(o)), None)
+
+
+_CHARGE = frozenset({"command", "charge", "control", "helm", "reins", "ownership"})
+
+
 def _named_by(noun: Any) -> bool:
     """A noun said with a word of a name before it ("the Egyptian collection", "the Carver Foods dispute")."""
     return any(k.dep_ in ("amod", "compound") and k.text[:1].isupper() for k in noun.children if k.i < noun.i)
@@ -576,8 +592,11 @@ def _reading(verb: Any, subject: str | None, types: frozenset[str], speaker: str
     if any(k.dep_ == "neg" for k in kids) and not negated:
         return None
     xcomp = next((k for k in kids if k.dep_ == "xcomp" and k.pos_ == "VERB"), None)
+    of = _charge_of(dobj) if dobj is not None else None  # ("handed over command of the Arctic Tern to ...": the ship)
+    if of is not None and preps.get("to") is None:  # (the small parser hangs "to ..." on the ship)
+        preps["to"] = next((_pobj(k) for k in of.children if k.dep_ == "prep" and k.lower_ == "to"), None)
     if lemma in HAND_OVER and dobj is not None and someone(preps.get("to")):
-        x, b = _phrase(dobj, types), preps["to"]
+        x, b = (_text(of) if of is not None else _phrase(dobj, types)), preps["to"]
         made = _made(x, lemma, b, f"{x} is now owned by {_text(b)}", "hand_over")
         # the one who hands it over held it: "Charlie handed Wonka over to Augustus" is Charlie's slot's change
         giver = subject if subject and subject != speaker and subject[:1].isupper() else None
@@ -593,6 +612,11 @@ def _reading(verb: Any, subject: str | None, types: frozenset[str], speaker: str
             made = _made(x, lemma, onto, f"{x} moved from {off.text} to {_text(onto)}", "change")
             return None if made is None else replace(made, old=_text(off))
         return _made(x, lemma, off, f"{x} no longer on {off.text}", "end")
+    charge = _in_charge_of(verb, dobj)
+    if charge is not None and subject is not None and subject[:1].isupper():
+        # "Captain Adeyemi has taken command of the Pride of Kent": the one who takes it is its new holder
+        x = _text(charge) if _is_name(charge) else _phrase(charge, types)  # (a name whole: "Pride of Kent")
+        return Reading(x, lemma, subject, f"{x} is now owned by {subject}", "hand_over", True)
     if _taken_over(verb) and dobj is not None and subject is not None and _named_thing(dobj) \
             and not any(k.dep_ == "det" and k.lower_ in ("a", "an") for k in dobj.children):  # ("picked up a Jazz")
         # "I took over Umbrella from Priya": the one who takes a thing over is its new holder

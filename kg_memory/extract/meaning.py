@@ -123,11 +123,21 @@ def _held_at_its_noun(spec: Predicate, r: Reading) -> bool:
     return re.search(rf"\bfor\s+(?:(?:a|an|the|my|new|another)\s+)*{said.group(1)}\b", r.text, re.I) is None
 
 
+# a person's title before a name ("Captain Hale", "Dr Patel", "Cllr Ross")
+_TITLED = re.compile(r"\b(?:Captain|Capt|Dr|Cllr|Councillor|Mr|Mrs|Ms|Miss|Prof|Professor|Sir|Dame|Rev|Judge|"
+                     r"Sergeant|Sgt|Coach|Chef|Nurse)\.?\s+[A-Z]")
+
+
+def _titled(name: str) -> bool:
+    return _TITLED.match(name) is not None
+
+
 def _stem(word: str) -> str:
     """A word without the ending of a doer or a past ("presenter", "presented": present)."""
     for end in ("ers", "er", "ed"):
         if word.endswith(end) and len(word) - len(end) >= 4:
-            return word[:-len(end)]
+            stem = word[:-len(end)]
+            return stem[:-1] if stem[-1] == stem[-2] and stem[-1] not in "aeiou" else stem  # ("flagged": flag)
     return word
 
 
@@ -237,7 +247,7 @@ class MeaningReader:
         matched += self._stepped_in(matched, sentence, speaker)
         out = in_place_of(self.vocab, sentence, span.start if span else t, span is not None)
         for r, (spec, others, unsure) in widest(self._successors(matched)):
-            r = self._role_at(self._named_end(r, spec), spec)
+            r = self._titled_holder(self._role_at(self._named_end(r, spec), spec), spec)
             mine = only_its_noun(r.subject, r.text, spec.name, spec.keywords)  # ("The date has changed: ...")
             r = replace(r, subject=speaker if mine else self._slot_owner(r.subject, spec.name, r.text))
             when = dates.began(span, r.object if spec.object_kind == "date" else "")
@@ -256,6 +266,15 @@ class MeaningReader:
         came = {f.object for f in out if f.subject == f.replaces}  # (and a people's slot of the one who came)
         return [with_names(f, sentence) for f in out if f.subject == f.replaces or f.ending or not (
             {f.subject, f.object} & gone or f.object in came and f.predicate not in self.vocab.own)]
+
+    def _titled_holder(self, r: Reading, spec: Predicate) -> Reading:
+        """"Captain Moreau commands the Pride of Kent": one said with a person's title, acting on a name said
+        without one, is the value of a group's slot whose examples give titled people (the ship's master)."""
+        if spec.name not in self.vocab.own or spec.object_kind != "entity" or r.shape not in ("plain", "change") \
+                or not _titled(r.subject) or _titled(r.object) or not r.object[:1].isupper() \
+                or not any(_TITLED.search(e) for e in spec.examples):
+            return r
+        return replace(r, subject=r.object, object=r.subject, object_proper=True)
 
     def _goes_to_a_thing(self, r: Reading, speaker: str) -> bool:
         """One who goes to a thing of the group's holds no slot of it ("Dev moved to the Leeds job": what he does

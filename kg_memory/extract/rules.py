@@ -57,7 +57,8 @@ RULES_VERSION = "rules-21"  # rules-7 (what is worth keeping, extract/worth.py) 
 # "it" after a thing of mine is mine, a chat line that drops its "I", a place of work is no home, a street address
 # is one, "we are" is the speaker's, a school's year is no job, an end said as another clause's time, one said to
 # replace a name under the default ontology, "funding for X", a role's letters, a slot's doer verb, "that's my
-# phone", "changed my email to", drugs by their stems, models named after describing words)
+# phone", "changed my email to", drugs by their stems, models named after describing words, a title whose head is a
+# job, a class word's hyphen, "has become my favourite", "someone new, Tariq", titled holders, "took command of")
 
 _ADVERBS = (r"just|also|recently|finally|now|still|currently|actually|really|already|officially|"
             r"eventually|happily|fully|then|even|both")
@@ -158,6 +159,9 @@ _NO_LONGER_AM = re.compile(r"\b(?:I|we)\s+(?:am|are)\s+(?:not|no\s+longer)\s+(?P
                            r"(?:\s+(?:anymore|any\s+more))?\s*(?=[.;!?,]|$)", re.I)
 
 
+# one said first as someone, then by name ("someone new, Tariq", "a guy called Olu"): the name is the value
+_SOMEONE = re.compile(r"^(?:someone|somebody|a\s+(?:new\s+)?(?:guy|girl|man|woman|bloke|lad|lass|person))(?:\s+new)?"
+                      r"(?:\s*,\s*|\s+called\s+|\s+named\s+)(?=[A-Z])")
 # a name and a part of what it names ("KPMG's audit practice": group 1 the name, 2 the part's noun)
 _NAMES_UNIT = re.compile(r"([A-Z][\w&.-]*(?:\s+[A-Z][\w&.-]*)*)['’]s\s+(?:[a-z][\w-]*\s+){0,2}([a-z]+)$")
 
@@ -369,7 +373,8 @@ class RulesExtractor:
             spec = self._predicate_of(c)
             if besides is not None and (spec is None or spec.name in besides or not spec.single_valued):
                 continue
-            if spec is not None and self.canonical.fits(spec.name, c.object):
+            if spec is not None and (self.canonical.fits(spec.name, c.object) or c.copula_noun
+                                     and product_name(c.object) is not None):  # ("my phone is a Nothing Phone 2")
                 if self._worth_keeping(c, sentence, span, speakers, worth.ANY_FACT):
                     self._vocabulary_fact(c, spec, t, span, out)
             elif self._may_stay_open(c) and self._worth_keeping(c, sentence, span, speakers):
@@ -390,8 +395,8 @@ class RulesExtractor:
         obj = c.object if spec.object_kind == "entity" else c.object.lower()
         product = product_name(c.object)
         word = self.canonical.class_word(spec.name, product or c.object) if spec.value_class else None
-        if product is not None and word:
-            obj = product  # ("my phone's an old iPhone 11")
+        if product is not None and (word or c.copula_noun):
+            obj = product  # ("my phone's an old iPhone 11", "my new phone is a Nothing Phone 2")
         if word and product is None and not (c.copula_noun and obj.endswith(" " + word)):
             obj = word  # ("a Samsung Galaxy A52" stays whole, and a role's title: "my role is ward manager")
         # "lived in X" is over; "moved to X" (also past tense) is how it began
@@ -612,6 +617,7 @@ class RulesExtractor:
             first = re.match(r"[A-Za-z-]+", body)  # (an unlisted word of the class: "topiramate")
             drug = near_class_word(None, self.vocab, p.value_class, first.group(0)) if first else None
             return (drug, body[len(drug):]) if drug else None
+        raw = _SOMEONE.sub("", raw)  # ("seeing someone new, Tariq": Tariq)
         cut = _STOP.search(raw)
         phrase = (raw[: cut.start()] if cut else raw).strip()
         rest = raw[len(phrase):]

@@ -171,3 +171,47 @@ def test_a_drug_named_by_its_stem_is_a_medication(rules, text, drug):
 @pytest.mark.parametrize("text", ["I was moved to the night shift.", "I've been put on a waiting list."])
 def test_the_speaker_put_onto_a_thing_takes_no_value(rules, text):
     assert not any(f[1] in rules.vocab.predicates for f in _facts(rules, text))
+
+
+@pytest.mark.parametrize("text, title", [("I'm a trainee pharmacist.", "trainee pharmacist"),
+                                         ("I'm now an associate solicitor.", "associate solicitor")])
+def test_a_title_whose_head_is_a_job_is_a_job(rules, text, title):
+    assert ("user", "job_title", title, False) in _facts(rules, text)
+
+
+def test_a_class_word_said_with_spaces_for_its_hyphen_is_the_word(rules):
+    assert ("user", "diet", "dairy-free", False) in _facts(rules, "I follow a dairy-free diet.")
+
+
+def test_one_that_has_become_my_favourite_is_it(rules):
+    assert ("user", "favorite_band", "Wet Leg", False) in _facts(rules, "Wet Leg have become my favourite band.")
+
+
+@pytest.mark.parametrize("text", ["I'm seeing someone new, Idris.", "I'm dating a guy called Idris."])
+def test_someone_said_then_named_is_the_name(rules, text):
+    assert ("user", "partner", "Idris", False) in _facts(rules, text)
+
+
+def test_a_model_said_of_the_slots_own_noun_is_its_value(rules):
+    assert ("user", "uses_phone", "Fairphone 5", False) in _facts(rules, "My new phone is a Fairphone 5.")
+
+
+@pytest.fixture(scope="module")
+def fleet(embedder):
+    return _under(embedder, "shipping")
+
+
+def test_one_with_a_persons_title_acting_on_a_name_is_its_value(fleet):
+    """shipping.toml's examples give titled captains as the master: "Captain Ruiz commands the Isle of Mull" is the
+    ship's master, not a master whose value is the ship."""
+    assert ("isle of mull", "master", "Captain Ruiz", False) in _facts(fleet, "Captain Ruiz commands the Isle of Mull.")
+
+
+@pytest.mark.parametrize("text", ["Captain Ruiz has taken command of the Isle of Mull.",
+                                  "Captain Okoro handed over command of the Isle of Mull to Captain Ruiz."])
+def test_command_of_a_named_thing_taken_or_handed_over_is_its_holder(fleet, text):
+    assert ("isle of mull", "master", "Captain Ruiz", False) in _facts(fleet, text)
+
+
+def test_taken_on_by_an_employer_is_working_there(rules):
+    assert ("user", "works_at", "Lidl", False) in _facts(rules, "I got taken on by Lidl as a supervisor.")
