@@ -489,7 +489,7 @@ class RulesExtractor:
             name = m.group("name")
             if name and name.split()[0].lower() in _NOT_SUBJECTS:
                 name = None
-            named_before = re.search(rf"(?P<who>{_NAME})\s+(?:is|was)\s+$", s[:m.start()])
+            named_before = re.search(rf"(?P<who>{_NAME})\s+(?:is|was|is\s+now|has\s+become|became)\s+$", s[:m.start()])
             if not name and named_before and named_before.group("who").split()[0].lower() not in _NOT_SUBJECTS:
                 name = named_before.group("who")  # "Tom is my brother"
             if not name:  # "my brother": a weak fact (docs/labelling.md), kept because people ask who has one

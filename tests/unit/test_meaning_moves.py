@@ -215,3 +215,10 @@ def test_command_of_a_named_thing_taken_or_handed_over_is_its_holder(fleet, text
 
 def test_taken_on_by_an_employer_is_working_there(rules):
     assert ("user", "works_at", "Lidl", False) in _facts(rules, "I got taken on by Lidl as a supervisor.")
+
+
+def test_one_said_to_have_become_a_relation_is_named_not_a_placeholder(rules):
+    """docs/labelling.md: "my best friend" with the friend's name said is the name, not "User's best friend"."""
+    facts = _facts(rules, "Ayesha has become my best friend.")
+    assert ("user", "has_friend", "Ayesha", False) in facts
+    assert not any("'s" in f[2] for f in facts)
