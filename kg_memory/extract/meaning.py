@@ -580,6 +580,8 @@ class MeaningReader:
         done_for = served(r)
         if done_for is None and bare(r):
             return None  # ("Mrs Adeyemi gave notice": a noun said with no article names no thing)
+        if re.search(rf"\b(?:his|her|their)\s+(?:[\w-]+\s+)?{re.escape(r.object)}\b", r.text, re.I):
+            return None  # (nor one's own: "Cllr Neary lost his seat" says no slot of a seat)
         turned = replace(r, subject=done_for or self.whose(r.object), object=r.subject, object_proper=True)
         found = self.slots(turned, things_only=True)
         return (turned, found) if found and self._exemplars().takes_names(found[0].name) else None

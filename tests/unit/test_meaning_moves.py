@@ -222,3 +222,9 @@ def test_one_said_to_have_become_a_relation_is_named_not_a_placeholder(rules):
     facts = _facts(rules, "Ayesha has become my best friend.")
     assert ("user", "has_friend", "Ayesha", False) in facts
     assert not any("'s" in f[2] for f in facts)
+
+
+def test_one_acting_on_a_thing_of_their_own_holds_no_slot_of_it(embedder):
+    """council.toml: "Cllr Moss lost her seat" says no slot of a seat (not the seat's portfolio holder)."""
+    facts = _facts(_under(embedder, "council"), "Cllr Ada Moss lost her seat.")
+    assert not any(f[0] == "seat" for f in facts)
