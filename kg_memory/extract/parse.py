@@ -132,7 +132,8 @@ def parsed(sentence: str) -> Any:
     nlp = load_parser()
     assert nlp is not None
     doc = nlp(sentence)
-    if len(doc) > 1 and doc[0].tag_ in _MISTAGGED_OPENER and doc[0].text[:1].isupper() and doc[0].text[1:].islower():
+    if len(doc) > 1 and doc[0].tag_ in _MISTAGGED_OPENER and doc[0].dep_ not in ("nsubj", "nsubjpass", "poss") \
+            and doc[0].text[:1].isupper() and doc[0].text[1:].islower():  # (a subject is no verb: "Caroline loved")
         # a chat line that drops its "I" ("Sold my Civic and ...": the small parser takes the capital for a base
         # verb or a name): parsed with its first word in lower case, when that reads it as a past verb
         lower = nlp(sentence[0].lower() + sentence[1:])

@@ -143,7 +143,7 @@ def _settled(facts: list[ExtractedFact], vocab: Vocabulary, held: Held, names: d
     moved: dict[tuple[str, str], Holder] = {}  # (subject key, slot) -> the holder
     out = []
     for f in facts:
-        if not vocab.own and _steps_in(f):  # (the default ontology's slots: whoever holds the one who ended)
+        if _movable(f, vocab) and not vocab.own:  # (the default ontology's: only one who steps in moves)
             f = _stepped_in(f, vocab, held, names)
         elif _movable(f, vocab):
             f = _stepped_in(f, vocab, held, names)
@@ -180,7 +180,7 @@ def _quit(f: ExtractedFact, vocab: Vocabulary, held: Held, names: dict[str, str]
 def _stepped_in(f: ExtractedFact, vocab: Vocabulary, held: Held, names: dict[str, str]) -> ExtractedFact:
     """"Dev pulled out; Ruth Okafor is covering the day": one said to step in after a name (a fact said of
     the name, replacing it) holds the slot of the one thing that holds that name in one of the group's own
-    slots (the wedding's photographer). With none or several, the fact stays the name's, which holds no such
+    slots (the wedding's photographer), or under the default ontology in one of its slots (the speaker's manager). With none or several, the fact stays the name's, which holds no such
     slot, so the pipeline drops it."""
     gone = normalize_name(f.subject)
     if not _steps_in(f):
