@@ -180,8 +180,9 @@ def _quit(f: ExtractedFact, vocab: Vocabulary, held: Held, names: dict[str, str]
 def _stepped_in(f: ExtractedFact, vocab: Vocabulary, held: Held, names: dict[str, str]) -> ExtractedFact:
     """"Dev pulled out; Ruth Okafor is covering the day": one said to step in after a name (a fact said of
     the name, replacing it) holds the slot of the one thing that holds that name in one of the group's own
-    slots (the wedding's photographer), or under the default ontology in one of its slots (the speaker's manager). With none or several, the fact stays the name's, which holds no such
-    slot, so the pipeline drops it."""
+    slots (the wedding's photographer), or under the default ontology in one of its slots (the speaker's
+    manager). With none or several, the fact stays the name's, which holds no such slot, so the pipeline drops
+    it."""
     gone = normalize_name(f.subject)
     if not _steps_in(f):
         return f
