@@ -7,7 +7,7 @@ import re
 from dataclasses import dataclass
 from typing import Any
 
-from .values import compound_read_as_verb, placed
+from .values import TIME_OF_AN_END, compound_read_as_verb, placed
 from .values import value_text as _text
 from .whose import hung_subject, misread_verb
 
@@ -52,7 +52,7 @@ def is_verb(t: Any) -> bool:
         return not (t.dep_ == "xcomp" and t.head.lemma_.lower() in CHANGE and (not any(
             k.dep_ in ("dobj", "nsubj") for k in t.children) or compound_read_as_verb(t)))
         # ("migrating billing off": billing is a thing; "moved recycling collection to Thursdays": a compound)
-    if t.dep_ == "pcomp" and t.pos_ == "VERB" and t.head.lower_ in ("after", "since") and t.lemma_.lower() in STOP:
+    if t.dep_ == "pcomp" and t.pos_ == "VERB" and t.head.lower_ in TIME_OF_AN_END and t.lemma_.lower() in STOP:
         return True  # "joined KPMG after leaving Deloitte": an end said as the time of another clause
     return t.dep_ == "conj" and t.pos_ == "NOUN" and t.head.dep_ == "dobj" and any(
         k.dep_ == "prep" for k in t.children)

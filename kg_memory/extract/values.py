@@ -33,6 +33,10 @@ def _named_through(doc: Any, end: int) -> int:
     return end
 
 
+# the words that say another clause's time by an end ("joined KPMG after leaving Deloitte"): the end is a clause
+TIME_OF_AN_END = frozenset({"after", "since"})
+
+
 def value_text(tok: Any) -> str:
     """A value as said: the words of its phrase up to its head (no determiner or possessive before
     them), then what the surface glues on after it: a hyphen or dot run ("555-0134", "6.5"), a
@@ -49,7 +53,7 @@ def value_text(tok: Any) -> str:
         else:
             break
     if start == tok.i and tok.dep_ == "dobj" and tok.head.i == start - 1 and tok.head.tag_ == "VBG" \
-            and tok.head.dep_ == "pcomp" and tok.head.head.lower_ not in ("after", "since"):
+            and tok.head.dep_ == "pcomp" and tok.head.head.lower_ not in TIME_OF_AN_END:
         start -= 1  # a compound the parser took for a gerund and its object ("for coding club")
     end = _value_end(doc, tok.i)
     if _closing_possessive(doc, end):
