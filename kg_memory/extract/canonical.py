@@ -66,12 +66,18 @@ CLASS_NEAR = 0.6
 _CLASS_VECTORS: weakref.WeakKeyDictionary[Any, dict[tuple[str, ...], np.ndarray]] = weakref.WeakKeyDictionary()
 
 
+def by_its_form(value_class: str, word: str) -> bool:
+    """A word of the class by its form alone: a drug's name by its stem ("propranolol", "topiramate"), which no
+    embedding places."""
+    return value_class == "medication" and _A_DRUG.fullmatch(word.strip().lower()) is not None
+
+
 def near_class_word(embedder: Embedder | None, vocab: Vocabulary, value_class: str, phrase: str) -> str | None:
     """``phrase`` itself when it is an unlisted word of an open value class, near a listed one in meaning
     ("attorney", "paralegal"): one or two lower-case words."""
     low = phrase.strip().lower()
-    if value_class == "medication" and _A_DRUG.fullmatch(low):
-        return low  # a drug's name by its stem ("propranolol", "topiramate"), which no embedding places
+    if by_its_form(value_class, low):
+        return low
     if embedder is None or value_class not in OPEN_CLASSES or not 0 < len(low.split()) <= 2 \
             or not low.replace(" ", "").replace("-", "").isalpha() or phrase.strip() != low:
         return None

@@ -18,7 +18,7 @@ from ..embed.base import Embedder
 from . import dates, parse, worth
 from .base import ExtractContext, ExtractedFact, Extraction
 from .canonical import LEADING as _LEADING
-from .canonical import Canonicalizer, near_class_word, snake
+from .canonical import Canonicalizer, by_its_form, snake
 from .homes import WORKPLACES, Homes
 from .lexicon import ORG_UNITS
 from .meaning import MeaningReader, ontology_tag
@@ -615,8 +615,9 @@ class RulesExtractor:
                         return None
                     return word, body[len(word):]
             first = re.match(r"[A-Za-z-]+", body)  # (an unlisted word of the class: "topiramate")
-            drug = near_class_word(None, self.vocab, p.value_class, first.group(0)) if first else None
-            return (drug, body[len(drug):]) if drug else None
+            if first is None or not by_its_form(p.value_class, first.group(0)):
+                return None
+            return first.group(0).lower(), body[first.end():]
         raw = _SOMEONE.sub("", raw)  # ("seeing someone new, Tariq": Tariq)
         cut = _STOP.search(raw)
         phrase = (raw[: cut.start()] if cut else raw).strip()
