@@ -26,7 +26,7 @@ from .reading import WHEN as _WHEN
 from .reading import clause_text as _clause_text
 from .reading import is_verb as _is_verb
 from .reading import made as _made
-from .values import DETS, UNITS, amount_in, antecedent, called, named_after, someone
+from .values import DETS, UNITS, amount_in, antecedent, called, named_after, of_its_slot_noun, someone
 from .values import compound_read_as_verb as _compound_read_as_verb
 from .values import counted as _counted
 from .values import held_at as _held_at
@@ -80,6 +80,9 @@ def readings(doc: Any, speaker: str, types: frozenset[str] = frozenset(), slot_w
             if reading.shape == "plain" and _says_an_end(verb, ends):  # an ontology's own ``ends``: "lost the deal"
                 reading = replace(reading, shape="end")
             reading = _done_at(verb, reading, speaker)
+            held = of_its_slot_noun(verb, reading.object, slot_words)
+            if held is not None:  # "switched onto a diet of trout": trout
+                reading = replace(reading, object=_text(held), text=reading.text.replace(reading.object, _text(held)))
             worked_on = _moved_thing(verb, types) or (topic if _it_object(verb) else None)
             moved = owner_before_slot_noun(worked_on, slot_words)
             if moved and not _overlaps(moved, reading.object) and not _overlaps(moved, reading.old or "") \
@@ -362,7 +365,9 @@ def _with_its_owner(noun: Any, types: frozenset[str]) -> str:
 def _subject_of(verb: Any, speaker: str, topic: str | None, types: frozenset[str],
                 slot_words: frozenset[str] = frozenset(), people: frozenset[str] = frozenset()
                 ) -> tuple[str | None, str | None]:
-    subj = next((k for k in verb.children if k.dep_ in ("nsubj", "nsubjpass")), None) or next(
+    subjects = [k for h in (verb, *(a for a in verb.children if a.dep_ in ("aux", "auxpass")))  # ("The otter Pip
+                for k in h.children if k.dep_ in ("nsubj", "nsubjpass")]  # is fed sprats": the parser hung it on "is")
+    subj = (subjects[1] if _kind_then_name(subjects) else subjects[0]) if subjects else next(
         (k for k in verb.children if k.dep_ == "compound" and k.pos_ == "PROPN" and k.i < verb.i), None)
     # ("BP sponsors the show": the small parser took the name for a compound of its verb)
     head = verb
@@ -407,6 +412,13 @@ def _subject_of(verb: Any, speaker: str, topic: str | None, types: frozenset[str
         return None, topic  # a clause the parser took for a subject ("Ledger outgrew SQLite, so it ..."): misread
     phrase = _phrase(subj, types)
     return phrase, phrase
+
+
+def _kind_then_name(subjects: list[Any]) -> bool:
+    """"The snow leopard Irbis is looked after by Sam": the small parser made the kind and the name two subjects of
+    one verb; the name is the subject."""
+    return len(subjects) == 2 and subjects[0].pos_ == "NOUN" and subjects[1].pos_ == "PROPN" and all(
+        t.is_punct for t in subjects[0].doc[subjects[0].i + 1:subjects[1].i])
 
 
 def _inverse_copula(verb: Any, speaker: str, types: frozenset[str], slot_words: frozenset[str],
@@ -480,14 +492,15 @@ def _in_charge_of(verb: Any, dobj: Any | None) -> Any | None:
 
 
 def _charge_of(noun: Any) -> Any | None:
-    """"command of the Arctic Tern": the named thing a charge is of."""
+    """"command of the Arctic Tern", "Kandula's care": the named thing a charge is of."""
     if noun.lemma_.lower() not in _CHARGE:
         return None
     return next((o for k in noun.children if k.dep_ == "prep" and k.lower_ == "of"
-                 if (o := _pobj(k)) is not None and _named_thing(o)), None)
+                 if (o := _pobj(k)) is not None and _named_thing(o)), None) or next(
+        (k for k in noun.children if k.dep_ == "poss" and k.pos_ == "PROPN"), None)
 
 
-_CHARGE = frozenset({"command", "charge", "control", "helm", "reins", "ownership"})
+_CHARGE = frozenset({"command", "charge", "control", "helm", "reins", "ownership", "care"})
 
 
 def _named_by(noun: Any) -> bool:

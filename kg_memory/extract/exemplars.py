@@ -159,10 +159,19 @@ def mask(text: str, subject: str, value: str) -> str:
     """The clause with its value as X and its subject as S: what is left is how the relation is said."""
     out = re.sub(re.escape(value), "X", text, flags=re.I) if value else text
     if subject:
-        out = re.sub(rf"\b(?:the\s+)?{re.escape(subject)}(?:\s+\w+)?(?=\s+(?:is|was|has|uses|runs|keeps|stores|deploys|"
-                     rf"got|moved|switched|migrated)\b)|\b(?:the\s+)?{re.escape(subject)}\b", "S", out, count=1,
-                     flags=re.I)
+        # (a name's kind goes with it: "the red panda Momo" is S, so that a kind no relation says weighs nothing)
+        named = subject[:1].isupper()
+        said = (_KIND_BEFORE if named else r"(?:the\s+)?") + re.escape(subject) + (_KIND_AFTER if named else "")
+        out = re.sub(rf"\b{said}(?:\s+\w+)?(?=\s+(?:is|was|has|uses|runs|keeps|stores|deploys|"
+                     rf"got|moved|switched|migrated)\b)|\b{said}(?!\w)", "S", out, count=1, flags=re.I)
     return out
+
+
+# "the ", or a determiner and the words of a kind before a name ("the red panda ", "our CTO "); no word that ties
+_KIND_BEFORE = (r"(?:(?:the|my|our|his|her|their)\s+(?:(?!(?:for|of|to|in|at|on|with|by|from|the|a|an|and|or|is|was|"
+                r"are|were)\b)(?-i:[a-z][a-z-]*)\s+){0,3})?")
+# and after it ("Bongo the gorilla is ...", "Momo, the red panda, ...")
+_KIND_AFTER = r"(?:,?\s+the(?:\s+(?!(?:is|was|has|are|were)\b)(?-i:[a-z][a-z-]*)){1,2}\b(?:\s*,(?=\s))?)?"
 
 
 @functools.lru_cache(maxsize=32)  # parsed once per process per ontology, not once per reader (each Memory has its own)

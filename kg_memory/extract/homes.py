@@ -70,9 +70,9 @@ class Homes:
         # ("Home for me is a little place in Norwich"), or anywhere in the clause ("the keys to my own flat in Bath")
         home = r.object if not r.object_proper else r.moved or (r.text.split()[0] if r.verb == "be" else "")
         plain = r.shape in ("plain", "change")  # ("moved into a flatshare in Leeds")
-        taken = r.object_proper or not _PAST_HOME.search(  # (not "cleaned my old flat")
-            " ".join(r.text.split(home)[0].split()[-2:]) if home else "")
-        spec = self.dwellings.get(home.lower().split()[-1]) if home and r.object and plain and taken else None
+        taken = r.object_proper or r.verb == "move" or not _PAST_HOME.search(  # (not "cleaned my old flat"; but
+            " ".join(r.text.split(home)[0].split()[-2:]) if home else "")  # "moved back to my parents' place")
+        spec = self._home_said(home, r.verb) if home and r.object and plain and taken else None
         mine = self._my_home.search(r.text) if spec is None and r.shape == "plain" else None
         if mine is not None and self._owned(r, mine.group(0)):
             home, spec = mine.group(1), self.dwellings[mine.group(1).lower()]
@@ -81,6 +81,12 @@ class Homes:
         if spec is None or placed is None or HYPOTHETICAL.search(r.text) or _NOT_A_HOME.search(r.text):
             return None
         return replace(r, object=placed.group(1).rstrip(".,;:!?"), object_proper=True, shape="change"), spec
+
+    def _home_said(self, home: str, verb: str) -> Predicate | None:
+        """The place slot a home's noun names ("flat", "cottage"); or whatever one is said to live on or in ("living
+        on a houseboat on the canal in Oxford")."""
+        spec = self.dwellings.get(home.lower().split()[-1])
+        return spec if spec is not None or verb != "live" else self.dwellings.get("home") or self.dwellings.get("house")
 
     def of_address(self, noun: str, value: str) -> Predicate | None:
         """"Our new address is 3 Church Street": one's street address is where one lives (the place slot whose

@@ -629,7 +629,8 @@ class MeaningReader:
         said_words = {w.lower() for w in re.findall(r"[A-Za-z]+", r.text)}
         said_words |= {w[:-1] for w in said_words if w.endswith("s")}
         said_words |= {w[2:] for w in said_words if w.startswith("re") and len(w) > 6}  # "reassigned": assigned
-        said_words |= {_stem(w) for w in said_words}  # "presented": a presenter's
+        said_words |= {_stem(w) for w in said_words} | ({r.verb} if r.verb else set())  # "presented": a presenter's;
+        # and the verb by its lemma ("cared": care)
         kind = value_shape(r.object)
         sort = kind_of(r.subject, self.vocab.type_notes)  # (a slot said of another kind of thing is no slot of it)
         return {p: (MASK_WEIGHT * shape[p] + (1 - MASK_WEIGHT) * s if p in shape else s)
@@ -749,8 +750,10 @@ class MeaningReader:
             return False
         if predicate in ex.amountless and an_amount(value):
             return False  # and one whose examples never give an amount takes none ("5 mg of X" is no medication)
-        if (predicate in ex.named or predicate in self._ties) and not any(c.isupper() for c in value):
-            return False  # a slot whose examples all name someone or something takes a name (and a tie, a person)
+        if (predicate in ex.named or predicate in self._ties) and not any(c.isupper() for c in value) \
+                and (predicate in self._ties or not self._said_as_its_examples(predicate, value)):
+            return False  # a slot whose examples all name someone or something takes a name (and a tie, a person),
+            # or a value said with its own noun, as an example says one ("the new blue livery")
         if predicate in ex.unnamed and all(w[:1].isupper() for w in value.split()):
             return False  # and one whose examples never do ("negotiation", "closed won") takes no name
         if self._a_role(value) and predicate not in self._role_slots:
@@ -766,6 +769,14 @@ class MeaningReader:
         return any(low == w or low.endswith(" " + w) or low.startswith(w + " ")
                    for w in self.vocab.value_classes.get(spec.value_class, ())) \
             or near_class_word(self.embedder, self.vocab, spec.value_class, value) is not None
+
+    def _said_as_its_examples(self, predicate: str, value: str) -> bool:
+        """A value that ends with its slot's own noun, as one of the slot's examples' values does ("the new blue
+        livery" of livery, whose example is "the purple Northern livery"; not "the digital gallery" of a gallery
+        whose examples are "Room 4" and "the Sackler Wing")."""
+        noun = value.lower().split()[-1] if names_its_slot(value, predicate) else None
+        return noun is not None and any(found is not None and found.object.lower().split()[-1:] == [noun]
+                                        for _, found in self._example_readings(self.vocab.predicates[predicate]))
 
     def _example_readings(self, p: Predicate) -> list[tuple[str, Reading | None]]:
         return example_readings(p, self.vocab, self.types, self.slot_words)

@@ -18,6 +18,7 @@ from typing import Any
 
 from .dates import is_time_word
 from .lexicon import LIGHT_VERBS, STOP_OBJECTS
+from .repair import repaired
 
 log = logging.getLogger(__name__)
 
@@ -131,18 +132,7 @@ def parsed(sentence: str) -> Any:
     """The parse of a sentence, kept for the few readers of one sentence (phrases, meaning, clauses)."""
     nlp = load_parser()
     assert nlp is not None
-    doc = nlp(sentence)
-    if len(doc) > 1 and doc[0].tag_ in _MISTAGGED_OPENER and doc[0].dep_ not in ("nsubj", "nsubjpass", "poss") \
-            and doc[0].text[:1].isupper() and doc[0].text[1:].islower():  # (a subject is no verb: "Caroline loved")
-        # a chat line that drops its "I" ("Sold my Civic and ...": the small parser takes the capital for a base
-        # verb or a name): parsed with its first word in lower case, when that reads it as a past verb
-        lower = nlp(sentence[0].lower() + sentence[1:])
-        if lower[0].tag_ in ("VBD", "VBN"):
-            return lower
-    return doc
-
-
-_MISTAGGED_OPENER = frozenset({"VB", "NNP", "NN"})
+    return repaired(nlp(sentence), sentence, nlp)  # (a parse the small parser is known to misread, read again)
 
 
 def parser_version() -> str | None:

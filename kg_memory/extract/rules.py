@@ -26,7 +26,7 @@ from .values import product_name
 
 log = logging.getLogger(__name__)
 
-RULES_VERSION = "rules-21"  # rules-7 (what is worth keeping, extract/worth.py) + the clause shapes of
+RULES_VERSION = "rules-22"  # rules-7 (what is worth keeping, extract/worth.py) + the clause shapes of
 # extract/clauses.py (whose slot, which value, ends that name the slot, values like the examples'); 9: a
 # name that begins like a month is a value ("Marco"), a when or why after the value names none, "my X" is mine,
 # a named one acting on an unnamed thing is turned round, "took over as my GP" reads as "is my GP", and
@@ -58,7 +58,10 @@ RULES_VERSION = "rules-21"  # rules-7 (what is worth keeping, extract/worth.py) 
 # is one, "we are" is the speaker's, a school's year is no job, an end said as another clause's time, one said to
 # replace a name under the default ontology, "funding for X", a role's letters, a slot's doer verb, "that's my
 # phone", "changed my email to", drugs by their stems, models named after describing words, a title whose head is a
-# job, a class word's hyphen, "has become my favourite", "someone new, Tariq", titled holders, "took command of")
+# job, a class word's hyphen, "has become my favourite", "someone new, Tariq", titled holders, "took command of");
+# 22: round sixteen (names said with their kind, repaired parses of them, a kind masked with its name, "X's care",
+# "a diet of X", a value said with its slot's noun, a verb's lemma as a cue, homes moved back to or lived on, a year
+# of study, "have just been", "handed in my notice")
 
 _ADVERBS = (r"just|also|recently|finally|now|still|currently|actually|really|already|officially|"
             r"eventually|happily|fully|then|even|both")
@@ -128,6 +131,8 @@ def normalize_text(text: str) -> str:
     return _DROPPED_I.sub(lambda m: f"{m.group(1) or ''}I {m.group(2).lower()}", s)
 
 
+# a year of study said as a role ("a first-year", "a final-year", "a 2nd year"): a student's, never a job
+_YEAR_OF_STUDY = re.compile(r"(?i:first|second|third|fourth|final|\d+(?:st|nd|rd|th))[- ]year$")
 _OF_WORK = re.compile(r"\b(?:work|job|employ|hired|position|offer)", re.I)  # words that say a place is worked at
 # a chat line that drops its "I" before a verb of change ("Finally got myself a Galaxy", "Moved to Leeds")
 _DROPPED_I = re.compile(r"^((?:finally|just|recently|so|also|then|now)\s+)?(got|bought|went|took|made|sold|left|moved|"
@@ -174,6 +179,8 @@ def _compile(p: Predicate) -> _Compiled:
         if not phr:
             return None
         phr += tuple("are" + f[2:] for f in phr if f == "am" or f.startswith("am "))  # ("we are engaged")
+        phr += tuple("been " + f.split(" ", 1)[1] for f in phr if f.split(" ", 1)[0] in ("was", "got") and " " in f)
+        # ("I've just been promoted to": "was promoted to" after "have" and an adverb)
         return re.compile(rf"\b(?:I|we)\s+{aux}{adv}{_phrase_rx(phr)}\s+(?P<obj>{_OBJ})", re.I)
 
     chained = None
@@ -648,8 +655,8 @@ class RulesExtractor:
         if school is None:
             return "works_at"
         words = set(school.keywords)
-        if role.split()[-1].lower() in words:
-            return school.name
+        if role.split()[-1].lower() in words or _YEAR_OF_STUDY.match(role):
+            return school.name  # (a student's role, or a year of one: "a first-year at Leeds Beckett")
         a_job = any(role == j or role.endswith(" " + j) for j in self.vocab.value_classes.get("job", ())) \
             or self.canonical.class_word("job_title", role) is not None
         return school.name if not a_job and set(org.lower().split()) & words else "works_at"

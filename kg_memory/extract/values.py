@@ -62,7 +62,12 @@ def value_text(tok: Any) -> str:
     words = doc[start:end + 1]
     while len(words) > 1 and words[0].lower_ in DETS:
         words = words[1:]
+    if len(words) > 1 and words[0].tag_ == "VBN" and words[0].dep_ == "amod" and words[0].i > 0 \
+            and doc[words[0].i - 1].lemma_ == "be":
+        words = words[1:]  # a passive the parser took for a participle of the value ("is fed mealworms")
     text = "".join(t.text_with_ws for t in words).strip()
+    if end == len(doc) - 1 and text.endswith(".") and not text.endswith(".."):
+        text = text[:-1]  # the sentence's full stop, which the tokenizer kept on a word it took for a short form
     return parse.TIME_TAIL.sub("", WHEN_TAIL.sub("", text)).strip()
 
 
@@ -190,8 +195,9 @@ def noun_phrase(tok: Any, types: frozenset[str]) -> str:
     if end + 1 < len(doc) and doc[end + 1].dep_ == "appos" and doc[end + 1].head == tok \
             and doc[end + 1].pos_ == "PROPN" and tok.pos_ == "NOUN":
         end += 1  # a name the parser set beside its noun ("the studio Mac": "studio", then "Mac")
-    while end + 1 < len(doc) and numeric(doc[end + 1]) and (is_name(doc[end]) or numeric(doc[end])):
-        end += 1  # a number after a name is part of it ("Van 4", "Building 7")
+    while end + 1 < len(doc) and numeric(doc[end + 1]) and (is_name(doc[end]) or numeric(doc[end]) or (
+            doc[end] == tok and tok.lower_ in types)):
+        end += 1  # a number after a name is part of it ("Van 4", "Building 7"), or after a type's noun ("unit 333 004")
     if _ampersand(doc, end):
         end += 2
     said = [*words, *doc[tok.i + 1:end + 1]]
@@ -372,3 +378,17 @@ def product_name(value: str) -> str | None:
         words = words[1:]
     named = len(words) > 1 and all(any(c.isupper() or c.isdigit() for c in w) for w in words)
     return " ".join(words) if named else None
+
+
+def of_its_slot_noun(verb: Any, value: str, slot_words: frozenset[str]) -> Any | None:
+    """"Pip was switched onto a diet of trout", "I'm on a course of antibiotics": a value said as one of a slot's own
+    nouns ("a diet", "a course") of what it holds, which is the value (only after "a": "the manager of the
+    Leeds branch" names whose manager)."""
+    words = value.lower().split()
+    if len(words) != 1 or words[0] not in slot_words:
+        return None
+    noun = next((t for t in verb.subtree if t.lower_ == words[0] and t.pos_ == "NOUN"), None)
+    if noun is None or not any(k.dep_ == "det" and k.lower_ in ("a", "an") for k in noun.children):
+        return None
+    return next((pobj(k) for k in noun.children if k.dep_ == "prep" and k.lower_ == "of" and pobj(k) is not None),
+                None)

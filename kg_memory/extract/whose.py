@@ -114,6 +114,10 @@ def owner(noun: Any, speaker: str, types: frozenset[str]) -> str | None:
                 return speaker  # "home for me is Minneapolis"
             if obj is not None and (is_name(obj) or obj.lemma_.lower() in types):  # "of the billing service"
                 return noun_phrase(obj, types)
+            named = next((a for a in obj.children if a.dep_ == "appos" and a.pos_ == "PROPN"), None) \
+                if obj is not None else None
+            if named is not None:  # "the keeper of the camel Omar": Omar's
+                return noun_phrase(named, types)
             if obj is not None and k.lower_ in ("for", "on") and obj.pos_ == "NOUN" \
                     and any(d.lower_ == "the" for d in obj.children):  # "our architect for the extension"
                 return noun_phrase(obj, types)
@@ -125,11 +129,11 @@ def owner(noun: Any, speaker: str, types: frozenset[str]) -> str | None:
     for k in noun.children:
         if k.dep_ == "poss":
             if k.lower_ in ("my", "our"):
-                return speaker if named is None else named.text  # ("our Initech contact": Initech's)
+                return speaker if named is None else noun_phrase(named, types)  # ("our Initech contact")
             if is_name(k) or k.pos_ == "NOUN" or numeric(k) and any(is_name(c) for c in k.children):
                 # ("the gateway's maintainer": the gateway's; "Flat 2's rent": Flat 2's)
                 return noun_phrase(k, types).removesuffix("'s").removesuffix("’s").strip()
-    return None if named is None else named.text
+    return None if named is None else noun_phrase(named, types)  # ("Neville Hill depot": Neville Hill's)
 
 
 def only_its_noun(subject: str, text: str, predicate: str, keywords: tuple[str, ...] = ()) -> bool:

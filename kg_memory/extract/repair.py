@@ -1,0 +1,65 @@
+"""Sentences the small English parser misreads, parsed again in a form it reads right.
+
+Each repair looks at the first parse, and only when that parse shows the known misreading does it
+parse a rewritten sentence: a chat line that drops its "I" ("Sold my Civic and ..."), or a name
+said after its kind with no commas ("The tapir Tavi lives in the Rainforest House", whose kind the
+parser takes for the sentence's head and the name for a relative clause's subject)."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+from typing import Any
+
+_MISTAGGED_OPENER = frozenset({"VB", "NNP", "NN"})
+# "The tapir Tavi", "my little sister Maya", "Our CTO Maria Lopez", then a word in lower case (the verb)
+_KIND_THEN_NAME = re.compile(r"^(?P<kind>(?:[Tt]he|[Mm]y|[Oo]ur)(?:\s+[a-z][a-z-]*){1,3})\s+"
+                             r"(?P<name>[A-Z][\w'-]*(?:\s+[A-Z][\w'-]*){0,2})(?=\s+[a-z])")
+
+
+def repaired(doc: Any, sentence: str, nlp: Callable[[str], Any]) -> Any:
+    """The parse to read: the first one, or a repaired one where the first shows a known misreading."""
+    return _dropped_subject(doc, sentence, nlp) or _named_after_its_kind(doc, sentence, nlp) \
+        or _name_after_its_noun(doc, sentence, nlp) or doc
+
+
+def _dropped_subject(doc: Any, sentence: str, nlp: Callable[[str], Any]) -> Any | None:
+    """A chat line that drops its "I" ("Sold my Civic and ..."): the small parser takes the capital for a base
+    verb or a name. Parsed with its first word in lower case, when that reads it as a past verb."""
+    first = doc[0] if len(doc) > 1 else None
+    if first is None or first.tag_ not in _MISTAGGED_OPENER or first.dep_ in ("nsubj", "nsubjpass", "poss") \
+            or not (first.text[:1].isupper() and first.text[1:].islower()):  # (a subject is no verb: "Caroline")
+        return None
+    lower = nlp(sentence[0].lower() + sentence[1:])
+    return lower if lower[0].tag_ in ("VBD", "VBN") else None
+
+
+def _named_after_its_kind(doc: Any, sentence: str, nlp: Callable[[str], Any]) -> Any | None:
+    """"The tapir Tavi lives in the Rainforest House": when the parser heads the sentence with the kind (and the
+    rest with a relative clause), the name is set off by commas as an apposition ("The tapir, Tavi, lives in
+    ..."), which it reads as the subject's name."""
+    m = _KIND_THEN_NAME.match(sentence)
+    if m is None:
+        return None
+    kind = next((t for t in doc if t.idx + len(t.text) == m.end("kind")), None)
+    name = next((t for t in doc if t.idx + len(t.text) == m.end("name")), None)
+    if kind is None or name is None or kind.pos_ != "NOUN":
+        return None
+    if kind.dep_ != "ROOT":
+        return None
+    return nlp(f"{m.group('kind')}, {m.group('name')},{sentence[m.end():]}")
+
+
+def _name_after_its_noun(doc: Any, sentence: str, nlp: Callable[[str], Any]) -> Any | None:
+    """"The vet for the elephant Kandula is Dr Marsh": the parser made the name a second subject of the verb, beside
+    the phrase its kind ends; set off by commas ("... the elephant, Kandula, is ..."), it is that phrase's name."""
+    for tok in doc:
+        start = tok.left_edge
+        if tok.dep_ != "nsubj" or tok.pos_ != "PROPN" or start.i == 0 or doc[start.i - 1].dep_ != "pobj" \
+                or doc[start.i - 1].pos_ != "NOUN":
+            continue
+        if not any(k.dep_ == "nsubj" and k.i < start.i for k in tok.head.children):
+            continue
+        end = tok.idx + len(tok.text)
+        return nlp(f"{sentence[:start.idx].rstrip()}, {sentence[start.idx:end]},{sentence[end:]}")
+    return None
