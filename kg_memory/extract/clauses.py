@@ -71,9 +71,9 @@ def readings(doc: Any, speaker: str, types: frozenset[str] = frozenset(), slot_w
     topic: str | None = None
     for verb in (t for t in doc if _is_verb(t)):
         subject, topic = _subject_of(verb, speaker, topic, types, slot_words, people)
-        reading = _inverse_copula(verb, speaker, types, slot_words, people) or _done_to_me(verb, speaker) \
-            or _gave_out(verb, speaker) \
-            or _let_go(verb, speaker, topic, types) or _doer_of_slot(verb, slot_words) or _put_onto(verb, speaker) \
+        reading = _inverse_copula(verb, speaker, types, slot_words, people) or _put_onto(verb, speaker) \
+            or _done_to_me(verb, speaker) or _gave_out(verb, speaker) \
+            or _let_go(verb, speaker, topic, types) or _doer_of_slot(verb, slot_words) \
             or _reading(verb, subject, types, speaker, preps) \
             or _after_an_end(verb, subject, out)
         if reading is not None:

@@ -56,21 +56,24 @@ def _named_doer(verb: Any) -> Any | None:
 
 def put_onto(verb: Any, speaker: str = "User") -> Reading | None:
     """"The locum put Biscuit on Metacam", "Pepper has been moved onto a renal diet", "I've been put on
-    topiramate": the one a verb of placing puts onto a value holds it now (read as "Biscuit is now on Metacam";
-    not the one who put it there)."""
+    topiramate", "the doctor put me on X": the one a verb of placing puts onto a value holds it now (read as
+    "Biscuit is now on Metacam"; not the one who put it there)."""
     them = next((k for k in verb.children if (k.dep_ == "dobj" or k.dep_ == "nsubjpass" and verb.tag_ == "VBN")
-                 and (k.pos_ == "PROPN" or k.dep_ == "nsubjpass" and k.lower_ in FIRST)), None) \
+                 and (k.pos_ == "PROPN" or k.lower_ in _ME)), None) \
         if verb.lemma_.lower() in _PLACING else None
     value = next((o for k in verb.children if k.dep_ in ("prep", "prt") and k.lower_ in ("to", "on", "onto")
                   if (o := pobj(k) or next((c for c in k.children if c.dep_ == "pobj"), None)) is not None), None)
     # (the small parser takes the "on" of "been put on X" for a particle, its object under it)
-    if them is None or value is None or them.lower_ in FIRST and any(d.dep_ == "det" for d in value.children):
-        return None  # (the speaker put on a thing, not a value: "I was moved to the night shift")
-    who = speaker if them.lower_ in FIRST else noun_phrase(them, frozenset())  # (the whole name: "Late Night Jazz")
+    if them is None or value is None or them.lower_ in _ME and any(d.dep_ == "det" for d in value.children) \
+            or any(k.dep_ == "prep" and k.lower_ == "from" for k in verb.children):
+        return None  # (the speaker put on a thing, not a value: "I was moved to the night shift"; a change from one
+        # value to another is read with both: "moved me from warfarin to apixaban")
+    who = speaker if them.lower_ in _ME else noun_phrase(them, frozenset())  # (the whole name: "Late Night Jazz")
     return made(who, "be", value, f"{who} is now on {_text(value)}", "change")
 
 
 _PLACING = frozenset({"switch", "put", "move", "start", "change", "transfer"})
+_ME = FIRST | {"me", "us"}
 
 
 def _taken_from(verb: Any, speaker: str) -> Reading | None:

@@ -114,6 +114,9 @@ _CONTRACTIONS = [
 # now is Kofi", "is now Kofi" as "is Kofi", which the patterns and the parser read as a copula
 _THING_IS = re.compile(r"\b([Mm]y|[Oo]ur)\s+(\w+)(?:['’]s|\s+now\s+is|\s+is\s+now)\s+(?=(?:a|an|the|[A-Z])\w*)")
 # a line with no verb that names a new one: "New mobile, new number: 07700 900456" says "My new number is ..."
+# the one one likes most, said as the subject ("The book I love most is X"): one's favourite
+_LIKED_MOST = re.compile(r"\b[Tt]he\s+((?:[a-z]+\s+)?[a-z]+)\s+(?:I|we)\s+(?:love|like|enjoy)\s+"
+                         r"(?:the\s+)?(?:most|best)\s+(?=(?:is|was)\b)")
 _NEW_ONE_LINE = re.compile(r"^(?:[\w\s-]+,\s+)?(?:[Mm]y\s+|[Oo]ur\s+)?[Nn]ew\s+((?:[a-z]+\s+){0,2}[a-z]+)\s*:\s+(?=\S)")
 # a thing of mine changed to a value is the thing's value now: "I've switched my email to jo@example.org" says "My
 # email is jo@example.org" (a slot's noun or an attribute's, whose old value it then replaces)
@@ -171,6 +174,20 @@ _SOMEONE = re.compile(r"^(?:someone|somebody|a\s+(?:new\s+)?(?:guy|girl|man|woma
 _NAMES_UNIT = re.compile(r"([A-Z][\w&.-]*(?:\s+[A-Z][\w&.-]*)*)['’]s\s+(?:[a-z][\w-]*\s+){0,2}([a-z]+)$")
 
 
+# the past participles of the irregular verbs phrases begin with ("went vegan": "have gone vegan")
+_PARTICIPLES = {"went": "gone", "became": "become", "took": "taken", "began": "begun", "drove": "driven",
+                "gave": "given", "ate": "eaten", "did": "done", "ran": "run", "rode": "ridden", "chose": "chosen"}
+
+
+def _forms(phr: tuple[str, ...]) -> tuple[str, ...]:
+    """A phrase's forms as said after "I" or "we": "are" for "am" ("we are engaged"), "been" for "was" or "got" after
+    "have" ("I've just been promoted to"), and an irregular past's participle ("I've gone vegan")."""
+    words = [f.split(" ", 1) for f in phr]
+    return (*phr, *("are" + f[2:] for f in phr if f == "am" or f.startswith("am ")),
+            *("been " + w[1] for w in words if w[0] in ("was", "got") and len(w) > 1),
+            *(" ".join([_PARTICIPLES[w[0]], *w[1:]]) for w in words if w[0] in _PARTICIPLES))
+
+
 def _compile(p: Predicate) -> _Compiled:
     adv = rf"(?:(?:{_ADVERBS})\s+)*"
     aux = r"(?:(?:have|had)\s+(?:been\s+)?)?"
@@ -178,15 +195,12 @@ def _compile(p: Predicate) -> _Compiled:
     def first(phr: tuple[str, ...]) -> re.Pattern[str] | None:
         if not phr:
             return None
-        phr += tuple("are" + f[2:] for f in phr if f == "am" or f.startswith("am "))  # ("we are engaged")
-        phr += tuple("been " + f.split(" ", 1)[1] for f in phr if f.split(" ", 1)[0] in ("was", "got") and " " in f)
-        # ("I've just been promoted to": "was promoted to" after "have" and an adverb)
-        return re.compile(rf"\b(?:I|we)\s+{aux}{adv}{_phrase_rx(phr)}\s+(?P<obj>{_OBJ})", re.I)
+        return re.compile(rf"\b(?:I|we)\s+{aux}{adv}{_phrase_rx(_forms(phr))}\s+(?P<obj>{_OBJ})", re.I)
 
     chained = None
     if p.first_person:
         chained = re.compile(
-            rf"\b(?:I|we)\b[^.;!?]*?\band\s+{adv}{_phrase_rx(p.first_person)}\s+(?P<obj>{_OBJ})", re.I
+            rf"\b(?:I|we)\b[^.;!?]*?\band\s+{adv}{_phrase_rx(_forms(p.first_person))}\s+(?P<obj>{_OBJ})", re.I
         )
     third = None
     if p.third_person:
@@ -315,6 +329,7 @@ class RulesExtractor:
             raw = _MINE_CHANGED.sub(lambda m: f"{m.group(1).capitalize()} {m.group(2)} is ", raw)
             raw = _THING_IS.sub(r"\1 \2 is ", dates.expand_weekdays(raw))  # (the one slot's new value: no "now")
             raw = _NEW_ONE_LINE.sub(r"My new \1 is ", raw)
+            raw = _LIKED_MOST.sub(r"My favourite \1 ", raw)
             sentence = normalize_text(raw.strip())
             if sentence and not worth.is_question(raw):  # a question states nothing
                 self._read(raw.strip(), sentence, me, episode.occurred_at, out, speakers)
@@ -475,7 +490,8 @@ class RulesExtractor:
             return self.vocab.predicates[next(iter(names))] if len(names) == 1 else None
         head = c.object.split()[-1].lower() if c.object else ""
         named = self._keywords.get(head, set())
-        if len(named) == 1 and self.canonical.class_word(next(iter(named)), c.object):
+        if len(named) == 1 and (self.canonical.class_word(next(iter(named)), c.object)
+                                or self._kind_of_its_noun(self.vocab.predicates[next(iter(named))], c.object)):
             return self.vocab.predicates[next(iter(named))]  # "I follow a keto diet": the object names its kind
         if c.relation == "be" and not c.copula_noun:
             return next((p for p in self.vocab.predicates.values() if p.value_class in ("job", "diet")
@@ -485,6 +501,13 @@ class RulesExtractor:
             if match.known:
                 return self.vocab.predicates[match.name]
         return None
+
+    @staticmethod
+    def _kind_of_its_noun(spec: Predicate, value: str) -> bool:
+        """"I'm doing a maths degree": a value said with a keyword of a one-value slot that has no class of values,
+        and words of its own before it (not only "a new degree")."""
+        return not spec.value_class and spec.object_kind == "value" and spec.single_valued \
+            and len(_LEADING.sub("", value.strip()).split()) > 1
 
     # -- internals --------------------------------------------------------
     def _sentence(self, s: str, me: str, t: datetime, out: Extraction) -> None:

@@ -181,7 +181,13 @@ def misjoined(doc: Any) -> bool:
     """Did the small parser join a clause's named subject to the noun before it ("quarrelled with the cast and
     Raj Mehta took over": "Raj Mehta" a conj of "cast", and "took" no verb of Raj's)?"""
     return any(t.dep_ == "conj" and t.pos_ == "PROPN" and t.head.pos_ == "NOUN" and t.i + 1 < len(doc)
-               and doc[t.i + 1].pos_ in ("VERB", "AUX") for t in doc)
+               and doc[t.i + 1].pos_ in ("VERB", "AUX") or _name_as_verb(t) for t in doc)
+
+
+def _name_as_verb(t: Any) -> bool:
+    """"Kane retired and Speke fire station is now ...": a capital after "and" that the parser took for a verb."""
+    return t.dep_ == "conj" and t.pos_ == "VERB" and t.text[:1].isupper() and t.text[1:].islower() and t.i > 1 \
+        and t.doc[t.i - 1].lower_ == "and"
 
 
 def named_clauses(sentence: str) -> list[str]:

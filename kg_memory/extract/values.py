@@ -30,6 +30,19 @@ def _named_through(doc: Any, end: int) -> int:
     while end + 2 < len(doc) and doc[end].text[:1].isupper() and doc[end + 1].lower_ in ("the", "of") \
             and doc[end + 1].text.islower() and doc[end + 2].text[:1].isupper() and doc[end + 2].is_alpha:
         end += 2
+    return versus_through(doc, end)
+
+
+_VERSUS = frozenset({"v", "v.", "vs", "vs.", "versus"})
+
+
+def versus_through(doc: Any, end: int) -> int:
+    """A case named by its parties goes on through "v" ("R v Okoro", "Smith v Jones Ltd")."""
+    if end + 2 < len(doc) and doc[end].text[:1].isupper() and doc[end + 1].lower_ in _VERSUS \
+            and doc[end + 1].text.islower() and doc[end + 2].text[:1].isupper():
+        end += 2
+        while end + 1 < len(doc) and doc[end + 1].pos_ == "PROPN" and doc[end + 1].head.i in (end, end + 2):
+            end += 1  # ("Smith v Jones Ltd")
     return end
 
 
@@ -200,7 +213,11 @@ def noun_phrase(tok: Any, types: frozenset[str]) -> str:
         end += 1  # a number after a name is part of it ("Van 4", "Building 7"), or after a type's noun ("unit 333 004")
     if _ampersand(doc, end):
         end += 2
+    end = versus_through(doc, end)
     said = [*words, *doc[tok.i + 1:end + 1]]
+    gaps = {i for i in range(said[0].i, said[-1].i + 1)} - {t.i for t in said} if said else set()
+    if gaps and all(doc[i].lower_ in _VERSUS for i in gaps):
+        said = list(doc[said[0].i:said[-1].i + 1])  # ("R v Lyle", the parser hanging "R" on "Lyle" and "v" on "R")
     if len(said) > 1 and said[-1].lower_ in types and (said[-2].dep_ == "compound" or said[-2].tag_ == "VBG"):
         said = said[:-1]  # (not "the first team", nor "the women's team": those words only say which one)
     return " ".join(t.text for t in said).replace(" 's", "'s").replace(" ’s", "’s")

@@ -107,8 +107,9 @@ def of_thing(noun: Any, types: frozenset[str]) -> str | None:
 def owner(noun: Any, speaker: str, types: frozenset[str]) -> str | None:
     """Whose slot a noun that names the slot speaks of: "my doctor" the speaker's, "Hooli's contract"
     and "the Hooli contract" Hooli's, "our contact at Hooli" Hooli's."""
-    for k in noun.children:
-        if k.dep_ == "prep" and k.lower_ in ("at", "with", "for", "of", "on"):
+    the = any(k.dep_ == "det" and k.lower_ == "the" for k in noun.children)
+    for k in noun.children:  # (and "in" a named thing, of "the" slot's noun: "the prosecutor in R v Lyle")
+        if k.dep_ == "prep" and (k.lower_ in ("at", "with", "for", "of", "on") or k.lower_ == "in" and the):
             obj = pobj(k)
             if obj is not None and obj.lower_ in ("me", "us"):
                 return speaker  # "home for me is Minneapolis"
@@ -125,7 +126,9 @@ def owner(noun: Any, speaker: str, types: frozenset[str]) -> str | None:
                 inner = owner(obj, speaker, types)  # "our point of contact at Initech": the contact's owner
                 if inner is not None and inner != speaker:
                     return inner
-    named = next((k for k in noun.children if k.dep_ == "compound" and k.pos_ == "PROPN"), None)
+    named = next((k for k in noun.children if k.dep_ == "compound" and (k.pos_ == "PROPN" or k.pos_ == "VERB" and
+                                                                        k.text.istitle())), None)
+    # (a name the parser took for a verb: "Speke fire station is ...")
     for k in noun.children:
         if k.dep_ == "poss":
             if k.lower_ in ("my", "our"):

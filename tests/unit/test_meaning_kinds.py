@@ -2,8 +2,9 @@
 whose kind the small parser misreads, a kind that weighs nothing in the masked clause, a possessive charge
 ("Kandula's care"), a value said as "a diet of X", a value said with its slot's noun where the examples name
 one, a verb's lemma as a cue, a full stop the tokenizer kept on a name, homes one moves back to or lives on, a
-year of study at a place, and an adverb between "have" and "been". Sentences of their own, none of the update
-sets'."""
+year of study at a place, an adverb between "have" and "been", cases named by their parties ("R v Okoro"), a
+name taken for a verb, a value said with a slot's keyword, irregular participles, "the X I love most" and "put me
+on X". Sentences of their own, none of the update sets'."""
 
 from __future__ import annotations
 
@@ -130,3 +131,55 @@ def test_an_adverb_between_have_and_been_keeps_the_phrase(rules):
 
 def test_handing_in_ones_notice_ends_the_job(rules):
     assert ("user", "works_at", "Lidl", True) in _facts(rules, "I handed in my notice at Lidl.")
+
+
+@pytest.fixture(scope="module")
+def courts(embedder):
+    return _under(embedder, "courts")
+
+
+@pytest.fixture(scope="module")
+def fire(embedder):
+    return _under(embedder, "fire")
+
+
+def test_a_case_named_by_its_parties_is_one_name(courts):
+    assert ("r v hussain", "judge", "Judge Ellery", False) in _facts(courts, "Judge Ellery is hearing R v Hussain.")
+
+
+def test_the_slots_noun_in_a_named_thing_is_that_things(courts):
+    """"the prosecutor in R v Kemp": R v Kemp's; (the parser hangs "R" on "Kemp" and "v" on "R")."""
+    assert ("r v kemp", "prosecutor", "Gina Tate", False) in _facts(courts, "The prosecutor in R v Kemp is Gina Tate.")
+
+
+def test_my_slot_in_a_place_stays_mine(rules):
+    assert ("user", "doctor", "Dr Imrie", False) in _facts(rules, "My doctor in Perth is Dr Imrie.")
+
+
+def test_a_name_the_parser_took_for_a_verb_after_and_starts_a_clause_of_its_own(fire):
+    """"Speke" tagged a verb joined to "retired": the clause after "and" is read alone, its station Croxby's."""
+    facts = _facts(fire, "Alan Moss retired and Croxby fire station is now commanded by Jo Lyons.")
+    assert ("croxby", "station_commander", "Jo Lyons", False) in facts
+    assert not any(f[0] == "alan moss" for f in facts)
+
+
+def test_a_value_said_with_a_keyword_of_a_slot_with_no_class(rules):
+    assert ("user", "field_of_study", "chemistry degree", False) in _facts(rules, "I'm doing a chemistry degree.")
+    assert not any(f[1] == "field_of_study" for f in _facts(rules, "I'm doing a degree."))
+
+
+@pytest.mark.parametrize("text, value", [
+    ("I've gone pescatarian.", "pescatarian"),
+    ("I've cut out sugar and gone keto.", "keto"),
+])
+def test_an_irregular_pasts_participle_keeps_the_phrase(rules, text, value):
+    assert ("user", "diet", value, False) in _facts(rules, text)
+
+
+def test_the_one_liked_most_is_the_favourite(rules):
+    facts = _facts(rules, "The album I like best is Blue.")
+    assert ("user", "favorite_album", "Blue", False) in facts
+
+
+def test_one_who_puts_me_on_a_value_makes_it_mine(rules):
+    assert ("user", "takes_medication", "pregabalin", False) in _facts(rules, "The consultant put me on pregabalin.")
