@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import logging
 import re
-from collections.abc import Iterable
 from dataclasses import dataclass
 from datetime import datetime
 
@@ -22,6 +21,9 @@ from .canonical import Canonicalizer, by_its_form, snake
 from .homes import WORKPLACES, Homes
 from .lexicon import ORG_UNITS
 from .meaning import MeaningReader, ontology_tag
+from .phrasing import ADVERBS as _ADVERBS
+from .phrasing import forms as _forms
+from .phrasing import phrase_rx as _phrase_rx
 from .values import product_name
 
 log = logging.getLogger(__name__)
@@ -63,8 +65,6 @@ RULES_VERSION = "rules-22"  # rules-7 (what is worth keeping, extract/worth.py) 
 # "a diet of X", a value said with its slot's noun, a verb's lemma as a cue, homes moved back to or lived on, a year
 # of study, "have just been", "handed in my notice")
 
-_ADVERBS = (r"just|also|recently|finally|now|still|currently|actually|really|already|officially|"
-            r"eventually|happily|fully|then|even|both")
 _STOP = re.compile(
     r"\s+(?:and|but|because|so|since|as|on|with|for|from|in|at|to|when|while|where|which|who|that|after|"
     r"before|until|now|today|tonight|yesterday|tomorrow|last|this|next|back|ago|again|too|anymore|though|"
@@ -142,11 +142,6 @@ _DROPPED_I = re.compile(r"^((?:finally|just|recently|so|also|then|now)\s+)?(got|
                         r"started|switched|quit|traded|swapped|upgraded|joined|became)\b", re.I)
 
 
-def _phrase_rx(phrases: Iterable[str]) -> str:
-    alts = sorted({p for p in phrases if "{" not in p}, key=len, reverse=True)
-    return "(?:" + "|".join(re.escape(p).replace(r"\ ", r"\s+") for p in alts) + ")"
-
-
 @dataclass(frozen=True)
 class _Compiled:
     pred: Predicate
@@ -172,20 +167,6 @@ _SOMEONE = re.compile(r"^(?:someone|somebody|a\s+(?:new\s+)?(?:guy|girl|man|woma
                       r"(?:\s*,\s*|\s+called\s+|\s+named\s+)(?=[A-Z])")
 # a name and a part of what it names ("KPMG's audit practice": group 1 the name, 2 the part's noun)
 _NAMES_UNIT = re.compile(r"([A-Z][\w&.-]*(?:\s+[A-Z][\w&.-]*)*)['’]s\s+(?:[a-z][\w-]*\s+){0,2}([a-z]+)$")
-
-
-# the past participles of the irregular verbs phrases begin with ("went vegan": "have gone vegan")
-_PARTICIPLES = {"went": "gone", "became": "become", "took": "taken", "began": "begun", "drove": "driven",
-                "gave": "given", "ate": "eaten", "did": "done", "ran": "run", "rode": "ridden", "chose": "chosen"}
-
-
-def _forms(phr: tuple[str, ...]) -> tuple[str, ...]:
-    """A phrase's forms as said after "I" or "we": "are" for "am" ("we are engaged"), "been" for "was" or "got" after
-    "have" ("I've just been promoted to"), and an irregular past's participle ("I've gone vegan")."""
-    words = [f.split(" ", 1) for f in phr]
-    return (*phr, *("are" + f[2:] for f in phr if f == "am" or f.startswith("am ")),
-            *("been " + w[1] for w in words if w[0] in ("was", "got") and len(w) > 1),
-            *(" ".join([_PARTICIPLES[w[0]], *w[1:]]) for w in words if w[0] in _PARTICIPLES))
 
 
 def _compile(p: Predicate) -> _Compiled:
@@ -493,6 +474,9 @@ class RulesExtractor:
         if len(named) == 1 and (self.canonical.class_word(next(iter(named)), c.object)
                                 or self._kind_of_its_noun(self.vocab.predicates[next(iter(named))], c.object)):
             return self.vocab.predicates[next(iter(named))]  # "I follow a keto diet": the object names its kind
+        if len(named) == 1 and c.relation in ("go to", "attend") and not c.past and c.object[:1].isupper() \
+                and self.vocab.predicates[next(iter(named))].object_kind == "entity":
+            return self.vocab.predicates[next(iter(named))]  # "I go to Kingston College": a name of the slot's kind
         if c.relation == "be" and not c.copula_noun:
             return next((p for p in self.vocab.predicates.values() if p.value_class in ("job", "diet")
                          and self.canonical.class_word(p.name, c.object)), None)

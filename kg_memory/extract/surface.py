@@ -180,8 +180,14 @@ _SURFACE_BREAK = re.compile(r",\s+(?:so|and so|because|but)\s+", re.I)
 def misjoined(doc: Any) -> bool:
     """Did the small parser join a clause's named subject to the noun before it ("quarrelled with the cast and
     Raj Mehta took over": "Raj Mehta" a conj of "cast", and "took" no verb of Raj's)?"""
-    return any(t.dep_ == "conj" and t.pos_ == "PROPN" and t.head.pos_ == "NOUN" and t.i + 1 < len(doc)
-               and doc[t.i + 1].pos_ in ("VERB", "AUX") or _name_as_verb(t) for t in doc)
+    return any(t.dep_ == "conj" and t.pos_ == "PROPN" and t.head.pos_ == "NOUN" and _verb_after(t)
+               or _name_as_verb(t) for t in doc)
+
+
+def _verb_after(t: Any) -> bool:
+    """Is a verb the next word after ``t``, but for adverbs ("... and Inés now manages ...")?"""
+    after = next((n for n in t.doc[t.i + 1:] if n.pos_ != "ADV"), None)
+    return after is not None and after.pos_ in ("VERB", "AUX")
 
 
 def _name_as_verb(t: Any) -> bool:

@@ -183,3 +183,29 @@ def test_the_one_liked_most_is_the_favourite(rules):
 
 def test_one_who_puts_me_on_a_value_makes_it_mine(rules):
     assert ("user", "takes_medication", "pregabalin", False) in _facts(rules, "The consultant put me on pregabalin.")
+
+
+@pytest.fixture(scope="module")
+def vineyard(embedder):
+    return _under(embedder, "vineyard")
+
+
+def test_a_name_joined_to_the_noun_before_it_starts_its_own_clause_past_an_adverb(vineyard):
+    facts = _facts(vineyard, "Mia has left the estate and Rafael now manages the Chapel block.")
+    assert ("chapel", "block_manager", "Rafael", False) in facts
+    assert not any(f[2] == "Mia" and f[1] == "block_manager" for f in facts)
+
+
+@pytest.mark.parametrize("text, fact", [
+    ("I'm currently working for Lush.", ("user", "works_at", "Lush", False)),
+    ("I was made a senior engineer in March.", ("user", "job_title", "senior engineer", False)),
+    ("I'm going out with Noor.", ("user", "partner", "Noor", False)),
+    ("I finished at Hull College.", ("user", "studies_at", "Hull College", True)),
+    ("I go to Filton College.", ("user", "studies_at", "Filton College", False)),
+])
+def test_phrasings_in_their_forms(rules, text, fact):
+    assert fact in _facts(rules, text)
+
+
+def test_a_name_gone_to_that_names_no_slots_kind_is_no_slots_value(rules):
+    assert not any(f[1] == "studies_at" for f in _facts(rules, "We go to St Anne's Church."))

@@ -1,0 +1,41 @@
+"""How an ontology's phrasings are said: the forms of a phrase after "I" or "we", and a pattern of them all.
+
+A phrase is written once ("was promoted to", "went", "am working for"); these are the forms English gives it
+after a subject ("I've just been promoted to", "I've gone vegan", "I'm now working for"), so that an ontology
+need not list them."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable
+
+ADVERBS = (r"just|also|recently|finally|now|still|currently|actually|really|already|officially|"
+           r"eventually|happily|fully|then|even|both")
+
+# the past participles of the irregular verbs phrases begin with ("went vegan": "have gone vegan")
+_PARTICIPLES = {"went": "gone", "became": "become", "took": "taken", "began": "begun", "drove": "driven",
+                "gave": "given", "ate": "eaten", "did": "done", "ran": "run", "rode": "ridden", "chose": "chosen"}
+
+
+def forms(phr: tuple[str, ...]) -> tuple[str, ...]:
+    """A phrase's forms as said after "I" or "we": "are" for "am" ("we are engaged"), "been" for "was" or "got" after
+    "have" ("I've just been promoted to"), and an irregular past's participle ("I've gone vegan")."""
+    words = [f.split(" ", 1) for f in phr]
+    return (*phr, *("are" + f[2:] for f in phr if f == "am" or f.startswith("am ")),
+            *("been " + w[1] for w in words if w[0] in ("was", "got") and len(w) > 1),
+            *(" ".join([_PARTICIPLES[w[0]], *w[1:]]) for w in words if w[0] in _PARTICIPLES))
+
+
+def phrase_rx(phrases: Iterable[str]) -> str:
+    """The phrasings as one pattern; after "am", "is" or "are", adverbs may come between the words ("am now working
+    for")."""
+    alts = sorted({p for p in phrases if "{" not in p}, key=len, reverse=True)
+    return "(?:" + "|".join(_said_as(p) for p in alts) + ")"
+
+
+def _said_as(phrase: str) -> str:
+    head, _, rest = phrase.partition(" ")
+    if not rest:
+        return re.escape(head)
+    gap = rf"\s+(?:(?:{ADVERBS})\s+)*" if head.lower() in ("am", "is", "are") else r"\s+"
+    return re.escape(head) + gap + re.escape(rest).replace(r"\ ", r"\s+")
