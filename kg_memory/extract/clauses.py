@@ -166,7 +166,11 @@ def _gave_out(verb: Any, speaker: str) -> Reading | None:
     """"The Astra finally died": a named thing that gives out, with no object, ends the speaker's slot that holds it
     (the pipeline settles which, by the value; a thing the speaker holds in none ends nothing)."""
     lemma = verb.lemma_.lower()
-    gone = lemma in _GIVES_OUT or any(k.dep_ == "prt" and (lemma, k.lower_) in _GIVES_OUT_WITH for k in verb.children)
+    gone = lemma in _GIVES_OUT or any(k.dep_ == "prt" and (lemma, k.lower_) in _GIVES_OUT_WITH for k in verb.children) \
+        or lemma == "stop" and any(k.dep_ == "xcomp" and k.lemma_.lower() == "work" for k in verb.children) \
+        and (verb.dep_ in ("ccomp", "advcl") or any(k.dep_ == "conj" for k in verb.children))
+    # ("Lansoprazole stopped working, so ... put me on X": one held no longer, said with what came after it; not a
+    # fault alone, which may be mended: "my Pixel stopped working")
     if not gone or any(k.dep_ in ("dobj", "attr") for k in verb.children):
         return None
     thing = next((k for k in verb.children if k.dep_ == "nsubj" and k.pos_ == "PROPN" and _is_name(k)), None)

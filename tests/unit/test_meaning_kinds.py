@@ -209,3 +209,13 @@ def test_phrasings_in_their_forms(rules, text, fact):
 
 def test_a_name_gone_to_that_names_no_slots_kind_is_no_slots_value(rules):
     assert not any(f[1] == "studies_at" for f in _facts(rules, "We go to St Anne's Church."))
+
+
+def test_a_value_that_stopped_working_said_with_what_came_after_ends(rules):
+    facts = _facts(rules, "Sumatriptan stopped working, so my GP put me on rizatriptan.")
+    assert ("user", "takes_medication", "rizatriptan", False) in facts
+    assert any(f[1] == "takes_medication" and f[3] and f[2].lower() == "sumatriptan" for f in facts)
+
+
+def test_a_fault_said_alone_ends_nothing(rules):
+    assert not any(f[3] for f in _facts(rules, "My Fitbit stopped working last week."))
