@@ -48,6 +48,7 @@ from .succession import in_place_of, stepped_in, with_names
 from .surface import clauses_of, misjoined, named_clauses, surface_readings
 from .values import an_amount, has_number, names_its_slot, shape_share, value_shape
 from .whose import MOVES, WHICH_ONE, a_slot_word, agent_noun, only_its_noun, shared_stem
+from .wording import DENIED, held_at, held_at_its_noun, says_a_title, stem, titled
 
 # Calibrated on tests/fixtures/updates-*.json: first on their even-numbered cases, from the third round on
 # all of them (docs/benchmarks-notes.md, "Ontologies"; updates-heldout.json is not tuned on). MiniLM puts a
@@ -69,6 +70,10 @@ SLOT_BAND = 0.1  # a change's other slots: those this near its nearest, which th
 VALUE_WEIGHT = 0.15
 VALUE_FLOOR = 0.4
 MASK_WEIGHT = 0.5  # the masked clause's share of the blend (the dev half ranked 9/12 blended, 6/12 as said)
+BOUGHT_FLOOR = 0.33  # a thing bought, said plainly, is a slot's value only this alike its example values (MiniLM:
+# car models 0.36-0.84 to the default drives examples, a Kindle, a MacBook, a PlayStation 0.23-0.30)
+_ACQUIRING = frozenset({"buy", "get", "order", "purchase"})
+_ACQUIRED = re.compile(r"\b(?:bought|buy|got|ordered|purchased)\b", re.I)  # (a reading off the surface has no verb)
 
 # words that say a clause's value is new: such a clause states a change even without a change verb
 # ("I'm back in Sydney for good now", "I became charge nurse", "lately my favourite band is Big Thief")
@@ -85,7 +90,6 @@ _SUCH_AS = re.compile(r"\b(?:such\s+as|e\.g\.|for\s+example|for\s+instance)\b[^.
 # one sent to a place of work ("moved to the Dublin office", "transferred to our Leeds branch")
 _TO_WORK = re.compile(rf"\b(?:mov|relocat|transferr)(?:e|es|ed|ing)\s+(?:over\s+)?to\s+(?:the\s+|our\s+|their\s+)?"
                       rf"(?:[\w'’-]+\s+){{0,3}}({'|'.join(sorted(WORKPLACES))})\b", re.I)
-_DENIED = re.compile(r"\b(?:not|never)\b|n['’]t\b", re.I)
 _STAND_INS = frozenset({"one", "ones", "it", "that", "this", "them", "another", "another one", "the other"})
 _SAID_NOW = re.compile(r"\b(?:now|these days|nowadays|lately)\b", re.I)  # a value said as the one now
 CHANGE_CUE = re.compile(r"\b(?:now|new|newly|became|become|becomes|lately|these days|nowadays|anymore|"
@@ -106,39 +110,6 @@ def ontology_tag(vocab: Vocabulary) -> str:
     from ..core.ontology import default_ontology
 
     return "" if vocab.version == default_ontology().version else f"+ontology:{vocab.version}"
-
-
-def _held_at(noun: str, value: str, text: str) -> re.Match[str] | None:
-    """"a job with Boots", "a new job at Boots": one of a noun held at a value (group 1 the noun, 2 the value);
-    not the one there ("services the boiler at the Elm Road house"), nor where one went ("to a farm at X")."""
-    return re.search(rf"(?<!\bto )\ban?\s+(?:new\s+)?({noun})\s+(?:at|with|for)\s+(?:the\s+)?({value})", text)
-
-
-def _held_at_its_noun(spec: Predicate, r: Reading) -> bool:
-    """"I took a job with Boots": the value held at a keyword of the slot's own ("job"); not one sought
-    ("looking for a job at Google", "applied for a job at Google")."""
-    said = _held_at(r"\w+", re.escape(r.object), r.text)
-    if said is None or said.group(1).lower() not in spec.keywords or _DENIED.search(r.text):
-        return False
-    return re.search(rf"\bfor\s+(?:(?:a|an|the|my|new|another)\s+)*{said.group(1)}\b", r.text, re.I) is None
-
-
-# a person's title before a name ("Captain Hale", "Dr Patel", "Cllr Ross")
-_TITLED = re.compile(r"\b(?:Captain|Capt|Dr|Cllr|Councillor|Mr|Mrs|Ms|Miss|Prof|Professor|Sir|Dame|Rev|Judge|"
-                     r"Sergeant|Sgt|Coach|Chef|Nurse)\.?\s+[A-Z]")
-
-
-def _titled(name: str) -> bool:
-    return _TITLED.match(name) is not None
-
-
-def _stem(word: str) -> str:
-    """A word without the ending of a doer or a past ("presenter", "presented": present)."""
-    for end in ("ers", "er", "ed"):
-        if word.endswith(end) and len(word) - len(end) >= 4:
-            stem = word[:-len(end)]
-            return stem[:-1] if stem[-1] == stem[-2] and stem[-1] not in "aeiou" else stem  # ("flagged": flag)
-    return word
 
 
 class MeaningReader:
@@ -169,7 +140,7 @@ class MeaningReader:
         # that says one leans to that predicate
         self.cues = {name: frozenset(w for w in ws if not any(w in other for n, other in words.items() if n != name))
                      for name, ws in words.items()}
-        self.cues = {name: ws | {_stem(w) for w in ws} for name, ws in self.cues.items()}
+        self.cues = {name: ws | {stem(w) for w in ws} for name, ws in self.cues.items()}
 
     @functools.cached_property
     def _homes(self) -> Homes:
@@ -271,8 +242,8 @@ class MeaningReader:
         """"Captain Moreau commands the Pride of Kent": one said with a person's title, acting on a name said
         without one, is the value of a group's slot whose examples give titled people (the ship's master)."""
         if spec.name not in self.vocab.own or spec.object_kind != "entity" or r.shape not in ("plain", "change") \
-                or not _titled(r.subject) or _titled(r.object) or not r.object[:1].isupper() \
-                or not any(_TITLED.search(e) for e in spec.examples):
+                or not titled(r.subject) or titled(r.object) or not r.object[:1].isupper() \
+                or not any(says_a_title(e) for e in spec.examples):
             return r
         return replace(r, subject=r.object, object=r.subject, object_proper=True)
 
@@ -341,9 +312,9 @@ class MeaningReader:
 
     def _slot_noun_at(self, r: Reading) -> Reading:
         """"I took a job with Boots": a slot's own noun held at a name is that name."""
-        if r.shape != "plain" or r.object_proper or not self._only_slot_nouns(r.object) or _DENIED.search(r.text):
+        if r.shape != "plain" or r.object_proper or not self._only_slot_nouns(r.object) or DENIED.search(r.text):
             return r  # (nor one denied: "I didn't get the job at Canva")
-        at = _held_at(re.escape(r.object), _NAME, r.text)
+        at = held_at(re.escape(r.object), _NAME, r.text)
         return r if at is None else replace(r, object=at.group(2).rstrip(".,;:!?"), object_proper=True)
 
     def _only_slot_nouns(self, value: str) -> bool:
@@ -433,7 +404,8 @@ class MeaningReader:
             # a light verb states little even with a word of change ("I have a car now")
             clear = self.predicate(r)
             cued = CHANGE_CUE.search(r.text) is not None
-            clearly = clear is not None and (clear[1] >= CUE_THRESHOLD and r.verb not in parse.LIGHT_VERBS if cued
+            clearly = clear is not None and (clear[1] >= CUE_THRESHOLD and r.verb not in parse.LIGHT_VERBS
+                                             and self._bought_as_its_kind(r, clear[0]) if cued
                                              else self._a_clear_state(r, clear))
             found = found if clearly else None
         elif found and r.shape == "plain" and found[0].name not in self.vocab.own and r.verb in _EVENT_VERBS:
@@ -466,10 +438,10 @@ class MeaningReader:
         for my undergrad"): only of a one-value slot, clearly near, and not near only because an example names
         the value ("I'm in Leeds" is no study at "the University of Leeds")."""
         spec, score = clear
-        if self.vocab.is_single(spec.name) and score >= SHAPE_THRESHOLD and _held_at_its_noun(spec, r):
+        if self.vocab.is_single(spec.name) and score >= SHAPE_THRESHOLD and held_at_its_noun(spec, r):
             return True  # the slot's own noun said with the value ("I took a job with Boots")
-        if score < STATE_THRESHOLD or not self.vocab.is_single(spec.name):
-            return False
+        if score < STATE_THRESHOLD or not self.vocab.is_single(spec.name) or not self._bought_as_its_kind(r, spec):
+            return False  # (nor a thing bought that is not of the slot's kind: "I bought a Kindle")
         if r.verb in parse.LIGHT_VERBS or any(r.object.lower() in e.lower() for e in spec.examples):
             # a light verb says little ("I'm doing lunch at ..."), and a value an example names lends the clause
             # its nearness: then only a word of the slot's class ("I eat pescatarian") or the slot's own wording
@@ -477,6 +449,16 @@ class MeaningReader:
             return r.object.lower() in self.vocab.value_classes.get(spec.value_class or "", ()) \
                 or self._worded_as(spec.name, r)
         return True
+
+    def _bought_as_its_kind(self, r: Reading, spec: Predicate) -> bool:
+        """A thing bought or got, said plainly ("I bought a Kindle"), is a slot's value only when it is like the
+        slot's example values (a car model for the car one drives): a purchase is a passing act otherwise."""
+        if r.verb not in _ACQUIRING and (r.verb or not _ACQUIRED.search(r.text)):
+            return True
+        assert self.embedder is not None
+        alike = best_per_owner(self._exemplars().values @ np.asarray(self.embedder.embed([r.object])[0],
+                                                                     dtype=np.float32), self._exemplars().masked_owners)
+        return alike.get(spec.name, 0.0) >= BOUGHT_FLOOR
 
     def _worded_as(self, predicate: str, r: Reading) -> bool:
         """Is the clause, its subject and value masked, nearest to the predicate's examples masked alike?"""
@@ -629,7 +611,7 @@ class MeaningReader:
         said_words = {w.lower() for w in re.findall(r"[A-Za-z]+", r.text)}
         said_words |= {w[:-1] for w in said_words if w.endswith("s")}
         said_words |= {w[2:] for w in said_words if w.startswith("re") and len(w) > 6}  # "reassigned": assigned
-        said_words |= {_stem(w) for w in said_words} | ({r.verb} if r.verb else set())  # "presented": a presenter's;
+        said_words |= {stem(w) for w in said_words} | ({r.verb} if r.verb else set())  # "presented": a presenter's;
         # and the verb by its lemma ("cared": care)
         kind = value_shape(r.object)
         sort = kind_of(r.subject, self.vocab.type_notes)  # (a slot said of another kind of thing is no slot of it)

@@ -219,3 +219,12 @@ def test_a_value_that_stopped_working_said_with_what_came_after_ends(rules):
 
 def test_a_fault_said_alone_ends_nothing(rules):
     assert not any(f[3] for f in _facts(rules, "My Fitbit stopped working last week."))
+
+
+@pytest.mark.parametrize("text", ["I bought a Kindle.", "I finally bought a new MacBook."])
+def test_a_thing_bought_that_is_not_of_the_slots_kind_is_no_value_of_it(rules, text):
+    assert not any(f[1] == "drives" for f in _facts(rules, text))
+
+
+def test_a_car_bought_is_driven(rules):
+    assert ("user", "drives", "Toyota Yaris", False) in _facts(rules, "I bought a Toyota Yaris.")
