@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import logging
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import datetime
 
 from ..core.models import Episode
@@ -114,6 +114,8 @@ _CONTRACTIONS = [
 # now is Kofi", "is now Kofi" as "is Kofi", which the patterns and the parser read as a copula
 _THING_IS = re.compile(r"\b([Mm]y|[Oo]ur)\s+(\w+)(?:['’]s|\s+now\s+is|\s+is\s+now)\s+(?=(?:a|an|the|[A-Z])\w*)")
 # a line with no verb that names a new one: "New mobile, new number: 07700 900456" says "My new number is ..."
+# where the speaker is now, said after an end ("... and I'm at Boots now"; group 1 the name)
+_AT_NOW = re.compile(rf"(?:\band|;|,\s+so)\s+(?:now\s+)?I\s+am\s+(?:now\s+)?(?:at|with)\s+({_NAME})")
 # the one one likes most, said as the subject ("The book I love most is X"): one's favourite
 _LIKED_MOST = re.compile(r"\b[Tt]he\s+((?:[a-z]+\s+)?[a-z]+)\s+(?:I|we)\s+(?:love|like|enjoy)\s+"
                          r"(?:the\s+)?(?:most|best)\s+(?=(?:is|was)\b)")
@@ -354,6 +356,7 @@ class RulesExtractor:
                       and (not f.ending or f.predicate in slots)  # (an end of another name in a slot they read:
                       # "joined KPMG after leaving Deloitte")
                       and not any(names_value(f.object, g.object) for g in out.facts[before:])]
+            missed += self._at_after_an_end(sentence, me, out.facts[before:])
             out.facts.extend(missed)
             out.mentions.extend(f.subject for f in missed)
             if self.parser and not missed:  # ("I've been living in X since my daughter started school": the
@@ -365,6 +368,19 @@ class RulesExtractor:
             out.mentions.extend(f.subject for f in read)
         elif self.parser:
             self._parsed(raw, me, t, out, speakers | {me})
+
+    def _at_after_an_end(self, sentence: str, me: str, read: list[ExtractedFact]) -> list[ExtractedFact]:
+        """"I handed in my notice at Greggs and I'm at Boots now": where the speaker is, said after the end of a
+        one-value slot of a name, is that slot's new value (not after an end that may be of several slots: "I left
+        Tesco and I'm with Aldi now" does not say which)."""
+        ended = [f for f in read if f.ending and f.subject == me and f.object_kind == "entity"
+                 and self.vocab.is_single(f.predicate)]
+        at = _AT_NOW.search(sentence) if len(ended) == 1 else None
+        if at is None or names_value(ended[0].object, at.group(1)):
+            return []
+        value, first = at.group(1), ended[0]
+        return [replace(first, object=value, statement=self._statement(first.predicate, me, value), ending=False,
+                        replaces=first.object)]
 
     # -- the parse: sentences the phrase patterns did not read ---------------
     def _parsed(self, sentence: str, me: str, t: datetime, out: Extraction, speakers: frozenset[str],

@@ -228,3 +228,21 @@ def test_a_thing_bought_that_is_not_of_the_slots_kind_is_no_value_of_it(rules, t
 
 def test_a_car_bought_is_driven(rules):
     assert ("user", "drives", "Toyota Yaris", False) in _facts(rules, "I bought a Toyota Yaris.")
+
+
+def test_where_the_speaker_is_after_an_end_is_the_slots_new_value(rules):
+    facts = _facts(rules, "I handed in my notice at Costa and I'm at Pret now.")
+    assert ("user", "works_at", "Costa", True) in facts
+    assert ("user", "works_at", "Pret", False) in facts
+
+
+def test_where_the_speaker_is_after_an_end_of_several_slots_takes_none_of_them_blindly(rules):
+    """"left" ends where one lived, worked or studied: the first of them is no guide ("Lidl" is no home)."""
+    facts = _facts(rules, "I left Tesco and I'm at Lidl now.")
+    assert not any(f[2] == "Lidl" and f[1] in ("lives_in", "studies_at") for f in facts)
+
+
+def test_hired_as_a_role_at_a_name(rules):
+    facts = _facts(rules, "Got hired as a sous chef at Dishoom last month.")
+    assert ("user", "job_title", "sous chef", False) in facts
+    assert ("user", "works_at", "Dishoom", False) in facts
