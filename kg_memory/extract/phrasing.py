@@ -1,4 +1,5 @@
-"""How an ontology's phrasings are said: the forms of a phrase after "I" or "we", and a pattern of them all.
+"""How an ontology's phrasings are said: the forms of a phrase after "I" or "we", a pattern of them all, and
+sentences said in other words put plainly.
 
 A phrase is written once ("was promoted to", "went", "am working for"); these are the forms English gives it
 after a subject ("I've just been promoted to", "I've gone vegan", "I'm now working for"), so that an ontology
@@ -39,3 +40,19 @@ def _said_as(phrase: str) -> str:
         return re.escape(head)
     gap = rf"\s+(?:(?:{ADVERBS})\s+)*" if head.lower() in ("am", "is", "are") else r"\s+"
     return re.escape(head) + gap + re.escape(rest).replace(r"\ ", r"\s+")
+
+
+# the one one likes most, said as the subject ("The book I love most is X"): one's favourite
+_LIKED_MOST = re.compile(r"\b[Tt]he\s+((?:[a-z]+\s+)?[a-z]+)\s+(?:I|we)\s+(?:love|like|enjoy)\s+"
+                         r"(?:the\s+)?(?:most|best)\s+(?=(?:is|was)\b)")
+# a named vehicle one gets about in ("I get around in a battered old Skoda Fabia", "we run about in a Fiesta"):
+# the one one drives (a name only: "I get to work in a taxi" says no car of one's own)
+_TRAVELLED_IN = re.compile(rf"\b(I|[Ww]e)\s+(?:(?:{ADVERBS})\s+)*(?:get|run|go|zip|nip|travel|commute|drive|potter)"
+                           r"\s+(?:around|about|round|everywhere|to\s+work)\s+in\s+(?:a|an|my|our)\s+"
+                           r"(?:(?-i:[a-z][a-z-]*)\s+){0,3}(?=[A-Z])")
+
+
+def said_plainly(sentence: str) -> str:
+    """A sentence with what it says in other words put as the phrasings say it."""
+    sentence = _LIKED_MOST.sub(r"My favourite \1 ", sentence)
+    return _TRAVELLED_IN.sub(r"\1 drive a ", sentence)

@@ -24,6 +24,7 @@ from .meaning import MeaningReader, ontology_tag
 from .phrasing import ADVERBS as _ADVERBS
 from .phrasing import forms as _forms
 from .phrasing import phrase_rx as _phrase_rx
+from .phrasing import said_plainly
 from .values import product_name
 
 log = logging.getLogger(__name__)
@@ -116,9 +117,6 @@ _THING_IS = re.compile(r"\b([Mm]y|[Oo]ur)\s+(\w+)(?:['’]s|\s+now\s+is|\s+is\s+
 # a line with no verb that names a new one: "New mobile, new number: 07700 900456" says "My new number is ..."
 # where the speaker is now, said after an end ("... and I'm at Boots now"; group 1 the name)
 _AT_NOW = re.compile(rf"(?:\band|;|,\s+so)\s+(?:now\s+)?I\s+am\s+(?:now\s+)?(?:at|with)\s+({_NAME})")
-# the one one likes most, said as the subject ("The book I love most is X"): one's favourite
-_LIKED_MOST = re.compile(r"\b[Tt]he\s+((?:[a-z]+\s+)?[a-z]+)\s+(?:I|we)\s+(?:love|like|enjoy)\s+"
-                         r"(?:the\s+)?(?:most|best)\s+(?=(?:is|was)\b)")
 _NEW_ONE_LINE = re.compile(r"^(?:[\w\s-]+,\s+)?(?:[Mm]y\s+|[Oo]ur\s+)?[Nn]ew\s+((?:[a-z]+\s+){0,2}[a-z]+)\s*:\s+(?=\S)")
 # a thing of mine changed to a value is the thing's value now: "I've switched my email to jo@example.org" says "My
 # email is jo@example.org" (a slot's noun or an attribute's, whose old value it then replaces)
@@ -312,7 +310,7 @@ class RulesExtractor:
             raw = _MINE_CHANGED.sub(lambda m: f"{m.group(1).capitalize()} {m.group(2)} is ", raw)
             raw = _THING_IS.sub(r"\1 \2 is ", dates.expand_weekdays(raw))  # (the one slot's new value: no "now")
             raw = _NEW_ONE_LINE.sub(r"My new \1 is ", raw)
-            raw = _LIKED_MOST.sub(r"My favourite \1 ", raw)
+            raw = said_plainly(raw)  # ("The book I love most is X": "My favourite book is X")
             sentence = normalize_text(raw.strip())
             if sentence and not worth.is_question(raw):  # a question states nothing
                 self._read(raw.strip(), sentence, me, episode.occurred_at, out, speakers)

@@ -246,3 +246,15 @@ def test_hired_as_a_role_at_a_name(rules):
     facts = _facts(rules, "Got hired as a sous chef at Dishoom last month.")
     assert ("user", "job_title", "sous chef", False) in facts
     assert ("user", "works_at", "Dishoom", False) in facts
+
+
+@pytest.mark.parametrize("text, car", [
+    ("I get around in a battered old Vauxhall Astra.", "Vauxhall Astra"),
+    ("We run about in a Toyota Aygo.", "Toyota Aygo"),
+])
+def test_a_named_vehicle_one_gets_about_in_is_driven(rules, text, car):
+    assert ("user", "drives", car, False) in _facts(rules, text)
+
+
+def test_a_vehicle_with_no_name_one_gets_about_in_is_no_car(rules):
+    assert not any(f[1] == "drives" for f in _facts(rules, "I get to work in a taxi."))
