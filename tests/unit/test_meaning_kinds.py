@@ -8,23 +8,13 @@ on X". Sentences of their own, none of the update sets'."""
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import pytest
 
 from kg_memory.extract import parse
 from kg_memory.extract.exemplars import mask
-from kg_memory.extract.rules import RulesExtractor
 
 from .said import facts_said as _facts
-
-FIXTURES = Path(__file__).resolve().parents[1] / "fixtures" / "ontologies"
-
-
-def _under(embedder, name):
-    from kg_memory.core.ontology import load_ontology_file
-
-    return RulesExtractor(embedder).with_vocabulary(load_ontology_file(FIXTURES / f"{name}.toml").vocab)
+from .said import under as _under
 
 
 @pytest.fixture(scope="module")

@@ -7,7 +7,6 @@ of time that says when, not what. Sentences of their own, none of the update set
 from __future__ import annotations
 
 from datetime import UTC, datetime
-from pathlib import Path
 
 import pytest
 
@@ -16,9 +15,11 @@ from kg_memory.extract import parse
 from kg_memory.extract.clauses import readings
 from kg_memory.extract.rules import RulesExtractor
 
+from .said import ONTOLOGIES
 from .said import facts_said as _facts
+from .said import under as _under
 
-FIXTURES = Path(__file__).resolve().parents[1] / "fixtures" / "ontologies"
+FIXTURES = ONTOLOGIES
 T = datetime(2026, 4, 10, 10, tzinfo=UTC)
 
 
@@ -27,8 +28,6 @@ def rules(embedder):
     return RulesExtractor(embedder)
 
 
-def _under(embedder, name):
-    return RulesExtractor(embedder).with_vocabulary(load_ontology_file(FIXTURES / f"{name}.toml").vocab)
 
 
 @pytest.mark.parametrize("text, fact", [
