@@ -1,9 +1,10 @@
 """Sentences the small English parser misreads, parsed again in a form it reads right.
 
 Each repair looks at the first parse, and only when that parse shows the known misreading does it
-parse a rewritten sentence: a chat line that drops its "I" ("Sold my Civic and ..."), or a name
-said after its kind with no commas ("The tapir Tavi lives in the Rainforest House", whose kind the
-parser takes for the sentence's head and the name for a relative clause's subject)."""
+parse a rewritten sentence: a chat line that drops its "I" ("Sold my Civic and ..."), a name said
+after its kind with no commas ("The tapir Tavi lives in the Rainforest House", whose kind the parser
+takes for the sentence's head and the name for a relative clause's subject), and a name said after
+a noun of the subject ("The vet for the elephant Kandula is ...", which it makes a second subject)."""
 
 from __future__ import annotations
 
@@ -43,9 +44,7 @@ def _named_after_its_kind(doc: Any, sentence: str, nlp: Callable[[str], Any]) ->
         return None
     kind = next((t for t in doc if t.idx + len(t.text) == m.end("kind")), None)
     name = next((t for t in doc if t.idx + len(t.text) == m.end("name")), None)
-    if kind is None or name is None or kind.pos_ != "NOUN":
-        return None
-    if kind.dep_ != "ROOT":
+    if kind is None or name is None or kind.pos_ != "NOUN" or kind.dep_ != "ROOT":
         return None
     return nlp(f"{m.group('kind')}, {m.group('name')},{sentence[m.end():]}")
 

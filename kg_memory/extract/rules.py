@@ -64,7 +64,8 @@ RULES_VERSION = "rules-22"  # rules-7 (what is worth keeping, extract/worth.py) 
 # job, a class word's hyphen, "has become my favourite", "someone new, Tariq", titled holders, "took command of");
 # 22: round sixteen (names said with their kind, repaired parses of them, a kind masked with its name, "X's care",
 # "a diet of X", a value said with its slot's noun, a verb's lemma as a cue, homes moved back to or lived on, a year
-# of study, "have just been", "handed in my notice")
+# of study, phrasings in their forms, "handed in my notice", cases named by their parties, names taken for verbs,
+# "put me on X", what stopped working, a car one gets about in, a thing bought that is not of a slot's kind)
 
 _STOP = re.compile(
     r"\s+(?:and|but|because|so|since|as|on|with|for|from|in|at|to|when|while|where|which|who|that|after|"
@@ -114,9 +115,9 @@ _CONTRACTIONS = [
 # "My phone's a OnePlus": "is", not whose (for the parse too, which reads "phone's" as an owner); and "my boyfriend
 # now is Kofi", "is now Kofi" as "is Kofi", which the patterns and the parser read as a copula
 _THING_IS = re.compile(r"\b([Mm]y|[Oo]ur)\s+(\w+)(?:['’]s|\s+now\s+is|\s+is\s+now)\s+(?=(?:a|an|the|[A-Z])\w*)")
-# a line with no verb that names a new one: "New mobile, new number: 07700 900456" says "My new number is ..."
 # where the speaker is now, said after an end ("... and I'm at Boots now"; group 1 the name)
 _AT_NOW = re.compile(rf"(?:\band|;|,\s+so)\s+(?:now\s+)?I\s+am\s+(?:now\s+)?(?:at|with)\s+({_NAME})")
+# a line with no verb that names a new one: "New mobile, new number: 07700 900456" says "My new number is ..."
 _NEW_ONE_LINE = re.compile(r"^(?:[\w\s-]+,\s+)?(?:[Mm]y\s+|[Oo]ur\s+)?[Nn]ew\s+((?:[a-z]+\s+){0,2}[a-z]+)\s*:\s+(?=\S)")
 # a thing of mine changed to a value is the thing's value now: "I've switched my email to jo@example.org" says "My
 # email is jo@example.org" (a slot's noun or an attribute's, whose old value it then replaces)
@@ -485,12 +486,13 @@ class RulesExtractor:
             return self.vocab.predicates[next(iter(names))] if len(names) == 1 else None
         head = c.object.split()[-1].lower() if c.object else ""
         named = self._keywords.get(head, set())
-        if len(named) == 1 and (self.canonical.class_word(next(iter(named)), c.object)
-                                or self._kind_of_its_noun(self.vocab.predicates[next(iter(named))], c.object)):
-            return self.vocab.predicates[next(iter(named))]  # "I follow a keto diet": the object names its kind
-        if len(named) == 1 and c.relation in ("go to", "attend") and not c.past and c.object[:1].isupper() \
-                and self.vocab.predicates[next(iter(named))].object_kind == "entity":
-            return self.vocab.predicates[next(iter(named))]  # "I go to Kingston College": a name of the slot's kind
+        only = self.vocab.predicates[next(iter(named))] if len(named) == 1 else None
+        if only is not None and (self.canonical.class_word(only.name, c.object)
+                                 or self._kind_of_its_noun(only, c.object)):
+            return only  # "I follow a keto diet": the object names its kind
+        if only is not None and c.relation in ("go to", "attend") and not c.past and c.object[:1].isupper() \
+                and only.object_kind == "entity":
+            return only  # "I go to Kingston College": a name of the slot's kind
         if c.relation == "be" and not c.copula_noun:
             return next((p for p in self.vocab.predicates.values() if p.value_class in ("job", "diet")
                          and self.canonical.class_word(p.name, c.object)), None)
