@@ -115,10 +115,10 @@ def owner(noun: Any, speaker: str, types: frozenset[str]) -> str | None:
                 return speaker  # "home for me is Minneapolis"
             if obj is not None and (is_name(obj) or obj.lemma_.lower() in types):  # "of the billing service"
                 return noun_phrase(obj, types)
-            named = next((a for a in obj.children if a.dep_ == "appos" and a.pos_ == "PROPN"), None) \
+            appos = next((a for a in obj.children if a.dep_ == "appos" and a.pos_ == "PROPN"), None) \
                 if obj is not None else None
-            if named is not None:  # "the keeper of the camel Omar": Omar's
-                return noun_phrase(named, types)
+            if appos is not None:  # "the keeper of the camel Omar": Omar's
+                return noun_phrase(appos, types)
             if obj is not None and k.lower_ in ("for", "on") and obj.pos_ == "NOUN" \
                     and any(d.lower_ == "the" for d in obj.children):  # "our architect for the extension"
                 return noun_phrase(obj, types)
