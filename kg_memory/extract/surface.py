@@ -60,8 +60,9 @@ def surface_readings(doc: Any, speaker: str, types: frozenset[str], slot_words: 
     moved = chunks[1].root if len(chunks) > 1 else None
     if first.root.lower_ in _FIRST and moved is not None and moved.dep_ == "dobj" \
             and moved.head.lemma_.lower() in CHANGE | HAND_OVER | REWRITE \
+            and not any(k.dep_ == "prt" and k.lower_ == "in" for k in moved.head.children) \
             and moved.lemma_.lower() not in slot_words:  # "we moved the web app"; "I switched schools": mine
-        subject_chunk = chunks[1]
+        subject_chunk = chunks[1]  # (not "I handed in my notice": a thing handed in is given up, not moved)
     root = subject_chunk.root
     mine = root.lemma_.lower() in slot_words or _mine_said_as(root, root.head, people)
     owner = _owner(root, speaker, types) if mine else None

@@ -370,3 +370,21 @@ def test_a_slot_said_with_words_that_name_no_thing_is_the_speakers(make_memory, 
     now, _ = _held(make_memory, f"{group}-b", RATE, ["Our hourly rate is £40.",
                                                      "Studio 5 charges £60 an hour."], "hourly_rate")
     assert ("User", "£40") in now
+
+
+ZOO = ROOT / "tests" / "fixtures" / "ontologies" / "zoo.toml"
+
+
+def test_a_name_said_with_its_kind_keeps_its_slot_through_a_change(make_memory, group):
+    """"The capybara Nessa lives in ..." (a parse repaired, the kind masked) then "Nessa has moved to ...": the
+    enclosure changes on both stores, and no vet is read from the kind an example names."""
+    now, before = _held(make_memory, group, ZOO, ["The tapir Nessa lives in the Lowland Barn.",
+                                                  "Nessa has moved to the new River Paddock."], "enclosure")
+    assert now == {("Nessa", "new River Paddock")} and before == {("Nessa", "Lowland Barn")}
+
+
+def test_where_the_speaker_is_after_a_jobs_end_is_the_next_employer_under_the_default_ontology(make_memory, group):
+    now, before = _held_by_default(make_memory, group, ["I work at Primark.",
+                                                        "I handed in my notice at Primark and I'm at Next now."],
+                                   "works_at")
+    assert now == {("User", "Next")} and before == {("User", "Primark")}

@@ -248,3 +248,11 @@ def test_a_named_vehicle_one_gets_about_in_is_driven(rules, text, car):
 
 def test_a_vehicle_with_no_name_one_gets_about_in_is_no_car(rules):
     assert not any(f[1] == "drives" for f in _facts(rules, "I get to work in a taxi."))
+
+
+def test_a_notice_handed_in_is_no_thing_moved(rules):
+    """"I handed in my notice at Primark and I'm at Next now": the surface reading keeps the speaker as the subject
+    (it made "notice" the subject, as "we handed the app over" makes the app)."""
+    facts = _facts(rules, "I handed in my notice at Matalan and I'm at Zara now.")
+    assert ("user", "works_at", "Zara", False) in facts
+    assert not any(f[0] == "notice" for f in facts)
