@@ -456,9 +456,12 @@ class MeaningReader:
         if r.verb not in _ACQUIRING and (r.verb or not _ACQUIRED.search(r.text)):
             return True
         assert self.embedder is not None
-        alike = best_per_owner(self._exemplars().values @ np.asarray(self.embedder.embed([r.object])[0],
-                                                                     dtype=np.float32), self._exemplars().masked_owners)
-        return alike.get(spec.name, 0.0) >= BOUGHT_FLOOR
+        return self._alike(self.embedder.embed([r.object])[0]).get(spec.name, 0.0) >= BOUGHT_FLOOR
+
+    def _alike(self, value: Any) -> dict[str, float]:
+        """Each predicate's nearness of an embedded value to its examples' values ("Subaru" to "Honda Civic")."""
+        ex = self._exemplars()
+        return best_per_owner(ex.values @ np.asarray(value, dtype=np.float32), ex.masked_owners)
 
     def _worded_as(self, predicate: str, r: Reading) -> bool:
         """Is the clause, its subject and value masked, nearest to the predicate's examples masked alike?"""
@@ -607,7 +610,7 @@ class MeaningReader:
         said, masked, value = self.embedder.embed([r.text, mask(r.text, r.subject, r.object), r.object or "-"])
         raw = best_per_owner(ex.raw @ np.asarray(said, dtype=np.float32), ex.raw_owners)
         shape = best_per_owner(ex.masked @ np.asarray(masked, dtype=np.float32), ex.masked_owners)
-        alike = best_per_owner(ex.values @ np.asarray(value, dtype=np.float32), ex.masked_owners)
+        alike = self._alike(value)
         said_words = {w.lower() for w in re.findall(r"[A-Za-z]+", r.text)}
         said_words |= {w[:-1] for w in said_words if w.endswith("s")}
         said_words |= {w[2:] for w in said_words if w.startswith("re") and len(w) > 6}  # "reassigned": assigned

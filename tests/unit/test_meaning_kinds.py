@@ -8,6 +8,8 @@ on X". Sentences of their own, none of the update sets'."""
 
 from __future__ import annotations
 
+import functools
+
 import pytest
 
 from kg_memory.extract import parse
@@ -18,13 +20,9 @@ from .said import under as _under
 
 
 @pytest.fixture(scope="module")
-def zoo(embedder):
-    return _under(embedder, "zoo")
-
-
-@pytest.fixture(scope="module")
-def railway(embedder):
-    return _under(embedder, "railway")
+def under(embedder):
+    """The rules extractor under an example ontology, built once per name for the module."""
+    return functools.cache(lambda name: _under(embedder, name))
 
 
 def test_a_name_after_its_kind_is_parsed_as_the_subject():
@@ -36,19 +34,19 @@ def test_a_name_after_its_kind_is_parsed_as_the_subject():
     assert any(t.text == "Rosa" and t.dep_ == "appos" for t in doc)
 
 
-def test_a_name_set_after_a_noun_of_the_subject_is_that_nouns_name(zoo):
+def test_a_name_set_after_a_noun_of_the_subject_is_that_nouns_name(under):
     """"the keeper of the camel Omar is ...": the parser made "Omar" a second subject of "is"."""
-    assert ("omar", "keeper", "Lucy Hart", False) in _facts(zoo, "The keeper of the camel Omar is Lucy Hart.")
+    assert ("omar", "keeper", "Lucy Hart", False) in _facts(under("zoo"), "The keeper of the camel Omar is Lucy Hart.")
 
 
-def test_a_kind_and_a_name_made_two_subjects_keep_the_name(zoo):
-    facts = _facts(zoo, "The sloth Mango is looked after by Keeper Ian Cole.")
+def test_a_kind_and_a_name_made_two_subjects_keep_the_name(under):
+    facts = _facts(under("zoo"), "The sloth Mango is looked after by Keeper Ian Cole.")
     assert ("mango", "keeper", "Keeper Ian Cole", False) in facts
     assert not any(f[0] == "sloth" for f in facts)
 
 
-def test_a_subject_the_parser_hung_on_its_auxiliary_is_read(zoo):
-    assert ("sunny", "feed", "mealworms", False) in _facts(zoo, "The meerkat Sunny is fed mealworms.")
+def test_a_subject_the_parser_hung_on_its_auxiliary_is_read(under):
+    assert ("sunny", "feed", "mealworms", False) in _facts(under("zoo"), "The meerkat Sunny is fed mealworms.")
 
 
 @pytest.mark.parametrize("text, masked", [
@@ -63,38 +61,38 @@ def test_a_names_kind_is_masked_with_it(text, masked):
     assert mask(text, subject, value) == masked
 
 
-def test_a_kind_that_no_relation_says_does_not_pick_the_slot(zoo):
+def test_a_kind_that_no_relation_says_does_not_pick_the_slot(under):
     """zoo.toml's vet example names "the tapir Tavi": another tapir's home is still its enclosure."""
-    facts = _facts(zoo, "The tapir Bruno lives in the Cloud Forest House.")
+    facts = _facts(under("zoo"), "The tapir Bruno lives in the Cloud Forest House.")
     assert ("bruno", "enclosure", "Cloud Forest House", False) in facts
     assert not any(f[1] == "vet" for f in facts)
 
 
-def test_a_charge_said_with_a_possessive_is_of_the_possessor(zoo):
-    facts = _facts(zoo, "Dr Lowe has handed Ziggy's care over to Dr Anna Bryce.")
+def test_a_charge_said_with_a_possessive_is_of_the_possessor(under):
+    facts = _facts(under("zoo"), "Dr Lowe has handed Ziggy's care over to Dr Anna Bryce.")
     assert ("ziggy", "vet", "Dr Anna Bryce", False) in facts  # (and no full stop kept on the name)
     assert not any(f[0] == "care" for f in facts)
 
 
-def test_a_value_said_as_a_slot_noun_of_it_is_the_value(zoo):
-    assert ("sunny", "feed", "crickets", False) in _facts(zoo, "Sunny has been moved onto a diet of crickets.")
+def test_a_value_said_as_a_slot_noun_of_it_is_the_value(under):
+    assert ("sunny", "feed", "crickets", False) in _facts(under("zoo"), "Sunny has been moved onto a diet of crickets.")
 
 
-def test_a_value_said_with_its_slots_noun_is_taken_where_examples_name_one(railway):
+def test_a_value_said_with_its_slots_noun_is_taken_where_examples_name_one(under):
     """railway.toml's livery examples name their values ("TransPennine blue"): "the new red livery" is one too."""
-    facts = _facts(railway, "Unit 158 711 has been repainted in the new red livery.")
+    facts = _facts(under("railway"), "Unit 158 711 has been repainted in the new red livery.")
     assert ("unit 158 711", "livery", "new red livery", False) in facts
 
 
-def test_a_named_place_with_its_kind_is_the_slots_owner(railway):
+def test_a_named_place_with_its_kind_is_the_slots_owner(under):
     """"Crewe South depot is managed by ...": Crewe South's manager (not "South", nor the depot slot)."""
-    facts = _facts(railway, "Crewe South depot is managed by Hana Ito.")
+    facts = _facts(under("railway"), "Crewe South depot is managed by Hana Ito.")
     assert ("crewe south", "line_manager", "Hana Ito", False) in facts
 
 
-def test_a_verbs_lemma_cues_its_slot(zoo):
+def test_a_verbs_lemma_cues_its_slot(under):
     """"cared" is too short to stem; its lemma "care" is a word of the keeper's description."""
-    assert ("rocco", "keeper", "Kim Doyle", False) in _facts(zoo, "Rocco the rhino is cared for by Kim Doyle.")
+    assert ("rocco", "keeper", "Kim Doyle", False) in _facts(under("zoo"), "Rocco the rhino is cared for by Kim Doyle.")
 
 
 @pytest.mark.parametrize("text, place", [
@@ -123,32 +121,24 @@ def test_handing_in_ones_notice_ends_the_job(rules):
     assert ("user", "works_at", "Lidl", True) in _facts(rules, "I handed in my notice at Lidl.")
 
 
-@pytest.fixture(scope="module")
-def courts(embedder):
-    return _under(embedder, "courts")
+def test_a_case_named_by_its_parties_is_one_name(under):
+    facts = _facts(under("courts"), "Judge Ellery is hearing R v Hussain.")
+    assert ("r v hussain", "judge", "Judge Ellery", False) in facts
 
 
-@pytest.fixture(scope="module")
-def fire(embedder):
-    return _under(embedder, "fire")
-
-
-def test_a_case_named_by_its_parties_is_one_name(courts):
-    assert ("r v hussain", "judge", "Judge Ellery", False) in _facts(courts, "Judge Ellery is hearing R v Hussain.")
-
-
-def test_the_slots_noun_in_a_named_thing_is_that_things(courts):
+def test_the_slots_noun_in_a_named_thing_is_that_things(under):
     """"the prosecutor in R v Kemp": R v Kemp's; (the parser hangs "R" on "Kemp" and "v" on "R")."""
-    assert ("r v kemp", "prosecutor", "Gina Tate", False) in _facts(courts, "The prosecutor in R v Kemp is Gina Tate.")
+    facts = _facts(under("courts"), "The prosecutor in R v Kemp is Gina Tate.")
+    assert ("r v kemp", "prosecutor", "Gina Tate", False) in facts
 
 
 def test_my_slot_in_a_place_stays_mine(rules):
     assert ("user", "doctor", "Dr Imrie", False) in _facts(rules, "My doctor in Perth is Dr Imrie.")
 
 
-def test_a_name_the_parser_took_for_a_verb_after_and_starts_a_clause_of_its_own(fire):
+def test_a_name_the_parser_took_for_a_verb_after_and_starts_a_clause_of_its_own(under):
     """"Speke" tagged a verb joined to "retired": the clause after "and" is read alone, its station Croxby's."""
-    facts = _facts(fire, "Alan Moss retired and Croxby fire station is now commanded by Jo Lyons.")
+    facts = _facts(under("fire"), "Alan Moss retired and Croxby fire station is now commanded by Jo Lyons.")
     assert ("croxby", "station_commander", "Jo Lyons", False) in facts
     assert not any(f[0] == "alan moss" for f in facts)
 
@@ -175,13 +165,8 @@ def test_one_who_puts_me_on_a_value_makes_it_mine(rules):
     assert ("user", "takes_medication", "pregabalin", False) in _facts(rules, "The consultant put me on pregabalin.")
 
 
-@pytest.fixture(scope="module")
-def vineyard(embedder):
-    return _under(embedder, "vineyard")
-
-
-def test_a_name_joined_to_the_noun_before_it_starts_its_own_clause_past_an_adverb(vineyard):
-    facts = _facts(vineyard, "Mia has left the estate and Rafael now manages the Chapel block.")
+def test_a_name_joined_to_the_noun_before_it_starts_its_own_clause_past_an_adverb(under):
+    facts = _facts(under("vineyard"), "Mia has left the estate and Rafael now manages the Chapel block.")
     assert ("chapel", "block_manager", "Rafael", False) in facts
     assert not any(f[2] == "Mia" and f[1] == "block_manager" for f in facts)
 
