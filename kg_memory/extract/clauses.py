@@ -64,14 +64,16 @@ HYPOTHETICAL = re.compile(r"\b(?:would|should|could|might|(?-i:may)|someday|one 
 
 def readings(doc: Any, speaker: str, types: frozenset[str] = frozenset(), slot_words: frozenset[str] = frozenset(),
              people: frozenset[str] = frozenset(), ends: frozenset[str] = frozenset(),
-             preps: frozenset[tuple[str, str]] = frozenset()) -> list[Reading]:
+             preps: frozenset[tuple[str, str]] = frozenset(), states: frozenset[str] = frozenset()) -> list[Reading]:
     """Every clause of a parsed sentence that has a subject (or a topic it continues) and an object.
-    ``preps``: (verb, preposition) pairs an ontology's examples give a value with ("known for")."""
+    ``preps``: (verb, preposition) pairs an ontology's examples give a value with ("known for"); ``states``: the
+    verbs (lemmas) whose passive participle is itself a value ("Omar has been shortlisted")."""
     out: list[Reading] = []
     topic: str | None = None
     for verb in (t for t in doc if _is_verb(t)):
         subject, topic = _subject_of(verb, speaker, topic, types, slot_words, people)
         reading = _inverse_copula(verb, speaker, types, slot_words, people) or _put_onto(verb, speaker) \
+            or _passive_state(verb, subject, states) \
             or _done_to_me(verb, speaker) or _gave_out(verb, speaker) \
             or _let_go(verb, speaker, topic, types) or _doer_of_slot(verb, slot_words) \
             or _reading(verb, subject, types, speaker, preps) \
@@ -423,6 +425,17 @@ def _kind_then_name(subjects: list[Any]) -> bool:
     one verb; the name is the subject."""
     return len(subjects) == 2 and subjects[0].pos_ == "NOUN" and subjects[1].pos_ == "PROPN" and all(
         t.is_punct for t in subjects[0].doc[subjects[0].i + 1:subjects[1].i])
+
+
+def _passive_state(verb: Any, subject: str | None, states: frozenset[str]) -> Reading | None:
+    """"Omar has been shortlisted", "Ben has been offered the job": a passive participle of one of ``states``
+    is the value its subject now holds (the participle as said); not one said with its doer or where it was done
+    ("Night Shift is taped at Soundhouse", "printed by the Gazette"): the doer or the place is the value."""
+    if subject is None or verb.lemma_.lower() not in states or verb.tag_ != "VBN" \
+            or not any(k.dep_ == "auxpass" for k in verb.children) \
+            or any(k.dep_ in ("agent", "prep", "prt") or k.dep_ == "advmod" and k.pos_ == "ADP" for k in verb.children):
+        return None
+    return Reading(subject, verb.lemma_.lower(), verb.lower_, _clause_text(verb), "plain", False)
 
 
 def _inverse_copula(verb: Any, speaker: str, types: frozenset[str], slot_words: frozenset[str],

@@ -23,7 +23,8 @@ from .values import AMOUNT, has_number, shapes_in
 # a clause said in the passive ("is serviced by", "was paid for by", "is run by", any participle): its subject is
 # what the verb is done to
 PASSIVE = re.compile(r"\b(?:is|are|was|were|be|been|being|gets?|got)\s+(?:\w+ly\s+|now\s+|also\s+|still\s+)?"
-                     r"\w+(?:\s+for(?:\s+(?:us|me|them|you|him|her))?)?\s+by\b", re.I)  # ("made for us by")
+                     r"\w+(?:\s+(?:up|off|out|over|down|in))?(?:\s+for(?:\s+(?:us|me|them|you|him|her))?)?\s+by\b",
+                     re.I)  # ("made for us by", "picked up by")
 
 
 @functools.lru_cache(maxsize=1024)  # (read per reader: a predicate's words are parsed once per process)
@@ -110,13 +111,16 @@ def best_per_owner(sims: np.ndarray, owners: list[str]) -> dict[str, float]:
 
 
 def example_reading(example: str, types: frozenset[str], slot_words: frozenset[str] = frozenset(),
-                     by_name: bool = False) -> Reading | None:
+                     by_name: bool = False, preps: frozenset[tuple[str, str]] = frozenset(),
+                     states: frozenset[str] = frozenset()) -> Reading | None:
     """The subject and value of one of a predicate's own examples, to mask them. With ``by_name`` (a group's
     own predicate), an example that names someone or something has that name as its value ("We get our
-    internet from Comcast": not "internet"). (The built-in examples are read as they were tuned.)"""
+    internet from Comcast": not "internet"). (The built-in examples are read as they were tuned.) ``preps``: as
+    ``value_preps`` gives them ("Omar applied for the warehouse manager job")."""
     doc = parse.parsed(example)
-    found = [r for r in [*readings(doc, "User", types, slot_words), *surface_readings(doc, "User", types, slot_words)]
-             if r.object.lower() in example.lower() and (r.subject == "User" or r.subject.lower() in example.lower())]
+    found = _readable(example, readings(doc, "User", types, slot_words, preps=preps, states=states)) \
+        if preps or states else _readable(example, [*readings(doc, "User", types, slot_words),
+                                                    *surface_readings(doc, "User", types, slot_words)])
     if not found:  # (the speaker, "I" or "my", is a subject too)
         return None
     name = last_name(doc) if by_name else None
@@ -128,6 +132,20 @@ def example_reading(example: str, types: frozenset[str], slot_words: frozenset[s
     if named or name.lower() in found[0].subject.lower():
         return (named or found)[0]
     return replace(found[0], object=name, object_proper=True)
+
+
+def _turned_round(r: Reading) -> Reading:
+    """A name acting on an unnamed thing, in a slot other examples give names as values: the name is the value
+    ("Hamptons look after the mews house", beside "Flat 3 is managed by Foxtons")."""
+    if r.subject[:1].isupper() and not any(c.isupper() for c in r.object):
+        return replace(r, subject=r.object, object=r.subject, object_proper=True)
+    return r
+
+
+def _readable(example: str, found: list[Reading]) -> list[Reading]:
+    """The readings whose subject and value the example says as they are."""
+    low = example.lower()
+    return [r for r in found if r.object.lower() in low and (r.subject == "User" or r.subject.lower() in low)]
 
 
 def last_name(doc: Any) -> str | None:
@@ -188,11 +206,28 @@ def example_verbs(examples: tuple[str, ...], names: tuple[str, ...]) -> frozense
 
 
 @functools.lru_cache(maxsize=32)  # (as example_verbs)
+def value_states(own: tuple[Predicate, ...]) -> frozenset[str]:
+    """The verbs (lemmas) whose passive participle is a value of a slot of values: said so by an example ("Omar
+    has been shortlisted") or named in the description's list of values ("such as applied, offer or hired")."""
+    out: set[str] = set()
+    for p in (p for p in own if p.object_kind == "value"):
+        out |= {t.lemma_.lower() for e in p.examples for t in parse.parsed(e) if t.tag_ == "VBN"
+                and any(k.dep_ == "auxpass" for k in t.children)
+                and not any(k.dep_ in ("dobj", "agent", "prep") for k in t.children)}
+        listed = re.search(r"(?:\bsuch\s+as|:)\s+([^.;]+)", p.description)
+        if listed is not None:
+            out |= {t.lemma_.lower() for t in parse.parsed(f"It was {listed.group(1)}.")
+                    if t.pos_ in ("VERB", "NOUN") and t.lemma_.lower() not in ("be", "have", "do", "get")}
+    return frozenset(out)
+
+
+@functools.lru_cache(maxsize=32)  # (as example_verbs)
 def value_preps(examples: tuple[str, ...]) -> frozenset[tuple[str, str]]:
     """The (verb, preposition) pairs examples give a value with, of the prepositions that otherwise give none
     ("The Anchor is known for its fish pie": ("know", "for"))."""
     return frozenset((t.head.lemma_.lower(), t.lower_) for e in examples for t in parse.parsed(e)
-                     if t.dep_ == "prep" and t.lower_ in NOT_VALUE and t.head.pos_ in ("VERB", "ADJ")
+                     if t.dep_ == "prep" and t.lower_ in NOT_VALUE
+                     and (t.head.pos_ in ("VERB", "ADJ") or t.head.lemma_ == "be")  # ("is up for the X role")
                      and any(k.dep_ == "pobj" for k in t.children))
 
 
@@ -202,7 +237,16 @@ def example_readings(p: Predicate, vocab: Vocabulary, types: frozenset[str], slo
     doer ("Ayo maintains the orders service"), or as the name beside an unnamed thing when another
     example gives a name as the value ("Liam captains the seconds", "The vets' skipper is Gordon")."""
     doers = value_verbs(p)
-    found = [(e, example_reading(e, types, slot_words, p.name in vocab.own)) for e in p.examples]
+    own = p.name in vocab.own
+    mine = tuple(q for q in vocab.predicates.values() if q.name in vocab.own)
+    preps = value_preps(tuple(e for q in mine for e in q.examples)) if own else frozenset()
+    states = value_states(mine) if own else frozenset()  # (read as the group's clauses are read)
+    found = [(e, example_reading(e, types, slot_words, own)) for e in p.examples]
+    late = [(e, example_reading(e, types, slot_words, own, preps, states) if r is None and own else None)
+            for e, r in found]  # (one readable only as the group's clauses are read: "applied for the X job")
+    named = any(r is not None and any(c.isupper() for c in r.object) for _, r in found)
+    found = [(e, r or (_turned_round(lr) if lr is not None and named else lr))
+             for (e, r), (_, lr) in zip(found, late, strict=True)]
     # ("We record Night Shift at Soundhouse Studios": the thing the speaker works on is the slot's)
     found = [(e, replace(r, subject=r.moved) if r is not None and r.subject == "User" and r.moved else r)
              for e, r in found]

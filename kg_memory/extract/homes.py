@@ -65,7 +65,8 @@ class Homes:
         return re.compile(rf"\b(?i:(?:a|an|my|our)\s+(?:[a-z]+\s+){{0,2}}({words}))\s+in\s+{NAME}")
 
     def read(self, r: Reading) -> tuple[Reading, Predicate] | None:
-        """The reading as a move to the named place, and the slot; None when it says no home of one's own."""
+        """The reading as a move to the named place (the home in it, near it or outside it: "a caravan near
+        Newquay"), and the slot; None when it says no home of one's own."""
         # the home said as the value, as what was bought ("bought a house in Ipswich") or as the copula's subject
         # ("Home for me is a little place in Norwich"), or anywhere in the clause ("the keys to my own flat in Bath")
         home = r.object if not r.object_proper else r.moved or (r.text.split()[0] if r.verb == "be" else "")
@@ -76,7 +77,7 @@ class Homes:
         mine = self._my_home.search(r.text) if spec is None and r.shape == "plain" else None
         if mine is not None and self._owned(r, mine.group(0)):
             home, spec = mine.group(1), self.dwellings[mine.group(1).lower()]
-        placed = re.search(rf"\b{re.escape(home)}\b(?:\s+\S+){{0,6}}?\s+in\s+{NAME}", r.text) \
+        placed = re.search(rf"\b{re.escape(home)}\b(?:\s+\S+){{0,6}}?\s+(?:in|near|outside)\s+{NAME}", r.text) \
             if spec is not None else None
         if spec is None or placed is None or HYPOTHETICAL.search(r.text) or _NOT_A_HOME.search(r.text):
             return None

@@ -16,6 +16,7 @@ from __future__ import annotations
 import functools
 import re
 import weakref
+from collections.abc import Collection
 from dataclasses import replace
 from datetime import datetime
 from typing import Any
@@ -37,12 +38,14 @@ from .exemplars import (
     example_verbs,
     mask,
     value_preps,
+    value_states,
     value_verbs,
 )
 from .homes import WORKPLACES, Homes
 from .kinds import kind_of, kinds_said
 from .reading import Reading
 from .shapes import ARRANGED, CLAUSE_BREAK, PREPOSITION, PROVIDER, Slots, bare, said_verb, served, widest, words_of
+from .slotwords import cues_of, slot_words_of
 from .succession import NAME as _NAME
 from .succession import in_place_of, stepped_in, with_names
 from .surface import clauses_of, misjoined, named_clauses, surface_readings
@@ -84,9 +87,8 @@ _IN_CHARGE = re.compile(r"\b(?:in charge of|at the helm of|on the hook for|on ca
 # a state the speaker says in the present ("I'm at Durham", "we're in Leeds", "my phone is ...", "I live with ...")
 _PRESENT_STATE = re.compile(r"^(?:I\s*'?m|I\s+am|we\s*'?re|we\s+are|my\s+\w+(?:\s+\w+)?\s+is|(?:I|we)\s+"
                             r"(?!(?:had|was|were|did|went|got|made|said|saw|thought|told)\b)[a-z]+(?<!ed))\b", re.I)
-# the values a description lists ("the stage a matter has reached, such as pleadings, disclosure or trial"): values,
-# not words that name the slot
-_SUCH_AS = re.compile(r"\b(?:such\s+as|e\.g\.|for\s+example|for\s+instance)\b[^.;]*", re.I)
+# a value added beside those held, not in place of one ("I've also been put on ramipril")
+_ADDED = re.compile(r"\b(?:also|too|as\s+well|added|on\s+top)\b", re.I)
 # one sent to a place of work ("moved to the Dublin office", "transferred to our Leeds branch")
 _TO_WORK = re.compile(rf"\b(?:mov|relocat|transferr)(?:e|es|ed|ing)\s+(?:over\s+)?to\s+(?:the\s+|our\s+|their\s+)?"
                       rf"(?:[\w'’-]+\s+){{0,3}}({'|'.join(sorted(WORKPLACES))})\b", re.I)
@@ -97,9 +99,6 @@ CHANGE_CUE = re.compile(r"\b(?:now|new|newly|became|become|becomes|lately|these 
 # a clause said in the passive with any preposition ("is insured with Hiscox"): no doer of it is said first
 _DONE_TO = re.compile(r"\b(?:is|are|was|were|been|being)\s+(?:\w+ly\s+|now\s+|also\s+|still\s+)?\w+(?:ed|en)\b",
                       re.I)
-_COMMON = frozenset({"that", "this", "with", "from", "they", "their", "them", "what", "which", "such", "person",
-                     "people", "thing", "things", "takes", "uses", "works", "where", "when", "into", "about", "team",
-                     "name", "stores", "runs"})
 
 _EXEMPLARS: weakref.WeakKeyDictionary[Any, dict[str, Exemplars]] = weakref.WeakKeyDictionary()
 
@@ -124,23 +123,12 @@ class MeaningReader:
         # patterns read the rest): read whole, chit-chat became facts (LoCoMo dev: 134 -> 571 current
         # facts, end-to-end recall@10 73.3 -> 60.2). A group's own ontology is read whole.
         self.changes_only = ontology_tag(vocab) == ""
-        # words that name a slot itself ("doctor", "contact", "goal"): a clause whose subject is one
-        # of them says whose slot it is through that noun's owner ("my doctor", "our contact at Hooli")
-        # (an entity type's name is whose slot it is, never the slot: "our billing service" is billing)
-        words = {p.name: {w for w in re.findall(r"[a-z]+", f"{p.name} {_SUCH_AS.sub('', p.description)}")
-                          if len(w) >= 3 and w not in _COMMON and w not in self.types}
-                 | {w.lower() for w in re.findall(r"\b[A-Z]{2,4}\b", p.description)}  # ("its PI", "a GP")
-                 for p in self.active}
-        self.words = {name: frozenset(ws) for name, ws in words.items()}
+        self.words = slot_words_of(self.active, self.types)
         # a group's own ``ends`` said as a whole clause ("lost the deal"): the clause ends the slot
         self.ends = frozenset(e.lower() for p in self.active if p.name in vocab.own for e in p.ending
                               if len(e.split()) > 1)
-        self.slot_words = frozenset(w for ws in words.values() for w in ws)
-        # the words only one predicate's name and description use ("school", "car", "boss"): a clause
-        # that says one leans to that predicate
-        self.cues = {name: frozenset(w for w in ws if not any(w in other for n, other in words.items() if n != name))
-                     for name, ws in words.items()}
-        self.cues = {name: ws | {stem(w) for w in ws} for name, ws in self.cues.items()}
+        self.slot_words = frozenset(w for ws in self.words.values() for w in ws)
+        self.cues = cues_of(self.words)
 
     @functools.cached_property
     def _homes(self) -> Homes:
@@ -150,6 +138,11 @@ class MeaningReader:
     def preps(self) -> frozenset[tuple[str, str]]:
         """The (verb, preposition) pairs the group's own examples give values with ("known for")."""
         return value_preps(tuple(e for p in self.active if p.name in self.vocab.own for e in p.examples))
+
+    @functools.cached_property
+    def states(self) -> frozenset[str]:
+        """The verbs whose passive participle is a value of one of the group's own slots (``value_states``)."""
+        return value_states(tuple(p for p in self.active if p.name in self.vocab.own))
 
     @functools.cached_property
     def verbs(self) -> frozenset[str]:
@@ -177,9 +170,17 @@ class MeaningReader:
         index: dict[str, set[str]] = {}
         for p in self.active:
             if p.name in self.vocab.own:
-                for verb in value_verbs(p):
+                for verb in value_verbs(p) | self._done_by_value_in_examples(p):
                     index.setdefault(verb, set()).add(p.name)
         return {verb: frozenset(names) for verb, names in index.items()}
+
+    def _done_by_value_in_examples(self, p: Predicate) -> frozenset[str]:
+        """The verbs a slot of names' own examples say its value does, actively ("Carla runs housekeeping": run)."""
+        if p.object_kind != "entity":
+            return frozenset()
+        return frozenset(r.verb for e, r in self._example_readings(p) if r is not None and r.verb
+                         and r.verb not in ("be", "have") and not PASSIVE.search(e)
+                         and 0 <= e.find(r.object) < e.lower().find(r.subject.lower()))
 
     @property
     def aims(self) -> frozenset[str]:
@@ -201,13 +202,14 @@ class MeaningReader:
         wish = bool(HYPOTHETICAL.search(ARRANGED.sub("", sentence)))
         doc = parse.parsed(sentence)
         slot_words = self._reading_words
-        parsed = readings(doc, speaker, self.types, slot_words, self.people, self.ends, self.preps)
+        parsed = readings(doc, speaker, self.types, slot_words, self.people, self.ends, self.preps,
+                          self.states)
         matched = [m for r in parsed if (m := self._match(r, speaker, wish))]
         if (not matched or misjoined(doc)) and len(parts := named_clauses(sentence)) > 1:
             # the small parser hung a named clause on the first ("Ola fell out with the producers and Mark Byrne
             # took over directing The Crucible"): each clause parsed alone
             matched = [m for p in parts for r in readings(parse.parsed(p), speaker, self.types, slot_words,
-                                                          self.people, self.ends, self.preps)
+                                                          self.people, self.ends, self.preps, self.states)
                        if (m := self._match(r, speaker, wish))]
         if not matched and not any(r.shape in ("hand_over", "rewrite") or self._goes_to_a_thing(r, speaker)
                                    for r in parsed):
@@ -219,6 +221,7 @@ class MeaningReader:
         out = in_place_of(self.vocab, sentence, span.start if span else t, span is not None)
         for r, (spec, others, unsure) in widest(self._successors(matched)):
             r = self._titled_holder(self._role_at(self._named_end(r, spec), spec), spec)
+            r = self._old_said_beside(r, spec, doc, sentence)
             mine = only_its_noun(r.subject, r.text, spec.name, spec.keywords)  # ("The date has changed: ...")
             r = replace(r, subject=speaker if mine else self._slot_owner(r.subject, spec.name, r.text))
             when = dates.began(span, r.object if spec.object_kind == "date" else "")
@@ -237,6 +240,22 @@ class MeaningReader:
         came = {f.object for f in out if f.subject == f.replaces}  # (and a people's slot of the one who came)
         return [with_names(f, sentence) for f in out if f.subject == f.replaces or f.ending or not (
             {f.subject, f.object} & gone or f.object in came and f.predicate not in self.vocab.own)]
+
+    def _old_said_beside(self, r: Reading, spec: Predicate, doc: Any, sentence: str) -> Reading:
+        """"The amlodipine gave me swollen ankles, so I've been changed to ramipril": a change of a many-valued
+        slot that says no old value replaces the one another clause of the sentence names, when that one is
+        like the slot's values (a word of its class, or near its examples' values)."""
+        if r.shape != "change" or r.old or self.vocab.is_single(spec.name) or spec.object_kind != "value" \
+                or _ADDED.search(sentence):
+            return r
+        assert self.embedder is not None
+        said = [x for c in doc.noun_chunks if c.root.pos_ == "NOUN"
+                if (x := " ".join(t.text for t in c if t.dep_ not in ("det", "poss")))
+                and x.lower() != r.object.lower() and not self._only_slot_nouns(x)]
+        words: Collection[str] = self.vocab.value_classes.get(spec.value_class or "", ())
+        like = [x for x in said if x.lower() in words
+                or self._alike(self.embedder.embed([x])[0]).get(spec.name, 0.0) >= BOUGHT_FLOOR]
+        return replace(r, old=like[0]) if like else r
 
     def _titled_holder(self, r: Reading, spec: Predicate) -> Reading:
         """"Captain Moreau commands the Pride of Kent": one said with a person's title, acting on a name said
@@ -509,7 +528,7 @@ class MeaningReader:
             or re.search(rf"\b{re.escape(r.object)}\s+(?:at|of|for)\s+(?:the\s+)?{_NAME}", r.text)  # "the kitchen at X"
         slot_noun = self._only_slot_nouns(r.object)  # (the speaker's when said as theirs, not "the practice")
         mine = slot_noun and not re.search(rf"\bthe\s+{re.escape(r.object)}", r.text, re.I)
-        thing = owner.group(1) if owner and slot_noun else speaker if mine else self.whose(r.object)
+        thing = owner.group(1) if owner and slot_noun else speaker if mine else served(r) or self.whose(r.object)
         turned = replace(r, subject=thing, object=r.subject, object_proper=r.subject[:1].isupper())
         found = self.slots(turned, among=None if thing == speaker else preds)
         if found is None and kind_of(thing, self.vocab.type_notes):  # the verb's slots are another kind's: the

@@ -21,7 +21,7 @@ _KIND_THEN_NAME = re.compile(r"^(?P<kind>(?:[Tt]he|[Mm]y|[Oo]ur)(?:\s+[a-z][a-z-
 def repaired(doc: Any, sentence: str, nlp: Callable[[str], Any]) -> Any:
     """The parse to read: the first one, or a repaired one where the first shows a known misreading."""
     return _dropped_subject(doc, sentence, nlp) or _named_after_its_kind(doc, sentence, nlp) \
-        or _name_after_its_noun(doc, sentence, nlp) or doc
+        or _name_after_its_noun(doc, sentence, nlp) or _value_as_infinitive(doc, sentence, nlp) or doc
 
 
 def _dropped_subject(doc: Any, sentence: str, nlp: Callable[[str], Any]) -> Any | None:
@@ -61,4 +61,21 @@ def _name_after_its_noun(doc: Any, sentence: str, nlp: Callable[[str], Any]) -> 
             continue
         end = tok.idx + len(tok.text)
         return nlp(f"{sentence[:start.idx].rstrip()}, {sentence[start.idx:end]},{sentence[end:]}")
+    return None
+
+
+# verbs of changing what one has, whose "to" names the new value ("I've been changed to ramipril")
+_CHANGED_TO = frozenset({"change", "switch", "move", "swap", "transfer", "put", "upgrade", "convert"})
+
+
+def _value_as_infinitive(doc: Any, sentence: str, nlp: Callable[[str], Any]) -> Any | None:
+    """"I've been changed to ramipril": the parser takes a word it does not know, after the "to" of a verb of
+    changing, for a verb in the infinitive. A bare one (nothing hangs on it but its "to") is read as the value,
+    said with "onto" ("changed onto ramipril"), which the parser reads as a place put onto."""
+    for tok in doc:
+        kids = [k for k in tok.children if k.dep_ != "punct"]
+        if tok.tag_ == "VB" and tok.dep_ in ("advcl", "xcomp") and tok.head.lemma_.lower() in _CHANGED_TO \
+                and len(kids) == 1 and kids[0].lower_ == "to" and kids[0].i == tok.i - 1 and tok.i > tok.head.i:
+            at = kids[0].idx
+            return nlp(f"{sentence[:at]}onto{sentence[at + 2:]}")
     return None

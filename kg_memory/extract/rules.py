@@ -29,43 +29,7 @@ from .values import product_name
 
 log = logging.getLogger(__name__)
 
-RULES_VERSION = "rules-22"  # rules-7 (what is worth keeping, extract/worth.py) + the clause shapes of
-# extract/clauses.py (whose slot, which value, ends that name the slot, values like the examples'); 9: a
-# name that begins like a month is a value ("Marco"), a when or why after the value names none, "my X" is mine,
-# a named one acting on an unnamed thing is turned round, "took over as my GP" reads as "is my GP", and
-# "took me off X and put me on Y" changes X to Y; 10: the clause shapes of docs/benchmarks.md's "Ontologies,
-# round four" (subjects the parser hung elsewhere, values said in place of others, who holds a slot, "it",
-# negation and "now", states no longer held, names after adjectives); 11: those of "Ontologies, round five" (a
-# slot whose value does the verb, by the ontology's own words; names with numbers or a closing possessive; roles
-# held at a name; jobs said as jobs; off A and onto B; passed on to); 12: those of round six (a provider named
-# after an arrangement, an ``ends`` phrasing with words between, a slot's noun by its stem, an own predicate's
-# examples read by the name they give); 13: those of round seven (a name acting on a thing without one is its
-# value, one who steps in after an end, names the parser splits, "it" in a joined clause, a thing worked on
-# at a named place, a role's noun as its verb, passives with any preposition); 14: those of round eight (a date
-# slot's value is no start, one who steps in after a name's own end, a sentence naming the value one thing holds,
-# a name doing a slot's work, a slot held at a name, "let X go", "on Monday" says when); 15: round nine (states
-# said plainly, homes, roles); 16: round ten (a passive said for someone, one of someone's patients, a named one's
-# thing passed on, a slot moved to an amount, a code like a year, a student's place of study); 17: round eleven
-# (a light verb's state by its class word or its slot's own wording, "has a budget of X", a possessed slot moved,
-# "X and I tied the knot", "we lost <pet>"); 18: round twelve (an attribute no predicate names, "my dentist is X",
-# "a new dentist, X", keeps one value); 19: round thirteen (an address or a thing called a name as an attribute's
-# value, a new one named after a colon, a number one is reached on, "home is X", one on call for a thing, one put
-# onto a value); 20: round fourteen (one who does a role's work to the speaker, one that took another's place "as my
-# X", one who took over a thing said with a name, a slot's noun with a name's word is its own subject, a home of
-# one's own beside what a clause acts on, a clause of time says no part of a clause, a named thing that gave out
-# ends its slot and what is said after an end is its successor, a name parsed as its verb's compound is its subject,
-# a post taken up by its title is one's job, a line with no verb naming a new one is "my new X is", the values a
-# description lists after "such as" are no words of its slot, a relative the patterns read leaves the parse its slot);
-# 21: round fifteen (a name parsed as an adverb holds a role, one who goes to a group's thing holds no slot of it,
-# "it" after a thing of mine is mine, a chat line that drops its "I", a place of work is no home, a street address
-# is one, "we are" is the speaker's, a school's year is no job, an end said as another clause's time, one said to
-# replace a name under the default ontology, "funding for X", a role's letters, a slot's doer verb, "that's my
-# phone", "changed my email to", drugs by their stems, models named after describing words, a title whose head is a
-# job, a class word's hyphen, "has become my favourite", "someone new, Tariq", titled holders, "took command of");
-# 22: round sixteen (names said with their kind, repaired parses of them, a kind masked with its name, "X's care",
-# "a diet of X", a value said with its slot's noun, a verb's lemma as a cue, homes moved back to or lived on, a year
-# of study, phrasings in their forms, "handed in my notice", cases named by their parties, names taken for verbs,
-# "put me on X", what stopped working, a car one gets about in, a thing bought that is not of a slot's kind)
+RULES_VERSION = "rules-23"  # what each version reads that the one before did not: docs/rules-versions.md
 
 _STOP = re.compile(
     r"\s+(?:and|but|because|so|since|as|on|with|for|from|in|at|to|when|while|where|which|who|that|after|"
@@ -292,8 +256,9 @@ class RulesExtractor:
             rf"\s+(?P<name2>{_NAME})(?:\s+and\s+(?P<name3>{_NAME}))?",
         )
         self._married_rx = re.compile(
-            rf"(?P<p>{_NAME})\s+and\s+I\s+(?:(?:{_ADVERBS})\s+)*(?:(?:got|are|are now|just got|have been|were)\s+"
-            r"(?P<status>married|engaged|divorced)|(?P<knot>tied the knot|got hitched))",
+            rf"(?P<p>{_NAME}|[Mm]y\s+(?:husband|wife|partner|fianc[eé]e?))\s+and\s+I\s+(?:(?:{_ADVERBS})\s+)*"
+            r"(?:(?:got|are|are now|just got|have been|have|were)\s+"
+            r"(?P<status>married|engaged|divorced|separated)|(?P<knot>tied the knot|got hitched))",
         )
 
     def with_vocabulary(self, vocab: Vocabulary) -> RulesExtractor:
@@ -534,7 +499,11 @@ class RulesExtractor:
             status = "married" if m.group("knot") else m.group("status").lower()
             self._emit(out, me, "relationship_status", status,
                        self._statement("relationship_status", me, status), start, span, "value")
-            if status != "divorced":
+            if status in ("divorced", "separated"):  # "My husband and I have separated": no partner now
+                out.facts[:] = [f for f in out.facts
+                                if not (f.predicate == "partner" and f.object.startswith(f"{me}'s "))]
+                self._end(out, me, self.vocab.predicates["partner"], None, t, span)
+            elif m.group("p")[:3] not in ("My ", "my "):
                 self._emit(out, me, "partner", m.group("p"), self._statement("partner", me, m.group("p")),
                            start, span, "entity")
         self._pets(s, me, t, span, out)

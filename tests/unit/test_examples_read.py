@@ -1,0 +1,108 @@
+"""An ontology's examples read as the group's clauses are read (rules-23): a value listed after a colon in a slot of
+values' description is no slot noun; an example read with the prepositions the group's examples give values with;
+a passive participle that is itself a value ("has been shortlisted"); the verbs a slot's own examples say its value
+does; a value the parser took for a verb after "changed to"; a change of a many-valued slot that replaces the value
+another clause names; a couple said to have separated; a home near a place. Sentences of their own, none of the
+update sets'."""
+
+from __future__ import annotations
+
+import functools
+
+import pytest
+
+from kg_memory.extract import parse
+from kg_memory.extract.exemplars import PASSIVE
+
+from .said import facts_said as _facts
+from .said import under as _under
+
+
+@pytest.fixture(scope="module")
+def under(embedder):
+    """The rules extractor under an example ontology, built once per name for the module."""
+    return functools.cache(lambda name: _under(embedder, name))
+
+
+def test_a_value_listed_after_a_colon_is_a_value_not_the_slots_noun(under):
+    """carehome's mobility says "...: with a stick or a frame, or in a wheelchair": those are values."""
+    assert ("mrs lowe", "mobility", "wheelchair", False) in _facts(under("carehome"), "Mrs Lowe uses a wheelchair.")
+
+
+def test_a_relation_list_after_a_colon_stays_the_slots_nouns(rules):
+    """has_relative lists "cousin, aunt, uncle": kinds of the slot's own noun, not values."""
+    facts = _facts(rules, "My aunt Carys lives in Aberystwyth.")
+    assert not any(f[1] == "has_relative" and f[2].lower() == "aunt" for f in facts)
+
+
+def test_a_value_given_with_the_groups_own_preposition(under):
+    """recruitment's examples say "applied for the ... job" and "is up for the ... role"."""
+    assert ("kofi", "role", "payroll clerk job", False) in _facts(under("recruitment"),
+                                                                    "Kofi applied for the payroll clerk job.")
+    assert ("ines", "role", "sous chef role", False) in _facts(under("recruitment"),
+                                                                 "Ines is up for the sous chef role.")
+
+
+@pytest.mark.parametrize("text, value", [
+    ("Nadia has been shortlisted.", "shortlisted"),
+    ("Kofi has been hired.", "hired"),
+    ("Ines has been offered the post.", "offered"),
+])
+def test_a_passive_participle_the_slot_lists_is_its_value(under, text, value):
+    facts = _facts(under("recruitment"), text)
+    assert any(f[1] == "stage" and f[2] == value for f in facts), facts
+
+
+def test_a_participle_said_with_its_doer_is_no_value(under):
+    facts = _facts(under("recruitment"), "Kofi was interviewed by Dan.")
+    assert not any(f[1] == "stage" and f[2] == "interviewed" for f in facts)
+
+
+def test_a_verb_the_examples_say_the_value_does(under):
+    """hotel's "Carla runs housekeeping": one who runs a department is its head."""
+    assert ("spa", "department_head", "Tomasz", False) in _facts(under("hotel"), "Tomasz runs the spa.")
+
+
+def test_the_one_a_slots_verb_is_done_for_is_whose(under):
+    facts = _facts(under("club"), "Dermot runs training for the under-9s.")
+    assert ("under-9s", "head_coach", "Dermot", False) in facts
+
+
+def test_a_passive_said_with_a_particle_before_its_doer():
+    assert PASSIVE.search("Leo gets dropped off by his uncle")
+    assert PASSIVE.search("The bins are picked up by Biffa")
+
+
+def test_a_value_taken_for_a_verb_after_changed_to_is_reparsed(rules):
+    doc = parse.parsed("I've been switched to lisinopril.")
+    assert next(t for t in doc if t.text == "lisinopril").dep_ == "pobj"
+    assert ("user", "takes_medication", "lisinopril", False) in _facts(rules, "I've been switched to lisinopril.")
+
+
+def test_a_purpose_after_moved_to_is_no_value():
+    doc = parse.parsed("I moved to work at the hospital.")
+    assert next(t for t in doc if t.text == "work").pos_ == "VERB"
+
+
+def test_a_change_of_many_values_replaces_the_one_named_beside_it(rules):
+    facts = _facts(rules, "The amlodipine made me dizzy, so I've been changed to lisinopril.")
+    assert ("user", "takes_medication", "lisinopril", False) in facts
+    assert ("user", "takes_medication", "amlodipine", True) in facts
+
+
+def test_a_value_added_beside_replaces_none(rules):
+    facts = _facts(rules, "The amlodipine is fine, but I've also been put on lisinopril.")
+    assert ("user", "takes_medication", "lisinopril", False) in facts
+    assert ("user", "takes_medication", "amlodipine", True) not in facts
+
+
+def test_a_couple_said_to_have_separated(rules):
+    facts = _facts(rules, "My wife and I have separated.")
+    assert ("user", "relationship_status", "separated", False) in facts
+    assert ("user", "partner", "", True) in facts
+    assert not any(f[1] == "partner" and "wife" in f[2] for f in facts)
+
+
+def test_a_home_near_a_place_is_where_one_lives(rules):
+    assert ("user", "lives_in", "Skegness", False) in _facts(rules, "I live in a static caravan near Skegness.")
+    assert not any(f[1] == "lives_in" for f in _facts(rules, "I stayed in a caravan near Skegness."))
