@@ -6,7 +6,9 @@ from pathlib import Path
 
 import typer
 
-from ..core.ontology import OntologyInUse, dump_toml, load_ontology_file
+from ..core.ontology import Ontology, OntologyInUse, dump_toml, example_line, load_ontology_file
+from ..extract.readback import ExampleRead
+from ..settings import load_settings
 from .common import GroupOpt, JsonOpt, StoreOpt, emit_json, handle_errors, open_memory
 
 ontology_app = typer.Typer(help="The predicates a group's facts use: check, set, show.", no_args_is_help=True)
@@ -16,15 +18,40 @@ FileArg = typer.Argument(..., help="A TOML ontology file (README: Ontologies).",
 
 @ontology_app.command("check")
 @handle_errors
-def check(path: Path = FileArg, json_out: bool = JsonOpt) -> None:
+def check(path: Path = FileArg, json_out: bool = JsonOpt,
+          examples: bool = typer.Option(False, "--examples", help="Also read each example of the file's own "
+                                                                  "predicates with the offline extractor and say "
+                                                                  "which it does not read as their predicate.")
+          ) -> None:
     """Check a file: every problem as `file:line: what is wrong; what to do`; nothing is written."""
     ont = load_ontology_file(path)
+    reads = _read_examples(ont) if examples else []
     if json_out:
         emit_json({"ok": True, "version": ont.version, "predicates": len(ont.vocab.predicates),
-                   "custom": sorted(ont.custom)})
+                   "custom": sorted(ont.custom), **({"examples": [r.to_json() for r in reads]} if examples else {})})
         return
     typer.echo(f"{path}: ok, version {ont.version}: {len(ont.custom)} predicates of its own "
                f"({', '.join(sorted(ont.custom)) or 'none'}), {len(ont.vocab.predicates)} in all")
+    if examples:
+        _say_examples(path, reads)
+
+
+def _read_examples(ont: Ontology) -> list[ExampleRead]:
+    from ..embed.base import make_embedder
+    from ..extract.readback import read_examples
+
+    typer.echo("reading the examples with the offline extractor ...", err=True)
+    return read_examples(ont, make_embedder(load_settings()))
+
+
+def _say_examples(path: Path, reads: list[ExampleRead]) -> None:
+    """One line per example the offline extractor does not read as its own predicate, then a count."""
+    text = path.read_text("utf-8")
+    for r in (r for r in reads if not r.read):
+        typer.echo(f"{example_line(str(path), text, r.predicate, r.example)}: the example {r.example!r} of "
+                   f"{r.predicate} reads as {r.said()}; the offline extractor will miss turns said so: rephrase it, "
+                   f"or add an example it reads")
+    typer.echo(f"{sum(r.read for r in reads)} of {len(reads)} examples read as their own predicate")
 
 
 @ontology_app.command("set")

@@ -187,6 +187,21 @@ class _Locator:
     def say(self, table: str | None, key: str | None, message: str) -> str:
         return f"{self.where}:{self.line(table, key)}: {message}"
 
+    def line_saying(self, table: str, key: str, words: str) -> int:
+        """The line of the table that says ``words`` (one item of a list, "examples"), else the key's line."""
+        start = self.line(table, None) - 1
+        for i in range(start + 1, len(self.lines)):
+            if self.lines[i].lstrip().startswith("[") and i > start:
+                break
+            if words in self.lines[i]:
+                return i + 1
+        return self.line(table, key)
+
+
+def example_line(where: str, text: str, predicate: str, example: str) -> str:
+    """``file:line`` of one example of a predicate in an ontology file's text."""
+    return f"{where}:{_Locator(where, text).line_saying(f'predicates.{predicate}', 'examples', example)}"
+
 
 # -- resolving --------------------------------------------------------------------------------
 def _resolve(raw: dict[str, Any], base: Ontology | None, builtin: bool = False) -> Ontology:

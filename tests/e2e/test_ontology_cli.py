@@ -48,3 +48,23 @@ def test_check_set_show_and_ingest(tmp_path: Path):
     narrower.write_text('extends = "default"\n')
     res = kgmem("ontology", "set", str(narrower), "--group", "team", home=home, check=False)
     assert res.returncode == 2 and "uses_database: removed" in res.stderr and "--force" in res.stderr
+
+
+def test_check_reads_the_files_own_examples(tmp_path: Path):
+    """`--examples`: each example of the file's own predicates the offline extractor does not read as its
+    predicate, at its own line, with what it was read as; the file is still fine (exit 0)."""
+    onto = tmp_path / "fleet.toml"
+    onto.write_text('extends = "default"\n\n[predicates.serviced_by]\ncardinality = "single"\nobject = "entity"\n'
+                    'description = "the garage that services a vehicle"\nexamples = [\n'
+                    '  "Van 3 is serviced by Kwik Fit.",\n  "Which garage services van 3?",\n]\n')
+    res = kgmem("ontology", "check", str(onto), "--examples", home=tmp_path / "home")
+    lines = res.stdout.splitlines()
+    assert lines[1].startswith(f"{onto}:9: the example 'Which garage services van 3?' of serviced_by reads as ")
+    assert "rephrase it" in lines[1] and lines[-1] == "1 of 2 examples read as their own predicate"
+    assert "Van 3 is serviced" not in res.stdout and "reading the examples" in res.stderr
+    shown = json.loads(kgmem("ontology", "check", str(onto), "--examples", "--json", home=tmp_path / "home").stdout)
+    read = {e["example"]: e for e in shown["examples"]}
+    assert read["Van 3 is serviced by Kwik Fit."]["read"]
+    assert {"subject": "Van 3", "predicate": "serviced_by", "object": "Kwik Fit"} \
+        in read["Van 3 is serviced by Kwik Fit."]["read_as"]
+    assert not read["Which garage services van 3?"]["read"]
