@@ -543,7 +543,8 @@ def _reading(verb: Any, subject: str | None, types: frozenset[str], speaker: str
     if lemma in ("keep", "continue") and dobj is not None and dobj.left_edge.tag_ == "VBG":
         return None  # "Apex kept missing deadlines": a habit, whose object is no value
     preps = {k.lower_: _pobj(k) for k in kids if k.dep_ in ("prep", "agent", "prt", "dative")
-             and not (k.lower_ in ("on", "in", "at", "by", "until", "since") and _said_when(_pobj(k)))}
+             and not (k.lower_ in WHEN_PREPS and _said_when(_pobj(k)) and (lemma, k.lower_) not in given)}
+    # (a time is no value, unless the group's examples give one so: "General waste is collected on Friday")
     under = next((_pobj(g) for k in kids if k.lower_ in ("on", "over", "across") for g in k.children
                   if g.dep_ == "prep" and g.lower_ == "to"), None)
     if preps.get("to") is None and under is not None:  # "passed the group on to Ahmed": a "to" under the particle
@@ -725,7 +726,7 @@ def _reading(verb: Any, subject: str | None, types: frozenset[str], speaker: str
     for prep, obj in preps.items():
         takes = prep not in not_value or (lemma, prep) in AIM_PREPS | given
         if obj is not None and takes and (named is None or obj is named):
-            return _made(subject, lemma, obj, _clause_text(verb), "plain")
+            return _made(subject, lemma, obj, _clause_text(verb), "plain", (lemma, prep) in given)
     return None
 
 
@@ -767,6 +768,7 @@ def _phrasal_stop(verb: Any) -> str | None:
 
 
 # prepositions whose object is not the slot's value (where from, what for, when)
+WHEN_PREPS = frozenset({"on", "in", "at", "by", "until", "since"})  # the prepositions that may say when
 NOT_VALUE = frozenset({"off", "from", "for", "since", "after", "before", "during", "until", "about", "with",
                         "without"})
 

@@ -14,7 +14,7 @@ import numpy as np
 from ..core.vocab import Predicate, Vocabulary
 from ..embed.base import Embedder
 from . import dates, parse
-from .clauses import NOT_VALUE, readings
+from .clauses import NOT_VALUE, WHEN_PREPS, readings
 from .reading import Reading
 from .shapes import said_verb
 from .surface import surface_readings
@@ -200,6 +200,10 @@ def example_verbs(examples: tuple[str, ...], names: tuple[str, ...]) -> frozense
     said = {w for e in examples for t in parse.parsed(e)
             if t.pos_ == "VERB" and t.lemma_.lower() not in ("be", "have", "do", "get", "go")
             for w in (t.lemma_.lower(), t.lower_)}
+    # and the head of an example with no verb at all, a plural noun a preposition hangs on ("Our rosé matures in
+    # steel tanks"): the verb, taken for a noun
+    said |= {t.lower_ for e in examples for doc in (parse.parsed(e),) if not any(t.pos_ in ("VERB", "AUX") for t in doc)
+             for t in doc if t.dep_ == "ROOT" and t.tag_ == "NNS" and any(k.dep_ == "prep" for k in t.children)}
     named = {f for n in names for w in n.split("_") if len(w) > 4 and w.endswith("s")
              for f in (w, w.removesuffix("s"), w.removesuffix("es"))}
     return frozenset(said | named)
@@ -224,9 +228,10 @@ def value_states(own: tuple[Predicate, ...]) -> frozenset[str]:
 @functools.lru_cache(maxsize=32)  # (as example_verbs)
 def value_preps(examples: tuple[str, ...]) -> frozenset[tuple[str, str]]:
     """The (verb, preposition) pairs examples give a value with, of the prepositions that otherwise give none
-    ("The Anchor is known for its fish pie": ("know", "for"))."""
+    ("The Anchor is known for its fish pie": ("know", "for")), or give a time with ("is collected on Friday")."""
     return frozenset((t.head.lemma_.lower(), t.lower_) for e in examples for t in parse.parsed(e)
-                     if t.dep_ == "prep" and t.lower_ in NOT_VALUE
+                     if t.dep_ == "prep" and (t.lower_ in NOT_VALUE or t.lower_ in WHEN_PREPS and any(
+                         k.dep_ == "pobj" and dates.is_time_word(k.text) for k in t.children))
                      and (t.head.pos_ in ("VERB", "ADJ") or t.head.lemma_ == "be")  # ("is up for the X role")
                      and any(k.dep_ == "pobj" for k in t.children))
 

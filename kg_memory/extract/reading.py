@@ -67,11 +67,13 @@ WHEN = re.compile(r"^(?:last|next|this|every|each|that)\s|^(?:today|yesterday|to
                    re.I)  # (a month is its whole name or its abbreviation: "Marco" and "Augustus" are names)
 
 
-def made(subject: str, verb: str, obj: Any, text: str, shape: str) -> Reading | None:
+def made(subject: str, verb: str, obj: Any, text: str, shape: str, timed: bool = False) -> Reading | None:
+    """The reading of a clause; ``timed``: a time may be its value ("collected on Friday", as a group's examples
+    give one)."""
     value = TO_AMOUNT.sub("", _text(obj))  # "went up to 10 mg": the amount it went to
     value = placed(obj, value) if shape == "change" else value
     if not value or value.lower() in PRONOUNS or not subject \
-            or WHEN.match(value) and not (verb == "be" and value.isdigit()):  # ("the code is 1942": no year)
+            or WHEN.match(value) and not timed and not (verb == "be" and value.isdigit()):  # ("the code is 1942")
         return None
     # a name keeps its case ("CockroachDB", which the small parser may tag a pronoun)
     named = obj.pos_ == "PROPN" or any(c.isupper() for c in value)

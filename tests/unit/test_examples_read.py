@@ -2,8 +2,9 @@
 values' description is no slot noun; an example read with the prepositions the group's examples give values with;
 a passive participle that is itself a value ("has been shortlisted"); the verbs a slot's own examples say its value
 does; a value the parser took for a verb after "changed to"; a change of a many-valued slot that replaces the value
-another clause names; a couple said to have separated; a home near a place. Sentences of their own, none of the
-update sets'."""
+another clause names; a couple said to have separated; a home near a place; a time that is a value where the
+group's examples give one so ("collected on Friday"); the verb of an example the parser reads as a noun. Sentences
+of their own, none of the update sets'."""
 
 from __future__ import annotations
 
@@ -106,3 +107,21 @@ def test_a_couple_said_to_have_separated(rules):
 def test_a_home_near_a_place_is_where_one_lives(rules):
     assert ("user", "lives_in", "Skegness", False) in _facts(rules, "I live in a static caravan near Skegness.")
     assert not any(f[1] == "lives_in" for f in _facts(rules, "I stayed in a caravan near Skegness."))
+
+
+@pytest.mark.parametrize("name, text, fact", [
+    ("facilities", "Recycling is collected on Tuesday.", ("recycling", "collection_day", "Tuesday", False)),
+    ("film", "Northern Lights is released in May 2027.", ("northern lights", "release_date", "May 2027", False)),
+])
+def test_a_time_is_a_value_where_the_groups_examples_give_one_so(under, name, text, fact):
+    assert fact in _facts(under(name), text)
+
+
+def test_a_time_said_with_another_verb_is_still_when(under):
+    """facilities gives a time with "collected on": "serviced on Tuesday" says when, not a value."""
+    assert not any(f[2] == "Tuesday" for f in _facts(under("facilities"), "The lifts were serviced on Tuesday."))
+
+
+def test_the_verb_of_an_example_with_none_the_parser_sees_is_a_verb(under):
+    """vineyard's "Our rosé matures in steel tanks", whose "matures" the parser takes for a noun."""
+    assert "matures" in under("vineyard").meaning.verbs
