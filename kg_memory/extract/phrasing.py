@@ -52,7 +52,43 @@ _TRAVELLED_IN = re.compile(rf"\b(I|[Ww]e)\s+(?:(?:{ADVERBS})\s+)*(?:get|run|go|z
                            r"(?:(?-i:[a-z][a-z-]*)\s+){0,3}(?=[A-Z])")
 
 
-def said_plainly(sentence: str) -> str:
-    """A sentence with what it says in other words put as the phrasings say it."""
+# work said by what one does at or for a name ("I teach chemistry at Lincoln High", "I'm driving for Uber now"): a
+# verb (``_DOING_AT``'s "verb") whose doer is a job (``_agent_of``), said in the present by the speaker
+_DOING_AT = re.compile(rf"\b(?P<who>I|[Ww]e)(?:\s+(?P<be>(?:am|are|have\s+been)\s+)"
+                       rf"|(?P<be2>['’](?:m|re|ve\s+been)\s+)|\s+)"
+                       rf"(?:(?:{ADVERBS})\s+)*(?P<verb>[a-z]+)\s+(?:(?-i:[a-z][a-z'’-]*)\s+){{0,3}}?"
+                       r"(?P<prep>at|for)\s+(?=(?:the\s+)?[A-Z])")
+
+
+def said_plainly(sentence: str, jobs: frozenset[str] = frozenset()) -> str:
+    """A sentence with what it says in other words put as the phrasings say it; ``jobs``: the words of the job
+    class (the doer of the work one says one does at a name)."""
     sentence = _LIKED_MOST.sub(r"My favourite \1 ", sentence)
+    sentence = _DOING_AT.sub(lambda m: _work_said(m, jobs), sentence) if jobs else sentence
     return _TRAVELLED_IN.sub(r"\1 drive a ", sentence)
+
+
+def _work_said(m: re.Match[str], jobs: frozenset[str]) -> str:
+    """"I teach chemistry at X": "I work at X", when the one who teaches is a job ("teacher")."""
+    verb, be = m.group("verb"), m.group("be") or m.group("be2")
+    bases = ({verb[:-3], verb[:-3] + "e", verb[:-4]} if verb.endswith("ing") else set()) if be else {verb}
+    if verb in ("work", "working") or m.group(0).rstrip().endswith(f"{verb} for") and verb in _FOR_PHRASAL \
+            or not any(_agent_of(b) & jobs for b in bases if len(b) >= 3):
+        return m.group(0)
+    who, prep, be = m.group("who"), m.group("prep"), (be or "").strip()
+    if not be:
+        return f"{who} work {prep} "
+    return f"{who}{'' if be[0] in _APOSTROPHES else ' '}{be} working {prep} "  # ("I'm teaching": "I'm working")
+
+
+_APOSTROPHES = "'’"
+
+
+# verbs whose "for" is their own ("wait for Tom", "look for work"), not the one the work is done for
+_FOR_PHRASAL = frozenset({"wait", "waiting", "look", "looking", "ask", "asking", "pay", "paying", "care", "caring",
+                          "search", "searching", "apply", "applying", "vote", "voting", "hope", "hoping"})
+
+
+def _agent_of(verb: str) -> set[str]:
+    """The nouns of one who does the verb ("teach": teacher, "drive": driver, "cook": cook)."""
+    return {verb, verb + "er", verb + "r", verb + "or", verb + verb[-1] + "er"}

@@ -5,6 +5,7 @@ text. No network, no model; the same text always gives the same facts."""
 
 from __future__ import annotations
 
+import functools
 import logging
 import re
 from dataclasses import dataclass, replace
@@ -261,6 +262,12 @@ class RulesExtractor:
             r"(?P<status>married|engaged|divorced|separated)|(?P<knot>tied the knot|got hitched))",
         )
 
+    @functools.cached_property
+    def _jobs(self) -> frozenset[str]:
+        """The job class's words, and the last word of each ("supply teacher": teacher)."""
+        words = self.vocab.value_classes.get("job", ())
+        return frozenset(words) | frozenset(w.split()[-1] for w in words)
+
     def with_vocabulary(self, vocab: Vocabulary) -> RulesExtractor:
         """The same extractor reading another ontology (a group's own)."""
         return RulesExtractor(self.embedder, self.predicate_similarity, self.parser, vocab)
@@ -276,7 +283,7 @@ class RulesExtractor:
             raw = _MINE_CHANGED.sub(lambda m: f"{m.group(1).capitalize()} {m.group(2)} is ", raw)
             raw = _THING_IS.sub(r"\1 \2 is ", dates.expand_weekdays(raw))  # (the one slot's new value: no "now")
             raw = _NEW_ONE_LINE.sub(r"My new \1 is ", raw)
-            raw = said_plainly(raw)  # ("The book I love most is X": "My favourite book is X")
+            raw = said_plainly(raw, self._jobs)  # ("The book I love most is X": "My favourite book is X")
             sentence = normalize_text(raw.strip())
             if sentence and not worth.is_question(raw):  # a question states nothing
                 self._read(raw.strip(), sentence, me, episode.occurred_at, out, speakers)

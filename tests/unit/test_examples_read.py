@@ -3,7 +3,8 @@ values' description is no slot noun; an example read with the prepositions the g
 a passive participle that is itself a value ("has been shortlisted"); the verbs a slot's own examples say its value
 does; a value the parser took for a verb after "changed to"; a change of a many-valued slot that replaces the value
 another clause names; a couple said to have separated; a home near a place; a time that is a value where the
-group's examples give one so ("collected on Friday"); the verb of an example the parser reads as a noun. Sentences
+group's examples give one so ("collected on Friday"); the verb of an example the parser reads as a noun; work said
+by what one does at a name ("I teach geography at X"). Sentences
 of their own, none of the update sets'."""
 
 from __future__ import annotations
@@ -125,3 +126,22 @@ def test_a_time_said_with_another_verb_is_still_when(under):
 def test_the_verb_of_an_example_with_none_the_parser_sees_is_a_verb(under):
     """vineyard's "Our rosé matures in steel tanks", whose "matures" the parser takes for a noun."""
     assert "matures" in under("vineyard").meaning.verbs
+
+
+@pytest.mark.parametrize("text, place", [
+    ("I teach geography at Oakfield Academy.", "Oakfield Academy"),
+    ("I'm driving for Deliveroo these days.", "Deliveroo"),
+    ("I've been nursing at the Royal Free.", "Royal Free"),
+])
+def test_work_said_by_what_one_does_at_a_name_is_where_one_works(rules, text, place):
+    """A verb whose doer is a job ("teacher", "driver", "nurse"), said in the present at or for a name."""
+    assert ("user", "works_at", place, False) in _facts(rules, text)
+
+
+@pytest.mark.parametrize("text", [
+    "I'm waiting for Priya at Costa.",  # ("wait for" is the verb's own "for")
+    "I shop at Lidl.",  # (a shopper is no job)
+    "I teach my kids at home.",  # (no name)
+])
+def test_what_one_does_at_a_name_that_is_no_work_says_no_employer(rules, text):
+    assert not any(f[1] == "works_at" for f in _facts(rules, text))
