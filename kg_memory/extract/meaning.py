@@ -464,9 +464,10 @@ class MeaningReader:
         if r.verb in parse.LIGHT_VERBS or any(r.object.lower() in e.lower() for e in spec.examples):
             # a light verb says little ("I'm doing lunch at ..."), and a value an example names lends the clause
             # its nearness: then only a word of the slot's class ("I eat pescatarian") or the slot's own wording
-            # with the value masked ("I'm doing my master's at X") says it
+            # with the value masked ("I'm doing my master's at X") says it, or the value said with the slot's own
+            # noun ("I eat a mostly paleo diet")
             return r.object.lower() in self.vocab.value_classes.get(spec.value_class or "", ()) \
-                or self._worded_as(spec.name, r)
+                or names_its_slot(r.object, spec.name) or self._worded_as(spec.name, r)
         return True
 
     def _bought_as_its_kind(self, r: Reading, spec: Predicate) -> bool:
