@@ -236,6 +236,15 @@ def value_preps(examples: tuple[str, ...]) -> frozenset[tuple[str, str]]:
                      and any(k.dep_ == "pobj" for k in t.children))
 
 
+def done_by_value(p: Predicate, read: list[tuple[str, Reading | None]]) -> frozenset[str]:
+    """The verbs a slot of names' own examples (as ``example_readings`` reads them) say its value does, actively
+    ("Carla runs housekeeping": run)."""
+    if p.object_kind != "entity":
+        return frozenset()
+    return frozenset(r.verb for e, r in read if r is not None and r.verb and r.verb not in ("be", "have")
+                     and not PASSIVE.search(e) and 0 <= e.find(r.object) < e.lower().find(r.subject.lower()))
+
+
 def example_readings(p: Predicate, vocab: Vocabulary, types: frozenset[str], slot_words: frozenset[str]
                      ) -> list[tuple[str, Reading | None]]:
     """Each example of the predicate and its reading, with the value as the slot's value: said as the

@@ -34,6 +34,7 @@ from .exemplars import (
     Exemplars,
     best_per_owner,
     build_exemplars,
+    done_by_value,
     example_readings,
     example_verbs,
     mask,
@@ -170,17 +171,9 @@ class MeaningReader:
         index: dict[str, set[str]] = {}
         for p in self.active:
             if p.name in self.vocab.own:
-                for verb in value_verbs(p) | self._done_by_value_in_examples(p):
+                for verb in value_verbs(p) | done_by_value(p, self._example_readings(p)):
                     index.setdefault(verb, set()).add(p.name)
         return {verb: frozenset(names) for verb, names in index.items()}
-
-    def _done_by_value_in_examples(self, p: Predicate) -> frozenset[str]:
-        """The verbs a slot of names' own examples say its value does, actively ("Carla runs housekeeping": run)."""
-        if p.object_kind != "entity":
-            return frozenset()
-        return frozenset(r.verb for e, r in self._example_readings(p) if r is not None and r.verb
-                         and r.verb not in ("be", "have") and not PASSIVE.search(e)
-                         and 0 <= e.find(r.object) < e.lower().find(r.subject.lower()))
 
     @property
     def aims(self) -> frozenset[str]:
@@ -459,7 +452,10 @@ class MeaningReader:
         spec, score = clear
         if self.vocab.is_single(spec.name) and score >= SHAPE_THRESHOLD and held_at_its_noun(spec, r):
             return True  # the slot's own noun said with the value ("I took a job with Boots")
-        if score < STATE_THRESHOLD or not self.vocab.is_single(spec.name) or not self._bought_as_its_kind(r, spec):
+        if not self.vocab.is_single(spec.name):  # one of many values, said in the present with a word of its class
+            return score >= STATE_THRESHOLD and _PRESENT_STATE.match(r.text) is not None \
+                and r.object.lower() in self.vocab.value_classes.get(spec.value_class or "", ())  # ("I do yoga")
+        if score < STATE_THRESHOLD or not self._bought_as_its_kind(r, spec):
             return False  # (nor a thing bought that is not of the slot's kind: "I bought a Kindle")
         if r.verb in parse.LIGHT_VERBS or any(r.object.lower() in e.lower() for e in spec.examples):
             # a light verb says little ("I'm doing lunch at ..."), and a value an example names lends the clause

@@ -232,6 +232,10 @@ class RulesExtractor:
             rf"(?:\s+(?:(?:is|was)\s+(?:called\s+|named\s+)?|(?:called|named)\s+)?(?P<name>(?-i:{_NAME})))?",
             re.I,
         )
+        # "I have a younger brother named Leo", "we've got a daughter called Ivy": said as "My ... is Leo"
+        self._had_named_rx = re.compile(
+            r"\b(?:I|[Ww]e)(?:\s+have|\s+have\s+got|['’]ve\s+got)\s+(?:a|an|one)\s+((?:[a-z]+\s+)?"
+            rf"(?:{'|'.join(map(re.escape, rel_words)) or '(?!)'}))\s+(?:called|named)\s+(?=[A-Z])")
         # (an ontology that does not extend the default may list no animals: then no pet pattern matches)
         animals = "|".join(re.escape(a) for a in classes.get("animal", ())) or "(?!)"
         self._pet_named_rx = re.compile(
@@ -283,7 +287,8 @@ class RulesExtractor:
             raw = _MINE_CHANGED.sub(lambda m: f"{m.group(1).capitalize()} {m.group(2)} is ", raw)
             raw = _THING_IS.sub(r"\1 \2 is ", dates.expand_weekdays(raw))  # (the one slot's new value: no "now")
             raw = _NEW_ONE_LINE.sub(r"My new \1 is ", raw)
-            raw = said_plainly(raw, self._jobs)  # ("The book I love most is X": "My favourite book is X")
+            raw = said_plainly(self._had_named_rx.sub(r"My \1 is ", raw), self._jobs)  # ("The book I love most is X":
+            # "My favourite book is X")
             sentence = normalize_text(raw.strip())
             if sentence and not worth.is_question(raw):  # a question states nothing
                 self._read(raw.strip(), sentence, me, episode.occurred_at, out, speakers)

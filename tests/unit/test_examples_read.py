@@ -4,7 +4,8 @@ a passive participle that is itself a value ("has been shortlisted"); the verbs 
 does; a value the parser took for a verb after "changed to"; a change of a many-valued slot that replaces the value
 another clause names; a couple said to have separated; a home near a place; a time that is a value where the
 group's examples give one so ("collected on Friday"); the verb of an example the parser reads as a noun; work said
-by what one does at a name ("I teach geography at X"). Sentences
+by what one does at a name ("I teach geography at X"); a relative one has by name; one of many values said with
+a word of its class ("I do pilates"); a diet said with its own noun. Sentences
 of their own, none of the update sets'."""
 
 from __future__ import annotations
@@ -145,3 +146,21 @@ def test_work_said_by_what_one_does_at_a_name_is_where_one_works(rules, text, pl
 ])
 def test_what_one_does_at_a_name_that_is_no_work_says_no_employer(rules, text):
     assert not any(f[1] == "works_at" for f in _facts(rules, text))
+
+
+@pytest.mark.parametrize("text, fact", [
+    ("I have an older sister named Nia.", ("user", "has_sibling", "Nia", False)),
+    ("We've got a son called Arlo.", ("user", "has_child", "Arlo", False)),
+])
+def test_a_relative_one_has_by_name(rules, text, fact):
+    assert fact in _facts(rules, text)
+
+
+def test_one_of_many_values_said_plainly_with_a_word_of_its_class(rules):
+    assert ("user", "has_hobby", "pilates", False) in _facts(rules, "I do pilates.")
+    assert not any(f[1] == "has_hobby" for f in _facts(rules, "I did some pilates yesterday."))  # (a passing act)
+    assert not any(f[1] == "has_hobby" for f in _facts(rules, "I do the washing up."))  # (no word of the class)
+
+
+def test_a_diet_said_with_its_own_noun(rules):
+    assert ("user", "diet", "mostly paleo diet", False) in _facts(rules, "I eat a mostly paleo diet.")
