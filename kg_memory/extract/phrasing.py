@@ -72,7 +72,7 @@ def _work_said(m: re.Match[str], jobs: frozenset[str]) -> str:
     """"I teach chemistry at X": "I work at X", when the one who teaches is a job ("teacher")."""
     verb, be = m.group("verb"), m.group("be") or m.group("be2")
     bases = ({verb[:-3], verb[:-3] + "e", verb[:-4]} if verb.endswith("ing") else set()) if be else {verb}
-    if verb in ("work", "working") or m.group(0).rstrip().endswith(f"{verb} for") and verb in _FOR_PHRASAL \
+    if verb in _NOT_WORK or m.group(0).rstrip().endswith(f"{verb} for") and verb in _FOR_PHRASAL \
             or not any(_agent_of(b) & jobs for b in bases if len(b) >= 3):
         return m.group(0)
     who, prep, be = m.group("who"), m.group("prep"), (be or "").strip()
@@ -86,7 +86,10 @@ _APOSTROPHES = "'’"
 
 # verbs whose "for" is their own ("wait for Tom", "look for work"), not the one the work is done for
 _FOR_PHRASAL = frozenset({"wait", "waiting", "look", "looking", "ask", "asking", "pay", "paying", "care", "caring",
-                          "search", "searching", "apply", "applying", "vote", "voting", "hope", "hoping"})
+                          "search", "searching", "apply", "applying", "vote", "voting", "hope", "hoping",
+                          "prepare", "preparing"})
+# verbs whose doer's noun is a job but which say no work ("I found it at Tesco": no founder; "I train at a gym")
+_NOT_WORK = frozenset({"work", "working", "found", "train", "training"})
 
 
 def _agent_of(verb: str) -> set[str]:

@@ -164,3 +164,9 @@ def test_one_of_many_values_said_plainly_with_a_word_of_its_class(rules):
 
 def test_a_diet_said_with_its_own_noun(rules):
     assert ("user", "diet", "mostly paleo diet", False) in _facts(rules, "I eat a mostly paleo diet.")
+
+
+@pytest.mark.parametrize("text", ["I've been training for the Bath half marathon.", "I found my wallet at Tesco."])
+def test_a_verb_whose_doers_noun_is_a_job_but_says_no_work(rules, text):
+    """("trainer", "founder" are jobs; training for a race, or finding a thing, is no work there)."""
+    assert not any(f[1] == "works_at" for f in _facts(rules, text))
