@@ -83,8 +83,9 @@ def readings(doc: Any, speaker: str, types: frozenset[str] = frozenset(), slot_w
                 reading = replace(reading, shape="end")
             reading = _done_at(verb, reading, speaker)
             held = of_its_slot_noun(verb, reading.object, slot_words)
-            if held is not None:  # "switched onto a diet of trout": trout
-                reading = replace(reading, object=_text(held), text=reading.text.replace(reading.object, _text(held)))
+            if held is not None:  # "switched onto a diet of trout": trout (the clause said as it was, with its noun)
+                reading = replace(reading, object=_text(held), text=reading.text if _text(held) in reading.text
+                                  else reading.text.replace(reading.object, _text(held)))
             worked_on = _moved_thing(verb, types) or (topic if _it_object(verb) else None)
             moved = owner_before_slot_noun(worked_on, slot_words)
             if moved and not _overlaps(moved, reading.object) and not _overlaps(moved, reading.old or "") \

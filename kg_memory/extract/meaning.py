@@ -27,7 +27,7 @@ from ..core.vocab import Predicate, Vocabulary
 from ..embed.base import Embedder
 from . import dates, parse
 from .base import ExtractedFact
-from .canonical import near_class_word
+from .canonical import by_its_form, near_class_word
 from .clauses import HYPOTHETICAL, is_agent, readings
 from .exemplars import (
     PASSIVE,
@@ -242,11 +242,11 @@ class MeaningReader:
                 or _ADDED.search(sentence):
             return r
         assert self.embedder is not None
-        said = [x for c in doc.noun_chunks if c.root.pos_ == "NOUN"
+        said = [x for c in doc.noun_chunks if c.root.pos_ in ("NOUN", "PROPN")
                 if (x := " ".join(t.text for t in c if t.dep_ not in ("det", "poss")))
                 and x.lower() != r.object.lower() and not self._only_slot_nouns(x)]
         words: Collection[str] = self.vocab.value_classes.get(spec.value_class or "", ())
-        like = [x for x in said if x.lower() in words
+        like = [x for x in said if x.lower() in words or by_its_form(spec.value_class or "", x)
                 or self._alike(self.embedder.embed([x])[0]).get(spec.name, 0.0) >= BOUGHT_FLOOR]
         return replace(r, old=like[0]) if like else r
 

@@ -398,7 +398,8 @@ def product_name(value: str) -> str | None:
 
 
 def of_its_slot_noun(verb: Any, value: str, slot_words: frozenset[str]) -> Any | None:
-    """"Pip was switched onto a diet of trout", "I'm on a course of antibiotics": a value said as one of a slot's own
+    """"Pip was switched onto a diet of trout", "I'm on a course of antibiotics", "a degree in history": a value said
+    as one of a slot's own
     nouns ("a diet", "a course") of what it holds, which is the value (only after "a": "the manager of the
     Leeds branch" names whose manager)."""
     words = value.lower().split()
@@ -407,5 +408,7 @@ def of_its_slot_noun(verb: Any, value: str, slot_words: frozenset[str]) -> Any |
     noun = next((t for t in verb.subtree if t.lower_ == words[0] and t.pos_ == "NOUN"), None)
     if noun is None or not any(k.dep_ == "det" and k.lower_ in ("a", "an") for k in noun.children):
         return None
-    return next((pobj(k) for k in noun.children if k.dep_ == "prep" and k.lower_ == "of" and pobj(k) is not None),
-                None)
+    after = [k for k in verb.children if k.i == noun.i + 1]  # (the parser may hang "in history" on the verb)
+    return next((o for k in (*noun.children, *after) if k.dep_ == "prep" and (o := pobj(k)) is not None
+                 and (k.lower_ == "of" or k.lower_ == "in" and o.pos_ == "NOUN")), None)  # ("a degree in history";
+    # not "a job in London")

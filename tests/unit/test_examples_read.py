@@ -170,3 +170,16 @@ def test_a_diet_said_with_its_own_noun(rules):
 def test_a_verb_whose_doers_noun_is_a_job_but_says_no_work(rules, text):
     """("trainer", "founder" are jobs; training for a race, or finding a thing, is no work there)."""
     assert not any(f[1] == "works_at" for f in _facts(rules, text))
+
+
+def test_a_change_replaces_a_named_value_the_sentence_opens_with(rules):
+    """"Propranolol wasn't working so ...": the old value said with a capital, a drug by its stem."""
+    facts = _facts(rules, "Atenolol wasn't helping, so I've been put on bisoprolol.")
+    assert ("user", "takes_medication", "bisoprolol", False) in facts
+    assert ("user", "takes_medication", "atenolol", True) in facts
+
+
+def test_a_value_said_in_a_slots_noun(rules):
+    """"a degree in history": the subject of the degree (field_of_study's description says it takes one)."""
+    assert ("user", "field_of_study", "geology", False) in _facts(rules, "I'm doing a degree in geology.")
+    assert not any(f[1] == "works_at" for f in _facts(rules, "I got a job in Glasgow."))
