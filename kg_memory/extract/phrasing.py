@@ -60,12 +60,31 @@ _DOING_AT = re.compile(rf"\b(?P<who>I|[Ww]e)(?:\s+(?P<be>(?:am|are|have\s+been)\
                        r"(?P<prep>at|for)\s+(?=(?:the\s+)?[A-Z])")
 
 
+# one's "go-to" X is one's favourite ("Football Weekly is my go-to podcast now")
+_GO_TO = re.compile(r"\b([Mm]y|[Oo]ur)\s+go[- ]to\s+(?=[a-z])")
+
+
+# a favourite said as its name first ("Empire is my favourite podcast now"): as the phrasings say it, "My favourite
+# podcast is Empire now"
+_NAMED_FAVOURITE = re.compile(r"(?P<pre>^|[;:,]\s+|\band\s+)(?P<name>(?:[A-Z][\w'’.&-]*\s+){0,4}[A-Z][\w'’.&-]*)\s+"
+                              r"(?:is|['’]s)\s+(?P<now>now\s+)?(?P<mine>[Mm]y|[Oo]ur)\s+(?:new\s+)?"
+                              r"(?P<fav>favourite|favorite)\s+(?P<kind>[a-z]+(?:\s+(?!now\b)[a-z]+)?)\b(?P<then>\s+now\b)?"
+                              r"(?=\s*[.!;,]|\s*$)")
+
+
 def said_plainly(sentence: str, jobs: frozenset[str] = frozenset()) -> str:
     """A sentence with what it says in other words put as the phrasings say it; ``jobs``: the words of the job
     class (the doer of the work one says one does at a name)."""
-    sentence = _LIKED_MOST.sub(r"My favourite \1 ", sentence)
+    sentence = _GO_TO.sub(r"\1 favourite ", _LIKED_MOST.sub(r"My favourite \1 ", sentence))
+    sentence = _NAMED_FAVOURITE.sub(_favourite_said, sentence)
     sentence = _DOING_AT.sub(lambda m: _work_said(m, jobs), sentence) if jobs else sentence
     return _TRAVELLED_IN.sub(r"\1 drive a ", sentence)
+
+
+def _favourite_said(m: re.Match[str]) -> str:
+    now = "now " if m.group("now") or m.group("then") else ""
+    mine = m.group("mine").lower() if m.group("pre") else m.group("mine").capitalize()
+    return f"{m.group('pre')}{mine} {m.group('fav')} {m.group('kind')} is {now}{m.group('name')}"
 
 
 def _work_said(m: re.Match[str], jobs: frozenset[str]) -> str:

@@ -183,3 +183,11 @@ def test_a_value_said_in_a_slots_noun(rules):
     """"a degree in history": the subject of the degree (field_of_study's description says it takes one)."""
     assert ("user", "field_of_study", "geology", False) in _facts(rules, "I'm doing a degree in geology.")
     assert not any(f[1] == "works_at" for f in _facts(rules, "I got a job in Glasgow."))
+
+
+@pytest.mark.parametrize("text, fact", [
+    ("Succession is my favourite show now.", ("user", "favorite_show", "Succession", False)),
+    ("Honestly, Dune is my go-to film.", ("user", "favorite_film", "Dune", False)),
+])
+def test_a_favourite_said_with_its_name_first(rules, text, fact):
+    assert fact in _facts(rules, text)
