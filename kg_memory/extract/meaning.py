@@ -94,6 +94,7 @@ _ADDED = re.compile(r"\b(?:also|too|as\s+well|added|on\s+top)\b", re.I)
 _TO_WORK = re.compile(rf"\b(?:mov|relocat|transferr)(?:e|es|ed|ing)\s+(?:over\s+)?to\s+(?:the\s+|our\s+|their\s+)?"
                       rf"(?:[\w'’-]+\s+){{0,3}}({'|'.join(sorted(WORKPLACES))})\b", re.I)
 _STAND_INS = frozenset({"one", "ones", "it", "that", "this", "them", "another", "another one", "the other"})
+_BEGUN = re.compile(r"^(?:I|we)\s*(?:['’]ve|have)\s+(?:just\s+)?(?:started|begun)\b", re.I)  # a state just begun
 _SAID_NOW = re.compile(r"\b(?:now|these days|nowadays|lately)\b", re.I)  # a value said as the one now
 CHANGE_CUE = re.compile(r"\b(?:now|new|newly|became|become|becomes|lately|these days|nowadays|anymore|"
                         r"no longer|instead|from now on|for good|currently)\b", re.I)
@@ -740,7 +741,7 @@ class MeaningReader:
         if work is not None and work.group(1).lower() not in self.slot_words:  # (unless a slot's: "our office")
             return False  # "Marcus moved to the Dublin office": one sent to a place of work, no slot's change
         return not self.changes_only or r.shape != "plain" or bool(CHANGE_CUE.search(r.text)) \
-            or _PRESENT_STATE.match(r.text) is not None
+            or _PRESENT_STATE.match(r.text) is not None or _BEGUN.match(r.text) is not None
 
     def _takes(self, predicate: str, value: str) -> bool:
         """A value-class predicate takes only a word of its class ("Siemens" is no job title); a

@@ -39,7 +39,9 @@ def _said_as(phrase: str) -> str:
     if not rest:
         return re.escape(head)
     gap = rf"\s+(?:(?:{ADVERBS})\s+)*" if head.lower() in ("am", "is", "are") else r"\s+"
-    return re.escape(head) + gap + re.escape(rest).replace(r"\ ", r"\s+")
+    words = rest.split(" ")  # (an article before a noun of the phrase may be "the": "got the job at")
+    said = [r"(?:an?|the)" if w in ("a", "an") and i < len(words) - 1 else re.escape(w) for i, w in enumerate(words)]
+    return re.escape(head) + gap + r"\s+".join(said)
 
 
 # the one one likes most, said as the subject ("The book I love most is X"): one's favourite
@@ -72,13 +74,25 @@ _NAMED_FAVOURITE = re.compile(r"(?P<pre>^|[;:,]\s+|\band\s+)(?P<name>(?:[A-Z][\w
                               r"(?=\s*[.!;,]|\s*$)")
 
 
+# a post taken up, said with its role after "as" ("Just started a new role as a product owner"): one is that now
+_NEW_ROLE = re.compile(rf"(?:\b(?:I|[Ww]e)(?:\s+|(?=['’]))|^)(?:(?:{ADVERBS}|[Jj]ust)\s+)*(?:['’]ve\s+|have\s+)?"
+                       r"(?:started|took|taken|accepted|landed|begun|began)\s+(?:a\s+|my\s+)?(?:new\s+)?"
+                       r"(?:role|job|position|post)\s+as\s+(?:an?\s+|the\s+)?(?=[a-zA-Z])")
+
+
 def said_plainly(sentence: str, jobs: frozenset[str] = frozenset()) -> str:
     """A sentence with what it says in other words put as the phrasings say it; ``jobs``: the words of the job
     class (the doer of the work one says one does at a name)."""
     sentence = _GO_TO.sub(r"\1 favourite ", _LIKED_MOST.sub(r"My favourite \1 ", sentence))
-    sentence = _NAMED_FAVOURITE.sub(_favourite_said, sentence)
+    sentence = _NAMED_FAVOURITE.sub(_favourite_said, _NEW_ROLE.sub(_role_said, sentence))
     sentence = _DOING_AT.sub(lambda m: _work_said(m, jobs), sentence) if jobs else sentence
     return _TRAVELLED_IN.sub(r"\1 drive a ", sentence)
+
+
+def _role_said(m: re.Match[str]) -> str:
+    """"started a new role as an analyst": "I'm now an analyst" (the article the role's first letter takes)."""
+    after = m.string[m.end():m.end() + 1].lower()
+    return f"I'm now {'an' if after in 'aeiou' else 'a'} "
 
 
 def _favourite_said(m: re.Match[str]) -> str:

@@ -392,7 +392,8 @@ class RulesExtractor:
         word = self.canonical.class_word(spec.name, product or c.object) if spec.value_class else None
         if product is not None and (word or c.copula_noun):
             obj = product  # ("my phone's an old iPhone 11", "my new phone is a Nothing Phone 2")
-        if word and product is None and not (c.copula_noun and obj.endswith(" " + word)):
+        if word and product is None and not (c.copula_noun and obj.endswith(" " + word)) \
+                and not obj.startswith(word + " of "):  # (nor a role of something: "head of marketing")
             obj = word  # ("a Samsung Galaxy A52" stays whole, and a role's title: "my role is ward manager")
         # "lived in X" is over; "moved to X" (also past tense) is how it began
         over = c.past and span is not None and c.surface in spec.past

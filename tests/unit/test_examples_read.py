@@ -191,3 +191,21 @@ def test_a_value_said_in_a_slots_noun(rules):
 ])
 def test_a_favourite_said_with_its_name_first(rules, text, fact):
     assert fact in _facts(rules, text)
+
+
+@pytest.mark.parametrize("text, facts", [
+    ("Just started a new role as a data engineer.", {("user", "job_title", "data engineer", False)}),
+    ("I've taken a job as an electrician at Wates.", {("user", "job_title", "electrician", False),
+                                                       ("user", "works_at", "Wates", False)}),
+])
+def test_a_post_taken_up_as_a_role(rules, text, facts):
+    assert facts <= _facts(rules, text)
+
+
+def test_an_article_in_a_phrasing_may_be_the(rules):
+    """works_at's "got a job at": "I got the job at Arup!"."""
+    assert ("user", "works_at", "Arup", False) in _facts(rules, "I got the job at Arup!")
+
+
+def test_a_state_just_begun_is_read_plainly(rules):
+    assert ("user", "studies_at", "Bristol", False) in _facts(rules, "I've started a masters at Bristol.")
