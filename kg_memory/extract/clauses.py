@@ -78,6 +78,8 @@ def readings(doc: Any, speaker: str, types: frozenset[str] = frozenset(), slot_w
             or _let_go(verb, speaker, topic, types) or _doer_of_slot(verb, slot_words) \
             or _reading(verb, subject, types, speaker, preps) \
             or _after_an_end(verb, subject, out)
+        if reading is not None and {reading.subject.lower(), reading.object.lower()} & _NO_ONE:
+            reading = None  # ("Nobody owns the notifications service any more": no one holds it, no one is no value)
         if reading is not None:
             if reading.shape == "plain" and _says_an_end(verb, ends):  # an ontology's own ``ends``: "lost the deal"
                 reading = replace(reading, shape="end")
@@ -639,7 +641,8 @@ def _reading(verb: Any, subject: str | None, types: frozenset[str], speaker: str
         # "We took the ledger off Kubernetes": the thing's value ends; "... and onto EKS": and is that now
         x = _with_its_owner(dobj, types)
         onto = next((_pobj(c) for c in (*off.head.children, *off.children)
-                     if c.dep_ == "conj" and c.lower_ in ("onto", "into", "to")), None)
+                     if c.dep_ == "conj" and c.lower_ in ("onto", "into", "to")), None) \
+            or preps.get("onto") or preps.get("into") or preps.get("to")  # (or the verb's own: "off AWS onto GCP")
         if onto is not None and _is_name(onto):
             made = _made(x, lemma, onto, f"{x} moved from {off.text} to {_text(onto)}", "change")
             return None if made is None else replace(made, old=_text(off))
@@ -769,6 +772,7 @@ def _phrasal_stop(verb: Any) -> str | None:
 
 
 # prepositions whose object is not the slot's value (where from, what for, when)
+_NO_ONE = frozenset({"nobody", "no one", "noone", "no-one", "none of us", "nothing"})
 WHEN_PREPS = frozenset({"on", "in", "at", "by", "until", "since"})  # the prepositions that may say when
 NOT_VALUE = frozenset({"off", "from", "for", "since", "after", "before", "during", "until", "about", "with",
                         "without"})

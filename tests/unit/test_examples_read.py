@@ -209,3 +209,13 @@ def test_an_article_in_a_phrasing_may_be_the(rules):
 
 def test_a_state_just_begun_is_read_plainly(rules):
     assert ("user", "studies_at", "Bristol", False) in _facts(rules, "I've started a masters at Bristol.")
+
+
+def test_off_one_value_onto_another_said_as_the_verbs_own(under):
+    facts = _facts(under("services"), "We've lifted the orders service off ECS onto Cloud Run.")
+    assert any(f[1] == "runs_on" and f[2] == "Cloud Run" and not f[3] for f in facts), facts
+
+
+def test_no_one_is_no_value(under):
+    assert not any("nobody" in (f[0], f[2].lower()) for f in _facts(under("services"),
+                                                                     "Nobody maintains the ledger any more."))
