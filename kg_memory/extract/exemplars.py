@@ -245,22 +245,30 @@ def done_by_value(p: Predicate, read: list[tuple[str, Reading | None]]) -> froze
                      and not PASSIVE.search(e) and 0 <= e.find(r.object) < e.lower().find(r.subject.lower()))
 
 
+def _read_as_the_group_reads(p: Predicate, vocab: Vocabulary, types: frozenset[str], slot_words: frozenset[str],
+                             found: list[tuple[str, Reading | None]]) -> list[tuple[str, Reading | None]]:
+    """The group's own examples read plainly, and those read only as the group's clauses are read (with the
+    prepositions and participles its examples give values with: "applied for the X job"), turned round when the
+    others give names as values (``_turned_round``)."""
+    if p.name not in vocab.own or all(r is not None for _, r in found):
+        return found
+    mine = tuple(q for q in vocab.predicates.values() if q.name in vocab.own)
+    preps, states = value_preps(tuple(e for q in mine for e in q.examples)), value_states(mine)
+    named = any(r is not None and any(c.isupper() for c in r.object) for _, r in found)
+    late = [(e, r or example_reading(e, types, slot_words, True, preps, states)) for e, r in found]
+    return [(e, r or (_turned_round(lr) if lr is not None and named else lr))
+            for (e, r), (_, lr) in zip(found, late, strict=True)]
+
+
 def example_readings(p: Predicate, vocab: Vocabulary, types: frozenset[str], slot_words: frozenset[str]
                      ) -> list[tuple[str, Reading | None]]:
     """Each example of the predicate and its reading, with the value as the slot's value: said as the
     doer ("Ayo maintains the orders service"), or as the name beside an unnamed thing when another
     example gives a name as the value ("Liam captains the seconds", "The vets' skipper is Gordon")."""
     doers = value_verbs(p)
-    own = p.name in vocab.own
-    mine = tuple(q for q in vocab.predicates.values() if q.name in vocab.own)
-    preps = value_preps(tuple(e for q in mine for e in q.examples)) if own else frozenset()
-    states = value_states(mine) if own else frozenset()  # (read as the group's clauses are read)
-    found = [(e, example_reading(e, types, slot_words, own)) for e in p.examples]
-    late = [(e, example_reading(e, types, slot_words, own, preps, states) if r is None and own else None)
-            for e, r in found]  # (one readable only as the group's clauses are read: "applied for the X job")
-    named = any(r is not None and any(c.isupper() for c in r.object) for _, r in found)
-    found = [(e, r or (_turned_round(lr) if lr is not None and named else lr))
-             for (e, r), (_, lr) in zip(found, late, strict=True)]
+    found = _read_as_the_group_reads(p, vocab, types, slot_words,
+                                     [(e, example_reading(e, types, slot_words, p.name in vocab.own))
+                                      for e in p.examples])
     # ("We record Night Shift at Soundhouse Studios": the thing the speaker works on is the slot's)
     found = [(e, replace(r, subject=r.moved) if r is not None and r.subject == "User" and r.moved else r)
              for e, r in found]
