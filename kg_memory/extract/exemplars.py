@@ -17,6 +17,7 @@ from . import dates, parse
 from .clauses import NOT_VALUE, WHEN_PREPS, readings
 from .reading import Reading
 from .shapes import said_verb
+from .slotwords import listed_values
 from .surface import surface_readings
 from .values import AMOUNT, has_number, shapes_in
 
@@ -53,18 +54,18 @@ def value_verbs(p: Predicate) -> frozenset[str]:
                 # (a coordinated verb the small parser took for a plural noun: "maintains and repairs")
                 verbs |= {v.lemma_.lower() for v in (clause, *clause.conjuncts) if v.pos_ == "VERB"
                           or v.tag_ in ("NNS", "VBZ")}
-        verbs |= _agent_verbs(head.lower_) & said
+        verbs |= agent_verbs(head.lower_) & said
     # and the predicate's own name, an agent noun ("drummer": drum), when its examples say the verb in any form
     # (the small parser takes "Keith drums for ..." for a noun)
     forms = {t.lower_ for e in p.examples for t in parse.parsed(e)}
     for word in p.name.split("_"):
-        verbs |= {v for v in _agent_verbs(word) if {v + "s", v + "es", v + "ed", v + "ing"} & forms}
+        verbs |= {v for v in agent_verbs(word) if {v + "s", v + "es", v + "ed", v + "ing"} & forms}
     if "_" not in p.name and p.object_kind == "entity" and {p.name + "s", p.name + "es", p.name + "ed"} & forms:
         verbs.add(p.name)  # a role's own noun said as the verb its holder does ("Sophie hosts Night Shift")
     return frozenset(verbs - {"be", "have", "do", "get"})
 
 
-def _agent_verbs(noun: str) -> set[str]:
+def agent_verbs(noun: str) -> set[str]:
     """The verbs an agent noun may be of ("teacher": teach, "driver": drive, "drummer": drum)."""
     if not noun.endswith(("er", "or")) or len(noun) < 5:
         return set()
@@ -218,9 +219,9 @@ def value_states(own: tuple[Predicate, ...]) -> frozenset[str]:
         out |= {t.lemma_.lower() for e in p.examples for t in parse.parsed(e) if t.tag_ == "VBN"
                 and any(k.dep_ == "auxpass" for k in t.children)
                 and not any(k.dep_ in ("dobj", "agent", "prep") for k in t.children)}
-        listed = re.search(r"(?:\bsuch\s+as|:)\s+([^.;]+)", p.description)
-        if listed is not None:
-            out |= {t.lemma_.lower() for t in parse.parsed(f"It was {listed.group(1)}.")
+        listed = listed_values(p)
+        if listed:
+            out |= {t.lemma_.lower() for t in parse.parsed(f"It was {listed}.")
                     if t.pos_ in ("VERB", "NOUN") and t.lemma_.lower() not in ("be", "have", "do", "get")}
     return frozenset(out)
 

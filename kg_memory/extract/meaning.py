@@ -74,8 +74,8 @@ SLOT_BAND = 0.1  # a change's other slots: those this near its nearest, which th
 VALUE_WEIGHT = 0.15
 VALUE_FLOOR = 0.4
 MASK_WEIGHT = 0.5  # the masked clause's share of the blend (the dev half ranked 9/12 blended, 6/12 as said)
-BOUGHT_FLOOR = 0.33  # a thing bought, said plainly, is a slot's value only this alike its example values (MiniLM:
-# car models 0.36-0.84 to the default drives examples, a Kindle, a MacBook, a PlayStation 0.23-0.30)
+ALIKE_FLOOR = 0.33  # a value is like a slot's example values from here (a thing bought, a value another clause
+# names; MiniLM: car models 0.36-0.84 to the default drives examples, a Kindle, a MacBook, a PlayStation 0.23-0.30)
 _ACQUIRING = frozenset({"buy", "get", "order", "purchase"})
 _ACQUIRED = re.compile(r"\b(?:bought|buy|got|ordered|purchased)\b", re.I)  # (a reading off the surface has no verb)
 
@@ -248,7 +248,7 @@ class MeaningReader:
                 and x.lower() != r.object.lower() and not self._only_slot_nouns(x)]
         words: Collection[str] = self.vocab.value_classes.get(spec.value_class or "", ())
         like = [x for x in said if x.lower() in words or by_its_form(spec.value_class or "", x)
-                or self._alike(self.embedder.embed([x])[0]).get(spec.name, 0.0) >= BOUGHT_FLOOR]
+                or self._alike(self.embedder.embed([x])[0]).get(spec.name, 0.0) >= ALIKE_FLOOR]
         return replace(r, old=like[0]) if like else r
 
     def _titled_holder(self, r: Reading, spec: Predicate) -> Reading:
@@ -473,7 +473,7 @@ class MeaningReader:
         if r.verb not in _ACQUIRING and (r.verb or not _ACQUIRED.search(r.text)):
             return True
         assert self.embedder is not None
-        return self._alike(self.embedder.embed([r.object])[0]).get(spec.name, 0.0) >= BOUGHT_FLOOR
+        return self._alike(self.embedder.embed([r.object])[0]).get(spec.name, 0.0) >= ALIKE_FLOOR
 
     def _alike(self, value: Any) -> dict[str, float]:
         """Each predicate's nearness of an embedded value to its examples' values ("Subaru" to "Honda Civic")."""

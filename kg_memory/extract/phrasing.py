@@ -55,7 +55,7 @@ _TRAVELLED_IN = re.compile(rf"\b(I|[Ww]e)\s+(?:(?:{ADVERBS})\s+)*(?:get|run|go|z
 
 
 # work said by what one does at or for a name ("I teach chemistry at Lincoln High", "I'm driving for Uber now"): a
-# verb (``_DOING_AT``'s "verb") whose doer is a job (``_agent_of``), said in the present by the speaker
+# verb (``_DOING_AT``'s "verb") whose doer is a job, said in the present by the speaker
 _DOING_AT = re.compile(rf"\b(?P<who>I|[Ww]e)(?:\s+(?P<be>(?:am|are|have\s+been)\s+)"
                        rf"|(?P<be2>['’](?:m|re|ve\s+been)\s+)|\s+)"
                        rf"(?:(?:{ADVERBS})\s+)*(?P<verb>[a-z]+)\s+(?:(?-i:[a-z][a-z'’-]*)\s+){{0,3}}?"
@@ -81,8 +81,8 @@ _NEW_ROLE = re.compile(rf"(?:\b(?:I|[Ww]e)(?:\s+|(?=['’]))|^)(?:(?:{ADVERBS}|[
 
 
 def said_plainly(sentence: str, jobs: frozenset[str] = frozenset()) -> str:
-    """A sentence with what it says in other words put as the phrasings say it; ``jobs``: the words of the job
-    class (the doer of the work one says one does at a name)."""
+    """A sentence with what it says in other words put as the phrasings say it; ``jobs``: the verbs whose doer is
+    a job ("teach", "drive": the work one says one does at a name)."""
     sentence = _GO_TO.sub(r"\1 favourite ", _LIKED_MOST.sub(r"My favourite \1 ", sentence))
     sentence = _NAMED_FAVOURITE.sub(_favourite_said, _NEW_ROLE.sub(_role_said, sentence))
     sentence = _DOING_AT.sub(lambda m: _work_said(m, jobs), sentence) if jobs else sentence
@@ -106,7 +106,7 @@ def _work_said(m: re.Match[str], jobs: frozenset[str]) -> str:
     verb, be = m.group("verb"), m.group("be") or m.group("be2")
     bases = ({verb[:-3], verb[:-3] + "e", verb[:-4]} if verb.endswith("ing") else set()) if be else {verb}
     if verb in _NOT_WORK or m.group(0).rstrip().endswith(f"{verb} for") and verb in _FOR_PHRASAL \
-            or not any(_agent_of(b) & jobs for b in bases if len(b) >= 3):
+            or not bases & jobs:
         return m.group(0)
     who, prep, be = m.group("who"), m.group("prep"), (be or "").strip()
     if not be:
@@ -120,11 +120,7 @@ _APOSTROPHES = "'’"
 # verbs whose "for" is their own ("wait for Tom", "look for work"), not the one the work is done for
 _FOR_PHRASAL = frozenset({"wait", "waiting", "look", "looking", "ask", "asking", "pay", "paying", "care", "caring",
                           "search", "searching", "apply", "applying", "vote", "voting", "hope", "hoping",
-                          "prepare", "preparing"})
-# verbs whose doer's noun is a job but which say no work ("I found it at Tesco": no founder; "I train at a gym")
-_NOT_WORK = frozenset({"work", "working", "found", "train", "training"})
-
-
-def _agent_of(verb: str) -> set[str]:
-    """The nouns of one who does the verb ("teach": teacher, "drive": driver, "cook": cook)."""
-    return {verb, verb + "er", verb + "r", verb + "or", verb + verb[-1] + "er"}
+                          "prepare", "preparing", "head", "heading"})
+# verbs whose doer's noun is a job but which say no work ("I found it at Tesco": no founder; "I train at a gym"; "I
+# bank at Barclays")
+_NOT_WORK = frozenset({"work", "working", "found", "train", "training", "bank", "banking"})

@@ -19,6 +19,7 @@ from . import dates, parse, worth
 from .base import ExtractContext, ExtractedFact, Extraction
 from .canonical import LEADING as _LEADING
 from .canonical import Canonicalizer, by_its_form, snake
+from .exemplars import agent_verbs
 from .homes import WORKPLACES, Homes
 from .lexicon import ORG_UNITS
 from .meaning import MeaningReader, ontology_tag
@@ -267,10 +268,11 @@ class RulesExtractor:
         )
 
     @functools.cached_property
-    def _jobs(self) -> frozenset[str]:
-        """The job class's words, and the last word of each ("supply teacher": teacher)."""
-        words = self.vocab.value_classes.get("job", ())
-        return frozenset(words) | frozenset(w.split()[-1] for w in words)
+    def _job_verbs(self) -> frozenset[str]:
+        """The verbs whose doer is a job of the job class ("teacher": teach, "driver": drive), by each job's last
+        word ("supply teacher"), and a job that is its own verb ("cook", "nurse")."""
+        last = {w.split()[-1] for w in self.vocab.value_classes.get("job", ())}
+        return frozenset(v for w in last for v in agent_verbs(w)) | frozenset(last)
 
     def with_vocabulary(self, vocab: Vocabulary) -> RulesExtractor:
         """The same extractor reading another ontology (a group's own)."""
@@ -287,8 +289,8 @@ class RulesExtractor:
             raw = _MINE_CHANGED.sub(lambda m: f"{m.group(1).capitalize()} {m.group(2)} is ", raw)
             raw = _THING_IS.sub(r"\1 \2 is ", dates.expand_weekdays(raw))  # (the one slot's new value: no "now")
             raw = _NEW_ONE_LINE.sub(r"My new \1 is ", raw)
-            raw = said_plainly(self._had_named_rx.sub(r"My \1 is ", raw), self._jobs)  # ("The book I love most is X":
-            # "My favourite book is X")
+            raw = said_plainly(self._had_named_rx.sub(r"My \1 is ", raw), self._job_verbs)  # ("The book I love most
+            # is X": "My favourite book is X")
             sentence = normalize_text(raw.strip())
             if sentence and not worth.is_question(raw):  # a question states nothing
                 self._read(raw.strip(), sentence, me, episode.occurred_at, out, speakers)

@@ -26,6 +26,13 @@ def described(p: Predicate) -> str:
     return _LISTED.sub("", said) if p.object_kind == "value" else said
 
 
+def listed_values(p: Predicate) -> str:
+    """The values a predicate's description lists ("applied, screening, interview, offer or hired"), as said."""
+    found = _SUCH_AS.search(p.description) or (_LISTED.search(p.description) if p.object_kind == "value" else None)
+    return re.sub(r"^(?:such\s+as|e\.g\.|for\s+example|for\s+instance|:)\s*", "", found.group(0), flags=re.I) \
+        if found else ""
+
+
 def slot_words_of(active: list[Predicate], types: frozenset[str]) -> dict[str, frozenset[str]]:
     """Each predicate's words that name its slot: of its name and description, not an entity type's name (that is
     whose slot it is, never the slot: "our billing service" is billing), and its letters ("its PI", "a GP")."""

@@ -166,7 +166,8 @@ def test_a_diet_said_with_its_own_noun(rules):
     assert ("user", "diet", "mostly paleo diet", False) in _facts(rules, "I eat a mostly paleo diet.")
 
 
-@pytest.mark.parametrize("text", ["I've been training for the Bath half marathon.", "I found my wallet at Tesco."])
+@pytest.mark.parametrize("text", ["I've been training for the Bath half marathon.", "I found my wallet at Tesco.",
+                                  "I'm heading for Leeds.", "I bank at Barclays."])
 def test_a_verb_whose_doers_noun_is_a_job_but_says_no_work(rules, text):
     """("trainer", "founder" are jobs; training for a race, or finding a thing, is no work there)."""
     assert not any(f[1] == "works_at" for f in _facts(rules, text))
@@ -219,3 +220,20 @@ def test_off_one_value_onto_another_said_as_the_verbs_own(under):
 def test_no_one_is_no_value(under):
     assert not any("nobody" in (f[0], f[2].lower()) for f in _facts(under("services"),
                                                                      "Nobody maintains the ledger any more."))
+
+
+def test_the_values_a_description_lists_are_read_once():
+    """One rule (extract/slotwords.py) says which words of a description are its listed values: they name no slot,
+    and a participle among them is a value."""
+    from kg_memory.core.vocab import Predicate
+    from kg_memory.extract.slotwords import described, listed_values
+
+    def said(name, kind, description):
+        return Predicate(name, True, kind, "", (), (), (), (), (), None, (), description=description)
+
+    stage = said("stage", "value", "the stage reached, such as applied or hired")
+    gets_about = said("mobility", "value", "how one gets about: with a frame, or a chair")
+    relative = said("has_relative", "entity", "another relative: cousin, aunt")
+    assert listed_values(stage) == "applied or hired" and "applied" not in described(stage)
+    assert listed_values(gets_about) == "with a frame, or a chair" and "frame" not in described(gets_about)
+    assert listed_values(relative) == "" and "aunt" in described(relative)
