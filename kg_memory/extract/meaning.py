@@ -247,8 +247,9 @@ class MeaningReader:
                 if (x := " ".join(t.text for t in c if t.dep_ not in ("det", "poss")))
                 and x.lower() != r.object.lower() and not self._only_slot_nouns(x)]
         words: Collection[str] = self.vocab.value_classes.get(spec.value_class or "", ())
-        like = [x for x in said if x.lower() in words or by_its_form(spec.value_class or "", x)
-                or self._alike(self.embedder.embed([x])[0]).get(spec.name, 0.0) >= ALIKE_FLOOR]
+        vectors: list[Any] = list(self.embedder.embed(said)) if said else []  # (one call for them all)
+        like = [x for x, v in zip(said, vectors, strict=True) if x.lower() in words
+                or by_its_form(spec.value_class or "", x) or self._alike(v).get(spec.name, 0.0) >= ALIKE_FLOOR]
         return replace(r, old=like[0]) if like else r
 
     def _titled_holder(self, r: Reading, spec: Predicate) -> Reading:

@@ -10,6 +10,8 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable
 
+from .clauses import AIM_PREPS
+
 ADVERBS = (r"just|also|recently|finally|now|still|currently|actually|really|already|officially|"
            r"eventually|happily|fully|then|even|both")
 
@@ -105,8 +107,9 @@ def _work_said(m: re.Match[str], jobs: frozenset[str]) -> str:
     """"I teach chemistry at X": "I work at X", when the one who teaches is a job ("teacher")."""
     verb, be = m.group("verb"), m.group("be") or m.group("be2")
     bases = ({verb[:-3], verb[:-3] + "e", verb[:-4]} if verb.endswith("ing") else set()) if be else {verb}
-    if verb in _NOT_WORK or m.group(0).rstrip().endswith(f"{verb} for") and verb in _FOR_PHRASAL \
-            or not bases & jobs:
+    own_for = m.group(0).rstrip().endswith(f"{verb} for") and (
+        bases & _FOR_PHRASAL or any((b, "for") in AIM_PREPS for b in bases))  # ("training for a race": an aim)
+    if bases & _NOT_WORK or own_for or not bases & jobs:
         return m.group(0)
     who, prep, be = m.group("who"), m.group("prep"), (be or "").strip()
     if not be:
@@ -118,9 +121,8 @@ _APOSTROPHES = "'’"
 
 
 # verbs whose "for" is their own ("wait for Tom", "look for work"), not the one the work is done for
-_FOR_PHRASAL = frozenset({"wait", "waiting", "look", "looking", "ask", "asking", "pay", "paying", "care", "caring",
-                          "search", "searching", "apply", "applying", "vote", "voting", "hope", "hoping",
-                          "prepare", "preparing", "head", "heading"})
+_FOR_PHRASAL = frozenset({"wait", "look", "ask", "care", "search", "apply", "vote", "hope", "head"})
+# (and the verbs of aiming and choosing, whose "for" names what is aimed at: ``clauses.AIM_PREPS``)
 # verbs whose doer's noun is a job but which say no work ("I found it at Tesco": no founder; "I train at a gym"; "I
 # bank at Barclays")
-_NOT_WORK = frozenset({"work", "working", "found", "train", "training", "bank", "banking"})
+_NOT_WORK = frozenset({"work", "found", "train", "bank"})
