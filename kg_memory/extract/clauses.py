@@ -20,6 +20,7 @@ from typing import Any
 from . import dates, parse
 from .done_to import done_to_me as _done_to_me
 from .done_to import put_onto as _put_onto
+from .preps import AIM_PREPS, CARE_PREPS, NOT_VALUE, WHEN_PREPS, phrasal_stop
 from .reading import CHANGE, HAND_OVER, MOTION, REPLACE, REWRITE, STOP, WRITE, Reading, own_words
 from .reading import PRONOUNS as _PRONOUNS
 from .reading import WHEN as _WHEN
@@ -72,6 +73,9 @@ def readings(doc: Any, speaker: str, types: frozenset[str] = frozenset(), slot_w
     topic: str | None = None
     for verb in (t for t in doc if _is_verb(t)):
         subject, topic = _subject_of(verb, speaker, topic, types, slot_words, people)
+        if verb.dep_ == "advcl" and verb.tag_ == "VBD" and any(k.dep_ == "mark" and k.lower_ in ("since", "when")
+                                                              for k in verb.children):
+            continue  # a time said as a past state ("... since he was a puppy", "when I was at school")
         reading = _inverse_copula(verb, speaker, types, slot_words, people) or _put_onto(verb, speaker) \
             or _passive_state(verb, subject, states) \
             or _done_to_me(verb, speaker) or _gave_out(verb, speaker) \
@@ -477,7 +481,7 @@ def _inverse_copula(verb: Any, speaker: str, types: frozenset[str], slot_words: 
         or (_owner(verb, speaker, types) if verb.lemma_ != "be" and named is None else None)
     # ("took over as PI on HEART-2": the role's thing said on the verb, of one who holds it as said)
     # ("Ellie stepped down as producer of Deep Cuts": the role ends)
-    ended = verb.lemma_ != "be" and (verb.lemma_.lower() in STOP or _phrasal_stop(verb) is not None)
+    ended = verb.lemma_ != "be" and (verb.lemma_.lower() in STOP or phrasal_stop(verb) is not None)
     return None if owner is None else _made(owner, "be", subj, _clause_text(verb), "end" if ended else "plain")
 
 
@@ -501,9 +505,17 @@ _ARRANGEMENTS = frozenset({"account", "policy", "cover", "plan", "subscription",
 
 def _taken_over(verb: Any) -> bool:
     """"took over", "picked up" a thing (not "took over as my GP", said with "as")."""
-    prt = {k.lower_ for k in verb.children if k.dep_ == "prt"}
+    prt = {k.lower_ for k in verb.children if k.dep_ in ("prt", "advmod")}  # (the small parser: "over" an adverb)
     return (verb.lemma_.lower(), *prt) in (("take", "over"), ("pick", "up"), ("inherit",)) \
         and not any(k.dep_ == "prep" and k.lower_ == "as" for k in verb.children)
+
+
+def _taken_from(verb: Any) -> str | None:
+    """The one a thing is taken over from ("took the stout over from Kofi"), who held it: "from" on the verb or its
+    "over"."""
+    froms = (k for c in (verb, *(k for k in verb.children if k.lower_ == "over")) for k in c.children
+             if k.dep_ == "prep" and k.lower_ == "from")
+    return next((_text(o) for k in froms if (o := _pobj(k)) is not None and _is_name(o)), None)
 
 
 def _in_charge_of(verb: Any, dobj: Any | None) -> Any | None:
@@ -629,7 +641,8 @@ def _reading(verb: Any, subject: str | None, types: frozenset[str], speaker: str
     of = _charge_of(dobj) if dobj is not None else None  # ("handed over command of the Arctic Tern to ...": the ship)
     if of is not None and preps.get("to") is None:  # (the small parser hangs "to ..." on the ship)
         preps["to"] = next((_pobj(k) for k in of.children if k.dep_ == "prep" and k.lower_ == "to"), None)
-    if lemma in HAND_OVER and dobj is not None and someone(preps.get("to")):
+    if lemma in HAND_OVER and dobj is not None and someone(preps.get("to")) and not _possessed(verb):
+        # (not one's own thing moved: "I've transferred my master's to Bristol" is a change of the speaker's)
         x, b = (_text(of) if of is not None else _phrase(dobj, types)), preps["to"]
         made = _made(x, lemma, b, f"{x} is now owned by {_text(b)}", "hand_over")
         # the one who hands it over held it: "Charlie handed Wonka over to Augustus" is Charlie's slot's change
@@ -652,11 +665,13 @@ def _reading(verb: Any, subject: str | None, types: frozenset[str], speaker: str
         # "Captain Adeyemi has taken command of the Pride of Kent": the one who takes it is its new holder
         x = _text(charge) if _is_name(charge) else _phrase(charge, types)  # (a name whole: "Pride of Kent")
         return Reading(x, lemma, subject, f"{x} is now owned by {subject}", "hand_over", True)
-    if _taken_over(verb) and dobj is not None and subject is not None and _named_thing(dobj) \
+    giver = _taken_from(verb) if _taken_over(verb) else None
+    if _taken_over(verb) and dobj is not None and subject is not None and (_named_thing(dobj) or giver) \
             and not any(k.dep_ == "det" and k.lower_ in ("a", "an") for k in dobj.children):  # ("picked up a Jazz")
-        # "I took over Umbrella from Priya": the one who takes a thing over is its new holder
+        # "I took over Umbrella from Priya", "Marta has taken the stout over from Kofi": the one who takes a thing
+        # over is its new holder, and the one it is taken from held it
         x = _phrase(dobj, types)
-        return Reading(x, lemma, subject, f"{x} is now owned by {subject}", "hand_over", True)
+        return Reading(x, lemma, subject, f"{x} is now owned by {subject}", "hand_over", True, old=giver)
     # "ported billing to Kotlin"; but "writes its transactions to Postgres" stores them there
     into = preps.get("in") if preps.get("in") is not None or lemma in WRITE else preps.get("to")
     passive = dobj is None and subject is not None and any(k.dep_ == "nsubjpass" for k in kids)
@@ -682,14 +697,16 @@ def _reading(verb: Any, subject: str | None, types: frozenset[str], speaker: str
     to_amount = (lemma in STOP or dobj is not None) and preps.get("to") is not None and _counted(preps["to"])
     if lemma in STOP and xcomp is not None:  # "stopped using Mongo": the slot of "using" ends
         obj = next((k for k in xcomp.children if k.dep_ == "dobj"), None)
-        return None if obj is None else _made(subject, xcomp.lemma_, obj, f"{subject} {xcomp.lemma_} {_text(obj)}",
-                                              "end")
+        said = " ".join(t.text for t in obj.subtree) if obj is not None else ""  # (with its article: "our lager")
+        return None if obj is None else _made(subject, xcomp.lemma_, obj, f"{subject} {xcomp.lemma_} {said}", "end")
     gone = dobj if dobj is not None or lemma != "rid" else preps.get("of")  # "got rid of the Leaf"
-    if lemma in STOP and gone is not None and not to_amount:  # "I quit the Zone 2 plan": the slot that held it ends
+    begun = verb.dep_ == "xcomp" and verb.head.lemma_.lower() in ("start", "begin")  # ("has started selling it")
+    if lemma in STOP and gone is not None and not to_amount and not begun:
+        # "I quit the Zone 2 plan": the slot that held it ends
         return _made(subject, lemma, gone, _clause_text(verb), "end")
     if lemma == "finish" and dobj is not None and dobj.pos_ == "PROPN":  # "finished Wolf Hall": done with it
         return _made(subject, lemma, dobj, _clause_text(verb), "end")
-    gave_up = _phrasal_stop(verb)
+    gave_up = phrasal_stop(verb)
     if gave_up is not None:  # "I gave up on the pull-ups goal", "came off metformin": a stop said with a particle
         role = preps.get("as")  # "stepped down as producer of Deep Cuts": the name the role was held at
         obj = dobj if dobj is not None else preps.get("on") if preps.get("on") is not None else preps.get(gave_up) \
@@ -728,17 +745,12 @@ def _reading(verb: Any, subject: str | None, types: frozenset[str], speaker: str
     if dobj is not None and (_is_name(dobj) or named is None):
         return _made(subject, lemma, dobj, _clause_text(verb), "plain")
     for prep, obj in preps.items():
-        takes = prep not in not_value or (lemma, prep) in AIM_PREPS | given
+        takes = prep not in not_value or (lemma, prep) in AIM_PREPS | CARE_PREPS | given
         if obj is not None and takes and (named is None or obj is named):
             return _made(subject, lemma, obj, _clause_text(verb), "plain", (lemma, prep) in given)
     return None
 
 
-# verbs of aiming, whose "for" names what is aimed at ("training for a marathon", "aim for eight hours")
-AIM_PREPS = frozenset({("train", "for"), ("aim", "for"), ("prepare", "for"), ("shoot", "for"), ("go", "for"),
-                       ("work", "toward"), ("work", "towards"),
-                       # and of choosing, whose "for" names what is chosen ("signed up for Pro", "opted for X")
-                       ("sign", "for"), ("opt", "for"), ("settle", "for"), ("pay", "for")})
 AIM_VERBS = frozenset({"want", "aim", "hope", "plan", "try", "train", "mean", "intend"})
 
 
@@ -758,24 +770,8 @@ def _aimed(verb: Any, subject: str | None) -> Reading | None:
     return None if len(words) < 2 else Reading(subject, verb.lemma_.lower(), value, _clause_text(verb), "plain", False)
 
 
-# a verb and particle that together say a stop ("give up", "come off", "go off", "walk away from")
-PHRASAL_STOP = frozenset({("give", "up"), ("come", "off"), ("go", "off"), ("walk", "away"), ("back", "out"),
-                          ("step", "down"), ("stand", "down")})
-
-
-def _phrasal_stop(verb: Any) -> str | None:
-    """The particle of a stop said as verb and particle ("gave up", "came off"), else None."""
-    for k in verb.children:
-        if k.dep_ in ("prt", "prep", "advmod") and (verb.lemma_.lower(), k.lower_) in PHRASAL_STOP:
-            return k.lower_
-    return None
-
-
-# prepositions whose object is not the slot's value (where from, what for, when)
+# no one, whom a clause names as no holder and no value ("Nobody owns the notifications service")
 _NO_ONE = frozenset({"nobody", "no one", "noone", "no-one", "none of us", "nothing"})
-WHEN_PREPS = frozenset({"on", "in", "at", "by", "until", "since"})  # the prepositions that may say when
-NOT_VALUE = frozenset({"off", "from", "for", "since", "after", "before", "during", "until", "about", "with",
-                        "without"})
 
 
 _NAMED = re.compile(r"[A-Z0-9][\w.'’/-]*(?:\s+(?:[A-Z0-9][\w.'’/-]*|(?:of|de|la)\b))*")

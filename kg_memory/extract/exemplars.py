@@ -14,7 +14,8 @@ import numpy as np
 from ..core.vocab import Predicate, Vocabulary
 from ..embed.base import Embedder
 from . import dates, parse
-from .clauses import NOT_VALUE, WHEN_PREPS, readings
+from .clauses import readings
+from .preps import CARE_VERBS, NOT_VALUE, WHEN_PREPS
 from .reading import Reading
 from .shapes import said_verb
 from .slotwords import listed_values
@@ -50,9 +51,12 @@ def value_verbs(p: Predicate) -> frozenset[str]:
     head = next((t for t in parse.parsed(p.description) if t.pos_ == "NOUN" and t.dep_ != "compound"), None)
     if head is not None:
         for clause in (k for k in head.children if k.dep_ == "relcl"):
-            if any(c.dep_ == "nsubj" and c.lower_ in ("who", "that", "which") for c in clause.children):
-                # (a coordinated verb the small parser took for a plural noun: "maintains and repairs")
-                verbs |= {v.lemma_.lower() for v in (clause, *clause.conjuncts) if v.pos_ == "VERB"
+            if any(c.dep_ in ("nsubj", "mark") and c.lower_ in ("who", "that", "which") for c in clause.children):
+                # (a coordinated verb the small parser took for a plural noun: "maintains and repairs"; or for
+                # the clause's subject: "a shop that stocks and sells a beer")
+                joined = [c for c in clause.children if c.dep_ == "nsubj" and c.tag_ == "NNS"
+                          and any(k.dep_ == "cc" for k in c.children)]
+                verbs |= {v.lemma_.lower() for v in (clause, *clause.conjuncts, *joined) if v.pos_ == "VERB"
                           or v.tag_ in ("NNS", "VBZ")}
         verbs |= agent_verbs(head.lower_) & said
     # and the predicate's own name, an agent noun ("drummer": drum), when its examples say the verb in any form
@@ -63,6 +67,12 @@ def value_verbs(p: Predicate) -> frozenset[str]:
     if "_" not in p.name and p.object_kind == "entity" and {p.name + "s", p.name + "es", p.name + "ed"} & forms:
         verbs.add(p.name)  # a role's own noun said as the verb its holder does ("Sophie hosts Night Shift")
     return frozenset(verbs - {"be", "have", "do", "get"})
+
+
+def ended_so(p: Predicate, verb: str) -> bool:
+    """Does the predicate's own text say the verb (a lemma) as its end ("dropped", "stopped stocking") or as what its
+    value does? Then one named who does so ends the slot of the thing they did it to."""
+    return verb in value_verbs(p) or any(t.lemma_.lower() == verb for e in p.ending for t in parse.parsed(e))
 
 
 def agent_verbs(noun: str) -> set[str]:
@@ -276,10 +286,12 @@ def example_readings(p: Predicate, vocab: Vocabulary, types: frozenset[str], slo
     found = [(e, replace(r, subject=r.object, object=r.subject) if r is not None
               and said_verb(e, r, doers) in doers and not PASSIVE.search(e) else r) for e, r in found]
     names = sum(1 for _, r in found if r is not None and any(c.isupper() for c in r.object))
-    if p.object_kind != "entity" or p.name not in vocab.own or not names:
+    if p.name not in vocab.own or not names:
         return found
+    # (in a slot of values, only one who cares for a thing: "Hamptons look after the mews house")
     return [(e, replace(r, subject=r.object, object=r.subject) if r is not None and r.subject[:1].isupper()
-             and not any(c.isupper() for c in r.object) else r) for e, r in found]
+             and not any(c.isupper() for c in r.object) and (p.object_kind == "entity" or r.verb in CARE_VERBS)
+             else r) for e, r in found]
 
 
 def build_exemplars(active: list[Predicate], vocab: Vocabulary, types: frozenset[str], slot_words: frozenset[str],

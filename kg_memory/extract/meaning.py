@@ -35,6 +35,7 @@ from .exemplars import (
     best_per_owner,
     build_exemplars,
     done_by_value,
+    ended_so,
     example_readings,
     example_verbs,
     mask,
@@ -50,32 +51,26 @@ from .slotwords import cues_of, slot_words_of
 from .succession import NAME as _NAME
 from .succession import in_place_of, stepped_in, with_names
 from .surface import clauses_of, misjoined, named_clauses, surface_readings
+from .thresholds import (
+    ALIKE_FLOOR,
+    CUE_BONUS,
+    CUE_THRESHOLD,
+    MASK_WEIGHT,
+    MEANING_MARGIN,
+    MEANING_THRESHOLD,
+    OWN_BONUS,
+    SHAPE_THRESHOLD,
+    SLOT_BAND,
+    STATE_THRESHOLD,
+    VALUE_FLOOR,
+    VALUE_WEIGHT,
+    VERIFY_FLOOR,
+    VERIFY_GAP,
+)
 from .values import an_amount, has_number, names_its_slot, shape_share, value_shape
 from .whose import MOVES, WHICH_ONE, a_slot_word, agent_noun, only_its_noun, shared_stem
 from .wording import DENIED, held_at, held_at_its_noun, says_a_title, stem, titled
 
-# Calibrated on tests/fixtures/updates-*.json: first on their even-numbered cases, from the third round on
-# all of them (docs/benchmarks-notes.md, "Ontologies"; updates-heldout.json is not tuned on). MiniLM puts a
-# clause that states a slot at 0.27-0.6 from the slot's examples, and chat that states none (thanks, plans,
-# lunch) at 0.2 or less from any.
-MEANING_THRESHOLD = 0.32  # the blended cosine (below) of a clause to a predicate: below, no match
-MEANING_MARGIN = 0.02  # and this much nearer than any other predicate's, or it is ambiguous
-SHAPE_THRESHOLD = 0.28  # a change shape (hand over, rewrite in, from-to) already says a value changed
-CUE_BONUS = 0.08  # a clause that names a word only one predicate's description uses ("school", "car")
-OWN_BONUS = 0.05  # a group's own predicate over a built-in one: a group that defined it talks of it
-VERIFY_FLOOR = 0.25  # a model's fact whose predicate is this far from its sentence is dropped (chat scores <= 0.25)
-VERIFY_GAP = 0.12  # or this far below the sentence's nearest predicate (the dev phrasings' absurd labels: 0.2+)
-CUE_THRESHOLD = 0.48  # a plain clause with only a word of change ("now", "lately") under the default ontology:
-# the dev chit-chat that such words let in ("Gotta focus on my dance studio now") scores 0.35-0.46
-STATE_THRESHOLD = 0.6  # a state the speaker says plainly ("I'm at Durham for my degree") under the default ontology
-SLOT_BAND = 0.1  # a change's other slots: those this near its nearest, which the subject's held values decide
-# a value like a predicate's example values ("Azure" like "AWS", "Subaru" like "Honda Civic") leans to it;
-# MiniLM puts unrelated short names at 0.3-0.4 from each other, so only the part above 0.4 counts
-VALUE_WEIGHT = 0.15
-VALUE_FLOOR = 0.4
-MASK_WEIGHT = 0.5  # the masked clause's share of the blend (the dev half ranked 9/12 blended, 6/12 as said)
-ALIKE_FLOOR = 0.33  # a value is like a slot's example values from here (a thing bought, a value another clause
-# names; MiniLM: car models 0.36-0.84 to the default drives examples, a Kindle, a MacBook, a PlayStation 0.23-0.30)
 _ACQUIRING = frozenset({"buy", "get", "order", "purchase"})
 _ACQUIRED = re.compile(r"\b(?:bought|buy|got|ordered|purchased)\b", re.I)  # (a reading off the surface has no verb)
 
@@ -575,8 +570,8 @@ class MeaningReader:
         """A named one acting on an unnamed thing ("Lena owns the auth service"), which no slot of the
         group's own took as said: the thing's slot whose values are names, with the one named as its value;
         the thing's, or the one it is said to be for ("runs training for the under-15s")."""
-        if r.shape not in ("plain", "change") or r.subject == speaker or r.any_value or r.old or not r.object \
-                or not r.subject[:1].isupper() or not self.vocab.own or not self._unnamed(r.object) \
+        if r.shape not in ("plain", "change", "end") or r.subject == speaker or r.any_value or r.old \
+                or not r.object or not r.subject[:1].isupper() or not self.vocab.own or not self._unnamed(r.object) \
                 or r.verb in MOVES or self._a_role(r.object):
             return None  # (one who moves or goes to a thing, or is made a role, holds no slot of it: "Karen moved
             # to the features desk", "Jess went on maternity leave", "Asha was promoted to deputy editor")
@@ -586,7 +581,9 @@ class MeaningReader:
         if re.search(rf"\b(?:his|her|their)\s+(?:[\w-]+\s+)?{re.escape(r.object)}\b", r.text, re.I):
             return None  # (nor one's own: "Cllr Neary lost his seat" says no slot of a seat)
         turned = replace(r, subject=done_for or self.whose(r.object), object=r.subject, object_proper=True)
-        found = self.slots(turned, things_only=True)
+        found = self.slots(turned, things_only=True)  # (a stop, only as the slot says one: "Mia left the estate")
+        if found and r.shape == "end" and not ended_so(found[0], r.verb):
+            return None
         return (turned, found) if found and self._exemplars().takes_names(found[0].name) else None
 
     @functools.cached_property
@@ -749,8 +746,9 @@ class MeaningReader:
         predicate whose examples all give a number ("500 mg", "12 Elm Street") takes only a value
         with one ("naproxen" is no dose, "Melbourne" no street address)."""
         ex = self._exemplars()
-        if predicate in ex.numbered and not has_number(value):
-            return False
+        if predicate in ex.numbered and not has_number(value) \
+                and (value.lower().split() or [""])[-1] not in self.words[predicate]:
+            return False  # (unless its own noun says it is one: "the bright tank" for "FV3", "fermenter 5")
         if predicate in ex.amountless and an_amount(value):
             return False  # and one whose examples never give an amount takes none ("5 mg of X" is no medication)
         if (predicate in ex.named or predicate in self._ties) and not any(c.isupper() for c in value) \

@@ -10,7 +10,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable
 
-from .clauses import AIM_PREPS
+from .preps import AIM_PREPS
 
 ADVERBS = (r"just|also|recently|finally|now|still|currently|actually|really|already|officially|"
            r"eventually|happily|fully|then|even|both")
@@ -122,7 +122,7 @@ _APOSTROPHES = "'’"
 
 # verbs whose "for" is their own ("wait for Tom", "look for work"), not the one the work is done for
 _FOR_PHRASAL = frozenset({"wait", "look", "ask", "care", "search", "apply", "vote", "hope", "head"})
-# (and the verbs of aiming and choosing, whose "for" names what is aimed at: ``clauses.AIM_PREPS``)
+# (and the verbs of aiming and choosing, whose "for" names what is aimed at: ``preps.AIM_PREPS``)
 # verbs whose doer's noun is a job but which say no work ("I found it at Tesco": no founder; "I train at a gym"; "I
 # bank at Barclays")
 _NOT_WORK = frozenset({"work", "found", "train", "bank"})

@@ -28,8 +28,9 @@ def said_verb(text: str, r: Reading, verbs: frozenset[str]) -> str:
 
 def bare(r: Reading) -> bool:
     """An object of one lowercase word said with no article, possessive or number before it ("gave notice",
-    "took charge")."""
-    return r.object.islower() and " " not in r.object and re.search(
+    "took charge"); not one a pronoun stands for ("started selling it": said before, with its article)."""
+    said = re.search(rf"\b{re.escape(r.object)}\b", r.text, re.I) is not None
+    return said and r.object.islower() and " " not in r.object and re.search(
         rf"\b(?:the|a|an|our|my|their|his|her|its|this|that|these|those|[\w'’]+['’]s|\d+)\s+{re.escape(r.object)}\b",
         r.text, re.I) is None
 

@@ -259,17 +259,22 @@ def amount_in(verb: Any) -> Any | None:
 
 def someone(tok: Any) -> bool:
     """A recipient a thing can be handed to: a name or a known one ("Tom", "the SRE team"), not any
-    one ("give all my love to a child")."""
-    return tok is not None and (is_name(tok) or not any(k.lower_ in ("a", "an", "some", "any")
-                                                          for k in tok.children))
+    one ("give all my love to a child"), nor a code ("transferred the saison to FV6": a place, not a person)."""
+    if tok is None or any(c.isdigit() for c in tok.text):
+        return False
+    return is_name(tok) or not any(k.lower_ in ("a", "an", "some", "any") for k in tok.children)
 
 
 def antecedent(verb: Any, dobj: Any | None) -> Any | None:
     """"Took the Elm Road house away from Savills and gave it to Hunters": "it" in a clause joined to
-    another is the other's object."""
-    if dobj is None or dobj.lower_ not in ("it", "them") or verb.dep_ != "conj":
+    another is the other's object; so is it in a verb that clause goes on with ("... but the Bell has started
+    selling it")."""
+    joined = verb
+    while joined.dep_ == "xcomp" and joined.head is not joined:
+        joined = joined.head
+    if dobj is None or dobj.lower_ not in ("it", "them") or joined.dep_ != "conj":
         return dobj
-    before = next((k for k in verb.head.children if k.dep_ == "dobj" and k.pos_ in ("NOUN", "PROPN")), None)
+    before = next((k for k in joined.head.children if k.dep_ == "dobj" and k.pos_ in ("NOUN", "PROPN")), None)
     return before if before is not None else dobj
 
 
