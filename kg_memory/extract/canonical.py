@@ -61,7 +61,8 @@ OPEN_CLASSES = frozenset({"job"})
 # with one is a medication
 _A_DRUG = re.compile(r"[a-z]{3,}(?:olol|pril|sartan|statin|prazole|oxetine|triptan|mab|cillin|mycin|cycline|floxacin|"
                      r"azepam|azolam|tidine|dronate|gliptin|gliflozin|parin|xaban|semide|thiazide|dipine|profen|codone|"
-                     r"pramine|triptyline|lukast|olone|asone|apine|idone|iramate|etine|alopram|pentin|gabalin|barbital)")
+                     r"pramine|triptyline|lukast|olone|asone|apine|idone|iramate|etine|alopram|pentin|gabalin|barbital|"
+                     r"terol|butamol|formin|thyronine|thyroxine)")
 CLASS_NEAR = 0.6
 _CLASS_VECTORS: weakref.WeakKeyDictionary[Any, dict[tuple[str, ...], np.ndarray]] = weakref.WeakKeyDictionary()
 

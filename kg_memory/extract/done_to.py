@@ -72,7 +72,7 @@ def put_onto(verb: Any, speaker: str = "User") -> Reading | None:
     return made(who, "be", value, f"{who} is now on {_text(value)}", "change")
 
 
-_PLACING = frozenset({"switch", "put", "move", "start", "change", "transfer"})
+_PLACING = frozenset({"switch", "put", "move", "start", "change", "transfer", "swap", "have", "keep"})  # ("has me on")
 _ME = FIRST | {"me", "us"}
 
 

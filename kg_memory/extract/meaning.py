@@ -100,6 +100,11 @@ _DONE_TO = re.compile(r"\b(?:is|are|was|were|been|being)\s+(?:\w+ly\s+|now\s+|al
 _EXEMPLARS: weakref.WeakKeyDictionary[Any, dict[str, Exemplars]] = weakref.WeakKeyDictionary()
 
 
+def _put_me(noun: Any) -> bool:
+    """The one who puts the speaker on a value ("the doctor has me on X"): no value of it."""
+    return noun.dep_ == "nsubj" and any(k.dep_ == "dobj" and k.lower_ in ("me", "us") for k in noun.head.children)
+
+
 def ontology_tag(vocab: Vocabulary) -> str:
     """What an extractor's version says of the ontology it read: nothing for the default, else its
     version (so facts record which ontology made them)."""
@@ -238,7 +243,7 @@ class MeaningReader:
                 or _ADDED.search(sentence):
             return r
         assert self.embedder is not None
-        said = [x for c in doc.noun_chunks if c.root.pos_ in ("NOUN", "PROPN")
+        said = [x for c in doc.noun_chunks if c.root.pos_ in ("NOUN", "PROPN") and not _put_me(c.root)
                 if (x := " ".join(t.text for t in c if t.dep_ not in ("det", "poss")))
                 and x.lower() != r.object.lower() and not self._only_slot_nouns(x)]
         words: Collection[str] = self.vocab.value_classes.get(spec.value_class or "", ())

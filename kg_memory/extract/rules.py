@@ -27,6 +27,7 @@ from .phrasing import ADVERBS as _ADVERBS
 from .phrasing import forms as _forms
 from .phrasing import phrase_rx as _phrase_rx
 from .phrasing import said_plainly
+from .values import AMOUNT_OF as _AMOUNT_OF
 from .values import product_name
 
 log = logging.getLogger(__name__)
@@ -617,7 +618,7 @@ class RulesExtractor:
                 return None
             return phrase.lower(), rest
         if p.value_class:
-            body = _LEADING.sub("", raw).strip()
+            body = _AMOUNT_OF.sub("", _LEADING.sub("", raw).strip())  # ("50 mg of sertraline": the thing it is of)
             lowered = body.lower()
             for word in self.vocab.value_classes[p.value_class]:
                 if lowered.startswith(word) and (len(lowered) == len(word) or not lowered[len(word)].isalpha()):

@@ -319,6 +319,7 @@ def has_number(value: str) -> bool:
 
 
 AMOUNT = _amount_rx()
+AMOUNT_OF = re.compile(rf"^(?:{AMOUNT.pattern})\s+of\s+", re.I)  # "50 mg of ...": an amount of a thing
 
 
 def names_its_slot(value: str, predicate: str) -> bool:

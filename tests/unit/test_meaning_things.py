@@ -4,7 +4,8 @@ the prepositions of care ("looks after"); the verbs a description's relative cla
 small parser took the first for a noun ("a shop that stocks and sells a beer"); "it" in a verb a joined clause goes
 on with; a stop under "started" is a start; a named one's stop of an unnamed thing turned round as its acts are; a
 time said as a past state ("since she was a kitten") is no fact; one's own thing transferred is a change, not a
-hand-over. Sentences of their own, none of the update sets'."""
+hand-over; an amount of a medication is the medication; one who has or swaps the speaker onto a value makes it
+theirs and is no value; drugs named by more of their stems. Sentences of their own, none of the update sets'."""
 
 from __future__ import annotations
 
@@ -91,3 +92,22 @@ def test_ones_own_thing_transferred_is_a_change_not_a_hand_over():
     assert [(r.subject, r.object, r.shape) for r in found] == [("User", "Durham", "change")]
     handed = readings(parse.parsed("Priya transferred the payroll service to Tom."), "User")
     assert [r.shape for r in handed] == ["hand_over"]
+
+
+def test_an_amount_of_a_medication_is_the_medication(rules):
+    assert ("user", "takes_medication", "metformin", False) in _facts(rules, "I'm on 500 mg of metformin.")
+
+
+@pytest.mark.parametrize("text, drug", [
+    ("The consultant has me on warfarin.", "warfarin"),
+    ("My GP swapped me onto lansoprazole.", "lansoprazole"),
+])
+def test_one_who_has_or_swaps_me_onto_a_value_makes_it_mine_and_is_no_value(rules, text, drug):
+    facts = _facts(rules, text)
+    assert ("user", "takes_medication", drug, False) in facts
+    assert not any(f[2].lower() in ("consultant", "gp") for f in facts)
+
+
+@pytest.mark.parametrize("drug", ["salmeterol", "liothyronine", "metformin"])
+def test_a_drug_named_by_its_stem(rules, drug):
+    assert ("user", "takes_medication", drug, False) in _facts(rules, f"I've been put on {drug}.")
