@@ -29,6 +29,12 @@ from . import dates, parse
 from .base import ExtractedFact
 from .canonical import by_its_form, near_class_word
 from .clauses import HYPOTHETICAL, is_agent, readings
+from .cues import ADDED as _ADDED
+from .cues import BEGUN as _BEGUN
+from .cues import CHANGE_CUE
+from .cues import LASTING as _LASTING
+from .cues import PRESENT_STATE as _PRESENT_STATE
+from .cues import SAID_NOW as _SAID_NOW
 from .exemplars import (
     PASSIVE,
     Exemplars,
@@ -55,6 +61,7 @@ from .thresholds import (
     ALIKE_FLOOR,
     CUE_BONUS,
     CUE_THRESHOLD,
+    LASTING_THRESHOLD,
     MASK_WEIGHT,
     MEANING_MARGIN,
     MEANING_THRESHOLD,
@@ -74,25 +81,14 @@ from .wording import DENIED, held_at, held_at_its_noun, says_a_title, stem, titl
 _ACQUIRING = frozenset({"buy", "get", "order", "purchase"})
 _ACQUIRED = re.compile(r"\b(?:bought|buy|got|ordered|purchased)\b", re.I)  # (a reading off the surface has no verb)
 
-# words that say a clause's value is new: such a clause states a change even without a change verb
-# ("I'm back in Sydney for good now", "I became charge nurse", "lately my favourite band is Big Thief")
 # verbs of passing acts, which state no people's slot by themselves ("we had a long lunch with the designers")
 _EVENT_VERBS = frozenset({"have", "do", "make", "go", "come", "spend", "hang", "bring"})
 _IN_CHARGE = re.compile(r"\b(?:in charge of|at the helm of|on the hook for|on call for|on the (?:\w+\s+){1,3}"
                         r"(?:job|case|account))\b", re.I)  # a role a thing has ("Priya is on the Land Rover job")
-# a state the speaker says in the present ("I'm at Durham", "we're in Leeds", "my phone is ...", "I live with ...")
-_PRESENT_STATE = re.compile(r"^(?:I\s*'?m|I\s+am|we\s*'?re|we\s+are|my\s+\w+(?:\s+\w+)?\s+is|(?:I|we)\s+"
-                            r"(?!(?:had|was|were|did|went|got|made|said|saw|thought|told)\b)[a-z]+(?<!ed))\b", re.I)
-# a value added beside those held, not in place of one ("I've also been put on ramipril")
-_ADDED = re.compile(r"\b(?:also|too|as\s+well|added|on\s+top)\b", re.I)
 # one sent to a place of work ("moved to the Dublin office", "transferred to our Leeds branch")
 _TO_WORK = re.compile(rf"\b(?:mov|relocat|transferr)(?:e|es|ed|ing)\s+(?:over\s+)?to\s+(?:the\s+|our\s+|their\s+)?"
                       rf"(?:[\w'’-]+\s+){{0,3}}({'|'.join(sorted(WORKPLACES))})\b", re.I)
 _STAND_INS = frozenset({"one", "ones", "it", "that", "this", "them", "another", "another one", "the other"})
-_BEGUN = re.compile(r"^(?:I|we)\s*(?:['’]ve|have)\s+(?:just\s+)?(?:started|begun)\b", re.I)  # a state just begun
-_SAID_NOW = re.compile(r"\b(?:now|these days|nowadays|lately)\b", re.I)  # a value said as the one now
-CHANGE_CUE = re.compile(r"\b(?:now|new|newly|became|become|becomes|lately|these days|nowadays|anymore|"
-                        r"no longer|instead|from now on|for good|currently)\b", re.I)
 # a clause said in the passive with any preposition ("is insured with Hiscox"): no doer of it is said first
 _DONE_TO = re.compile(r"\b(?:is|are|was|were|been|being)\s+(?:\w+ly\s+|now\s+|also\s+|still\s+)?\w+(?:ed|en)\b",
                       re.I)
@@ -457,9 +453,10 @@ class MeaningReader:
         if not self.vocab.is_single(spec.name):  # one of many values, said in the present with a word of its class
             return score >= STATE_THRESHOLD and _PRESENT_STATE.match(r.text) is not None \
                 and r.object.lower() in self.vocab.value_classes.get(spec.value_class or "", ())  # ("I do yoga")
-        if score < STATE_THRESHOLD or not self._bought_as_its_kind(r, spec):
+        lasting = _LASTING.match(r.text) is not None and score >= LASTING_THRESHOLD and r.object[:1].isupper()
+        if score < STATE_THRESHOLD and not lasting or not self._bought_as_its_kind(r, spec):
             return False  # (nor a thing bought that is not of the slot's kind: "I bought a Kindle")
-        if r.verb in parse.LIGHT_VERBS or any(r.object.lower() in e.lower() for e in spec.examples):
+        if r.verb in parse.LIGHT_VERBS and not lasting or any(r.object.lower() in e.lower() for e in spec.examples):
             # a light verb says little ("I'm doing lunch at ..."), and a value an example names lends the clause
             # its nearness: then only a word of the slot's class ("I eat pescatarian") or the slot's own wording
             # with the value masked ("I'm doing my master's at X") says it, or the value said with the slot's own
@@ -744,7 +741,8 @@ class MeaningReader:
         if work is not None and work.group(1).lower() not in self.slot_words:  # (unless a slot's: "our office")
             return False  # "Marcus moved to the Dublin office": one sent to a place of work, no slot's change
         return not self.changes_only or r.shape != "plain" or bool(CHANGE_CUE.search(r.text)) \
-            or _PRESENT_STATE.match(r.text) is not None or _BEGUN.match(r.text) is not None
+            or _PRESENT_STATE.match(r.text) is not None or _BEGUN.match(r.text) is not None \
+            or _LASTING.match(r.text) is not None
 
     def _takes(self, predicate: str, value: str) -> bool:
         """A value-class predicate takes only a word of its class ("Siemens" is no job title); a

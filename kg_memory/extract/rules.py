@@ -48,6 +48,8 @@ _AS_A_JOB = re.compile(r"\b(?:work(?:s|ing|ed)?\s+as|promoted\s+to|became|traine
 # an object phrase runs to the sentence's end; the dot of a title ("Dr. Mensah", "St. Louis") is no end
 _OBJ = r"(?:[^.;!?]|(?<=\bDr)\.|(?<=\bMr)\.|(?<=\bMrs)\.|(?<=\bMs)\.|(?<=\bSt)\.)+"
 _AS_A_ROLE = re.compile(r"\s+as\s+(?:my|our|his|her|their|the)\b", re.I)
+# a name one is with for a thing of one's own: a provider, not a partner ("I'm with EE for my phone")
+_FOR_MY_THING = re.compile(r"\s+for\s+(?:my|our)\s+(?!whole\b|entire\b|life\b)[a-z]", re.I)
 _HELD_AT = re.compile(r"\s+(?:at|for|with)\s+(?:the\s+)?[A-Z]")
 _NAME = r"[A-Z][\w'’-]*(?:\s+(?:[A-Z][\w'’-]*|of|de|da|van|von))*"
 _PRONOUNS = {"i", "me", "we", "us", "you", "he", "him", "she", "her", "they", "them", "it", "this", "that", "these",
@@ -371,6 +373,8 @@ class RulesExtractor:
             spec = self._predicate_of(c)
             if besides is not None and (spec is None or spec.name in besides or not spec.single_valued):
                 continue
+            if spec is not None and c.object.lower() in self.vocab.relations:
+                continue  # ("Bea is my line manager": a tie, which the relation words read, is no job title)
             if spec is not None and (self.canonical.fits(spec.name, c.object) or c.copula_noun
                                      and product_name(c.object) is not None):  # ("my phone is a Nothing Phone 2")
                 if self._worth_keeping(c, sentence, span, speakers, worth.ANY_FACT):
@@ -507,6 +511,8 @@ class RulesExtractor:
                 name = f"{me}'s {rel}"
                 aliases[m.group(0)] = name
                 statement = f"{me} has a {rel}"
+                if self.vocab.is_single(pred):
+                    continue  # (but "my partner", "my boss" would put a placeholder in place of the one named)
             else:
                 statement = self.vocab.predicates[pred].render(me, name, rel)
             self._emit(out, me, pred, name, statement, t, None, "entity")
@@ -574,7 +580,7 @@ class RulesExtractor:
                 continue
             for m in rx.finditer(s):
                 obj = self._object(p, m.group("obj"), said=m.group(0))
-                if obj and _AS_A_ROLE.match(obj[1]):
+                if obj and (_AS_A_ROLE.match(obj[1]) or p.object_kind == "entity" and _FOR_MY_THING.match(obj[1])):
                     continue  # "I'm seeing Dr. Mensah as my GP": the role after "as" is the slot, not this one
                 while obj:
                     self._fact(out, self._schooled(p, obj[0], m.group(0)), me, obj, t, span, past=past)

@@ -14,6 +14,8 @@ VERIFY_FLOOR = 0.25  # a model's fact whose predicate is this far from its sente
 VERIFY_GAP = 0.12  # or this far below the sentence's nearest predicate (the dev phrasings' absurd labels: 0.2+)
 CUE_THRESHOLD = 0.48  # a plain clause with only a word of change ("now", "lately") under the default ontology:
 # the dev chit-chat that such words let in ("Gotta focus on my dance studio now") scores 0.35-0.46
+LASTING_THRESHOLD = 0.5  # a name one has been at for years ("I've been at PwC for six years": works_at 0.57; the
+# probe "we've been at Microsoft since 2019" reads lives_in at 0.42, a wrong slot)
 STATE_THRESHOLD = 0.6  # a state the speaker says plainly ("I'm at Durham for my degree") under the default ontology
 SLOT_BAND = 0.1  # a change's other slots: those this near its nearest, which the subject's held values decide
 # a value like a predicate's example values ("Azure" like "AWS", "Subaru" like "Honda Civic") leans to it;

@@ -1,0 +1,21 @@
+"""Words of a clause that say when its value holds: a state said in the present, just begun or lasting; a value
+said as the one now, or as new; a value added beside those held (``meaning.MeaningReader``)."""
+
+from __future__ import annotations
+
+import re
+
+# a state the speaker says in the present ("I'm at Durham", "we're in Leeds", "my phone is ...", "I live with ...")
+PRESENT_STATE = re.compile(r"^(?:I\s*'?m|I\s+am|we\s*'?re|we\s+are|my\s+\w+(?:\s+\w+)?\s+is|(?:I|we)\s+"
+                           r"(?!(?:had|was|were|did|went|got|made|said|saw|thought|told)\b)[a-z]+(?<!ed))\b", re.I)
+# a value added beside those held, not in place of one ("I've also been put on ramipril")
+ADDED = re.compile(r"\b(?:also|too|as\s+well|added|on\s+top)\b", re.I)
+BEGUN = re.compile(r"^(?:I|we)\s*(?:['’]ve|have)\s+(?:just\s+)?(?:started|begun)\b", re.I)  # a state just begun
+# a state that has lasted and goes on ("I've been at Deloitte for three years")
+LASTING = re.compile(r"^(?:I|we)\s*(?:['’]\s*ve|have)\s+been\b[^.;]*?\b"
+                     r"(?:for\s+(?:\w+\s+)?(?:years|months|ages|decades)|since\s+\d{4})\b", re.I)
+SAID_NOW = re.compile(r"\b(?:now|these days|nowadays|lately)\b", re.I)  # a value said as the one now
+# words that say a clause's value is new: such a clause states a change even without a change verb
+# ("I'm back in Sydney for good now", "I became charge nurse", "lately my favourite band is Big Thief")
+CHANGE_CUE = re.compile(r"\b(?:now|new|newly|became|become|becomes|lately|these days|nowadays|anymore|"
+                        r"no longer|instead|from now on|for good|currently)\b", re.I)
