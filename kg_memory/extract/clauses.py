@@ -566,6 +566,10 @@ def _reading(verb: Any, subject: str | None, types: frozenset[str], speaker: str
         preps["to"] = under
     if preps.get("to") is not None and not _is_name(preps["to"]):  # "moved to a bigger venue, Manchester Central"
         preps["to"] = named_after(preps["to"]) or preps["to"]
+    hung = next(((k.lower_, o) for k in dobj.children if k.dep_ == "prep" and k.lower_ in ("to", "into", "onto")
+                 if (o := _pobj(k)) is not None), None) if lemma in CHANGE and dobj is not None else None
+    if hung is not None and all(preps.get(p) is None for p in ("to", "into", "onto")):
+        preps[hung[0]] = hung[1]  # ("moved the 2023 Reserve into concrete eggs": the parser hangs it on the thing)
     if lemma in CHANGE and preps.get("to") is None and (preps.get("into") or preps.get("onto")) is not None:
         preps["to"] = preps.get("into") or preps.get("onto")  # "moved HIIT out of Studio 1 into the main hall"
         out_of = next((_pobj(g) for k in kids if k.lower_ == "out" for g in k.children if g.lower_ == "of"), None)

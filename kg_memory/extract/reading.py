@@ -16,6 +16,7 @@ HAND_OVER = frozenset({"hand", "transfer", "pass", "reassign", "give"})
 REWRITE = frozenset({"rewrite", "write", "port", "reimplement", "rebuild", "build", "rebuilt", "rewrote", "rewritten"})
 WRITE = frozenset({"write", "rewrite", "rewrote", "rewritten"})  # of a language only "in" one; "to" a store is storage
 CHANGE = frozenset({"switch", "move", "migrate", "change", "upgrade", "downgrade", "swap", "transition", "transfer",
+                    "shift", "relocate",
                     # an amount that changed: "bumped my lisinopril to 20 mg", "raised it to 75 mcg"
                     "bump", "raise", "increase", "lower", "reduce", "cut", "double", "halve", "adjust", "up", "upped"})
 MOTION = frozenset({"go", "come", "walk", "run", "drive", "climb", "head", "ride", "fly", "pop", "nip"})

@@ -3,8 +3,10 @@
 Each repair looks at the first parse, and only when that parse shows the known misreading does it
 parse a rewritten sentence: a chat line that drops its "I" ("Sold my Civic and ..."), a name said
 after its kind with no commas ("The tapir Tavi lives in the Rainforest House", whose kind the parser
-takes for the sentence's head and the name for a relative clause's subject), and a name said after
-a noun of the subject ("The vet for the elephant Kandula is ...", which it makes a second subject)."""
+takes for the sentence's head and the name for a relative clause's subject), a name said after
+a noun of the subject ("The vet for the elephant Kandula is ...", which it makes a second subject), a value
+after a verb of changing taken for an infinitive ("changed to ramipril"), and a letter that ends a sentence
+("pontoon F.")."""
 
 from __future__ import annotations
 
@@ -21,7 +23,8 @@ _KIND_THEN_NAME = re.compile(r"^(?P<kind>(?:[Tt]he|[Mm]y|[Oo]ur)(?:\s+[a-z][a-z-
 def repaired(doc: Any, sentence: str, nlp: Callable[[str], Any]) -> Any:
     """The parse to read: the first one, or a repaired one where the first shows a known misreading."""
     return _dropped_subject(doc, sentence, nlp) or _named_after_its_kind(doc, sentence, nlp) \
-        or _name_after_its_noun(doc, sentence, nlp) or _value_as_infinitive(doc, sentence, nlp) or doc
+        or _name_after_its_noun(doc, sentence, nlp) or _value_as_infinitive(doc, sentence, nlp) \
+        or _letter_at_the_end(doc, sentence, nlp) or doc
 
 
 def _dropped_subject(doc: Any, sentence: str, nlp: Callable[[str], Any]) -> Any | None:
@@ -65,17 +68,29 @@ def _name_after_its_noun(doc: Any, sentence: str, nlp: Callable[[str], Any]) -> 
 
 
 # verbs of changing what one has, whose "to" names the new value ("I've been changed to ramipril")
-_CHANGED_TO = frozenset({"change", "switch", "move", "swap", "transfer", "put", "upgrade", "convert"})
+_CHANGED_TO = frozenset({"change", "switch", "move", "swap", "transfer", "put", "upgrade", "convert", "shift",
+                         "relocate"})
 
 
 def _value_as_infinitive(doc: Any, sentence: str, nlp: Callable[[str], Any]) -> Any | None:
     """"I've been changed to ramipril": the parser takes a word it does not know, after the "to" of a verb of
     changing, for a verb in the infinitive. A bare one (nothing hangs on it but its "to") is read as the value,
-    said with "onto" ("changed onto ramipril"), which the parser reads as a place put onto."""
+    said with "onto" ("changed onto ramipril"), which the parser reads as a place put onto; so is one with a code
+    after it ("shifted Puffin to pontoon D": the berth's letter, taken for the verb's object)."""
     for tok in doc:
-        kids = [k for k in tok.children if k.dep_ != "punct"]
+        kids = [k for k in tok.children if k.dep_ not in ("punct", "npadvmod") and not (
+            k.dep_ == "dobj" and k.i == tok.i + 1 and (k.text.isupper() or k.text.isdigit()))]  # (and "... today")
         if tok.tag_ == "VB" and tok.dep_ in ("advcl", "xcomp") and tok.head.lemma_.lower() in _CHANGED_TO \
                 and len(kids) == 1 and kids[0].lower_ == "to" and kids[0].i == tok.i - 1 and tok.i > tok.head.i:
             at = kids[0].idx
             return nlp(f"{sentence[:at]}onto{sentence[at + 2:]}")
     return None
+
+
+def _letter_at_the_end(doc: Any, sentence: str, nlp: Callable[[str], Any]) -> Any | None:
+    """"... across to pontoon F.": a letter that ends the sentence is taken with its full stop for an initial, a
+    word apart from the noun it names. Parsed with the stop apart."""
+    said = sentence.rstrip()
+    if len(doc) < 2 or re.fullmatch(r"[A-Z]\.", doc[-1].text) is None or not said.endswith(doc[-1].text):
+        return None
+    return nlp(f"{said[:-1]} .")

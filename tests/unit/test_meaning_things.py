@@ -111,3 +111,16 @@ def test_one_who_has_or_swaps_me_onto_a_value_makes_it_mine_and_is_no_value(rule
 @pytest.mark.parametrize("drug", ["salmeterol", "liothyronine", "metformin"])
 def test_a_drug_named_by_its_stem(rules, drug):
     assert ("user", "takes_medication", drug, False) in _facts(rules, f"I've been put on {drug}.")
+
+
+def test_a_letter_that_ends_a_sentence_is_a_word_of_the_value(under):
+    assert ("kestrel", "berth", "pontoon G", False) in _facts(under("marina"), "We moved Kestrel across to pontoon G.")
+
+
+def test_a_code_after_a_verb_of_changing_is_its_value_not_a_verbs_object(under):
+    assert ("kestrel", "berth", "pontoon H", False) in _facts(under("marina"), "We shifted Kestrel to pontoon H today.")
+
+
+def test_where_a_thing_is_moved_into_when_the_parser_hangs_it_on_the_thing(under):
+    facts = _facts(under("vineyard"), "We moved the 2021 Reserve into amphorae.")
+    assert ("reserve", "aged_in", "amphorae", False) in facts
