@@ -18,10 +18,11 @@ from dataclasses import replace
 from typing import Any
 
 from . import dates, parse
+from .afterends import after_an_end, follows_an_end
 from .done_to import done_to_me as _done_to_me
 from .done_to import put_onto as _put_onto
 from .preps import AIM_PREPS, CARE_PREPS, NOT_VALUE, WHEN_PREPS, phrasal_stop
-from .reading import CHANGE, HAND_OVER, MOTION, REPLACE, REWRITE, STOP, WRITE, Reading, own_words
+from .reading import CHANGE, HAND_OVER, MOTION, REPLACE, REWRITE, STOP, WRITE, Reading, own_words, said_no_more
 from .reading import PRONOUNS as _PRONOUNS
 from .reading import WHEN as _WHEN
 from .reading import clause_text as _clause_text
@@ -81,7 +82,7 @@ def readings(doc: Any, speaker: str, types: frozenset[str] = frozenset(), slot_w
             or _done_to_me(verb, speaker) or _gave_out(verb, speaker) \
             or _let_go(verb, speaker, topic, types) or _doer_of_slot(verb, slot_words) \
             or _reading(verb, subject, types, speaker, preps) \
-            or _after_an_end(verb, subject, out)
+            or after_an_end(verb, subject, out)
         if reading is not None and {reading.subject.lower(), reading.object.lower()} & _NO_ONE:
             reading = None  # ("Nobody owns the notifications service any more": no one holds it, no one is no value)
         if reading is not None:
@@ -110,7 +111,7 @@ def readings(doc: Any, speaker: str, types: frozenset[str] = frozenset(), slot_w
             if front is not None and reading.subject == speaker and not reading.moved:
                 # "At Stark we deal with Pepper Potts", "We talk to Nina at Aperture"
                 reading = replace(reading, moved=_phrase(front, types))
-            if reading.shape == "plain" and out and out[-1].shape == "end" and _follows_an_end(verb):
+            if reading.shape == "plain" and out and out[-1].shape == "end" and follows_an_end(verb):
                 reading = replace(reading, shape="change")  # "sold my Civic and bought a Tesla": the new value
             reading = _in_place_of(verb, reading)
             out.append(reading)
@@ -144,25 +145,6 @@ def _a_room(noun: Any) -> bool:
 
 _MEETING = frozenset({"meet", "see", "visit", "call", "text", "email", "talk", "bump", "catch", "hug", "thank", "ask",
                       "tell", "help", "join", "find", "spot", "watch", "hear"})  # one met at a place is no thing there
-
-
-def _after_an_end(verb: Any, subject: str | None, out: list[Reading]) -> Reading | None:
-    """"Domino dropped us, and we signed with Bella Union": a clause joined to an end, with no value but a name
-    after "with", names the ended slot's successor."""
-    if subject is None or not out or out[-1].shape != "end" or verb.dep_ != "conj":
-        return None
-    named = next((o for k in verb.children if k.dep_ == "prep" and k.lower_ == "with"
-                  if (o := _pobj(k)) is not None and _is_name(o) and o.pos_ == "PROPN"), None)
-    return None if named is None else _made(subject, verb.lemma_.lower(), named, _clause_text(verb), "change")
-
-
-def _follows_an_end(verb: Any) -> bool:
-    """A clause joined after an end ("sold my Civic and bought a Tesla"), or one said after it with the end under it
-    ("the Astra died, so I bought a Kia"); not what the ended one was ("sold my car, it was a Civic")."""
-    if verb.lemma_ == "be" and verb.tag_ == "VBD":
-        return False
-    return verb.dep_ == "conj" or any(k.dep_ in ("ccomp", "advcl", "parataxis") and k.i < verb.i and _is_verb(k)
-                                      for k in verb.children)
 
 
 # what a thing does when it is gone for good, said of the thing itself ("the Astra died", "the boiler packed up");
@@ -336,16 +318,21 @@ def _of_mine(verb: Any, types: frozenset[str], people: frozenset[str]) -> bool:
 
 
 def _doer_of_slot(verb: Any, slot_words: frozenset[str]) -> Reading | None:
-    """"Gemma handles our account at Evri", "Ben Ode plays the lead in Macbeth": a name acting on a slot's noun
-    that is held at or in a name is the value of that name's slot."""
+    """"Gemma handles our account at Evri", "Ben Ode plays the lead in Macbeth", "Sam handles Northwind's invoices":
+    a name acting on a slot's noun that is held at or in a name, or is a name's, is the value of that name's slot
+    (and no longer so: "Priya no longer handles ...", an end of it)."""
     doer = next((k for k in verb.children if k.dep_ == "nsubj" and k.pos_ == "PROPN"), None)
     noun = next((o for k in verb.children if (o := k if k.dep_ == "dobj" else _pobj(k) if k.dep_ == "prep"
                                                 and k.lower_ in ("after", "for") else None) is not None), None)
-    if doer is None or noun is None or noun.pos_ != "NOUN" or noun.lemma_.lower() not in slot_words:
+    if doer is None or noun is None or noun.pos_ != "NOUN" or not {noun.lemma_.lower(), noun.lower_} & slot_words:
         return None
     at = next((o for k in (*noun.children, *verb.children) if k.dep_ == "prep" and k.lower_ in ("at", "with", "in")
-               and k.i > noun.i if (o := _pobj(k)) is not None and _is_name(o)), None)
-    return None if at is None else _made(_text(at), verb.lemma_.lower(), doer, _clause_text(verb), "plain")
+               and k.i > noun.i if (o := _pobj(k)) is not None and _is_name(o)), None) \
+        or next((k for k in noun.children if k.dep_ == "poss" and _is_name(k)
+                 and verb.lemma_.lower() not in HAND_OVER), None)  # (not "handed Kandula's care to ...")
+    ended = said_no_more(verb)
+    return None if at is None else _made(_text(at), verb.lemma_.lower(), doer,
+                                         _clause_text(verb, drop_negation=ended), "end" if ended else "plain")
 
 
 def _let_gone(verb: Any) -> Any | None:
@@ -638,7 +625,7 @@ def _reading(verb: Any, subject: str | None, types: frozenset[str], speaker: str
     if dobj is not None and dobj.dep_ == "attr" and not _is_name(dobj):
         dobj = _held_at(dobj)  # "I'm a member at Gold's Gym": the name a role is held at
     # "no longer uses", "doesn't use it anymore" end a slot; a plain "didn't get the job" ends nothing
-    negated = any(k.lower_ in ("longer", "anymore") for k in own_words(verb))
+    negated = said_no_more(verb)
     if any(k.dep_ == "neg" for k in kids) and not negated:
         return None
     xcomp = next((k for k in kids if k.dep_ == "xcomp" and k.pos_ == "VERB"), None)

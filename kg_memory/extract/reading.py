@@ -84,6 +84,13 @@ def made(subject: str, verb: str, obj: Any, text: str, shape: str, timed: bool =
 TO_AMOUNT = re.compile(r"^(?:up\s+|down\s+)?to\s+(?=[£$€]?\d)", re.I)  # where a number went, before the number
 
 
+def said_no_more(verb: Any) -> bool:
+    """Does the clause say its state is over ("no longer", "anymore", "any more")?"""
+    words = [t.lower_ for t in own_words(verb)]
+    return any(w in ("longer", "anymore") for w in words) or any(
+        a == "any" and b == "more" for a, b in zip(words, words[1:], strict=False))
+
+
 def own_words(verb: Any) -> list[Any]:
     """The verb's subtree without the other clauses coordinated with it or said under it
     ("The pipeline no longer uses Kafka; it uses Pulsar": the "no longer" is not the second's)."""

@@ -124,3 +124,26 @@ def test_a_code_after_a_verb_of_changing_is_its_value_not_a_verbs_object(under):
 def test_where_a_thing_is_moved_into_when_the_parser_hangs_it_on_the_thing(under):
     facts = _facts(under("vineyard"), "We moved the 2021 Reserve into amphorae.")
     assert ("reserve", "aged_in", "amphorae", False) in facts
+
+
+def test_a_name_acting_on_a_names_slot_noun(under):
+    facts = _facts(under("coworking"), "Omar handles Initech's invoices now.")
+    assert ("initech", "billing_contact", "Omar", False) in facts
+    ended = _facts(under("coworking"), "Omar no longer handles Initech's invoices.")
+    assert ("initech", "billing_contact", "Omar", True) in ended
+
+
+@pytest.mark.parametrize("name, text, ended, now", [
+    ("coworking", "Omar no longer handles Initech's invoices; Bea does.", ("initech", "billing_contact", "Omar", True),
+     ("initech", "billing_contact", "Bea", False)),
+    ("brewery", "Kofi doesn't brew the mild any more, Ines does.", ("mild", "brewer", "Kofi", True),
+     ("mild", "brewer", "Ines", False)),
+])
+def test_one_who_does_so_after_an_end_is_its_successor(under, name, text, ended, now):
+    facts = _facts(under(name), text)
+    assert ended in facts and now in facts
+
+
+def test_any_more_says_a_state_is_over(rules):
+    assert ("user", "lives_in", "Leeds", True) in _facts(rules, "I don't live in Leeds any more.")
+    assert not any(f[0] == "tom" for f in _facts(rules, "I quit smoking and so did Tom."))
