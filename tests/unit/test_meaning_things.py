@@ -147,3 +147,9 @@ def test_one_who_does_so_after_an_end_is_its_successor(under, name, text, ended,
 def test_any_more_says_a_state_is_over(rules):
     assert ("user", "lives_in", "Leeds", True) in _facts(rules, "I don't live in Leeds any more.")
     assert not any(f[0] == "tom" for f in _facts(rules, "I quit smoking and so did Tom."))
+
+
+def test_a_thing_sold_to_someone_is_handed_over(under, rules):
+    facts = _facts(under("marina"), "Mrs Hart sold Kestrel to the Osbornes.")
+    assert ("kestrel", "boat_owner", "Osbornes", False) in facts
+    assert ("user", "drives", "Polo", True) in _facts(rules, "I sold my Polo to my cousin.")  # (one's own: an end)
