@@ -80,6 +80,17 @@ def placeholder(s: Said) -> str | None:
     return None
 
 
+def pointed_at(s: Said) -> str | None:
+    """An object named only by pointing at it ("made this bowl", "had that performance"): a thing the chat shows or
+    has just said, which the fact alone does not name; a name with it names it ("this year's Glastonbury")."""
+    obj = s.clause.object
+    pointed = re.search(rf"\b(?:this|that|these|those)\s+(?:[a-z][\w-]*\s+)?{re.escape(obj)}\b", s.clause.statement,
+                        re.I) if obj else None
+    if pointed is not None and not any(w[:1].isupper() for w in obj.split()):
+        return f"named only by pointing at it ({pointed.group(0)})"
+    return None
+
+
 def empty_object(s: Said) -> str | None:
     """An object that is only a verb, a pronoun or a dangling word ("likes going", "practicing every")."""
     doc = parse.parsed(s.clause.object) if parse.load_parser() is not None else None
@@ -113,7 +124,7 @@ def general_knowledge(s: Said) -> str | None:
     return f"not about anyone in the conversation ({subject})"
 
 
-RULES: tuple[Rule, ...] = (chat_move, passing_act, placeholder, empty_object, general_knowledge)
+RULES: tuple[Rule, ...] = (chat_move, passing_act, placeholder, empty_object, pointed_at, general_knowledge)
 # The rules that hold of a fact whatever its predicate. An ontology's predicates are durable by design, so a
 # passing act does not apply to them, and their subjects may be anything the group keeps (a service, a deal).
 ANY_FACT: tuple[Rule, ...] = (chat_move, placeholder, empty_object)

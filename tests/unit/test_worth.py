@@ -94,3 +94,8 @@ def test_a_kinship_statement_never_has_a_gap():
     sibling = load_vocabulary().predicates["has_sibling"]
     assert sibling.render("Tobias", "Jonas") == "Tobias's sibling is Jonas"
     assert sibling.render("Tobias", "Jonas", "brother") == "Tobias's brother is Jonas"
+
+
+def test_no_objects_named_only_by_pointing_at_them(rules):
+    assert "Nadia made this vase" not in said(rules, "I made this vase in my pottery class.")
+    assert "Nadia made a vase" in said(rules, "I made a vase in my pottery class.")
