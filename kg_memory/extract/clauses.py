@@ -74,9 +74,8 @@ def readings(doc: Any, speaker: str, types: frozenset[str] = frozenset(), slot_w
     topic: str | None = None
     for verb in (t for t in doc if _is_verb(t)):
         subject, topic = _subject_of(verb, speaker, topic, types, slot_words, people)
-        if verb.dep_ == "advcl" and verb.tag_ == "VBD" and any(k.dep_ == "mark" and k.lower_ in ("since", "when")
-                                                              for k in verb.children):
-            continue  # a time said as a past state ("... since he was a puppy", "when I was at school")
+        if _a_past_time(verb):
+            continue
         reading = _inverse_copula(verb, speaker, types, slot_words, people) or _put_onto(verb, speaker) \
             or _passive_state(verb, subject, states) \
             or _done_to_me(verb, speaker) or _gave_out(verb, speaker) \
@@ -145,6 +144,12 @@ def _a_room(noun: Any) -> bool:
 
 _MEETING = frozenset({"meet", "see", "visit", "call", "text", "email", "talk", "bump", "catch", "hug", "thank", "ask",
                       "tell", "help", "join", "find", "spot", "watch", "hear"})  # one met at a place is no thing there
+
+
+def _a_past_time(verb: Any) -> bool:
+    """A time said as a past state ("... since he was a puppy", "when I was at school"): no fact of its own."""
+    return verb.dep_ == "advcl" and verb.tag_ == "VBD" and any(k.dep_ == "mark" and k.lower_ in ("since", "when")
+                                                               for k in verb.children)
 
 
 # what a thing does when it is gone for good, said of the thing itself ("the Astra died", "the boiler packed up");
@@ -497,6 +502,13 @@ def _taken_over(verb: Any) -> bool:
         and not any(k.dep_ == "prep" and k.lower_ == "as" for k in verb.children)
 
 
+def _hung_on_the_thing(dobj: Any | None) -> tuple[str, Any] | None:
+    """Where a thing is moved to when the small parser hangs it on the thing ("moved the 2023 Reserve into concrete
+    eggs"): the preposition and its object."""
+    return None if dobj is None else next(((k.lower_, o) for k in dobj.children if k.dep_ == "prep"
+                                           and k.lower_ in ("to", "into", "onto") if (o := _pobj(k)) is not None), None)
+
+
 def _taken_from(verb: Any) -> str | None:
     """The one a thing is taken over from ("took the stout over from Kofi"), who held it: "from" on the verb or its
     "over"."""
@@ -553,10 +565,9 @@ def _reading(verb: Any, subject: str | None, types: frozenset[str], speaker: str
         preps["to"] = under
     if preps.get("to") is not None and not _is_name(preps["to"]):  # "moved to a bigger venue, Manchester Central"
         preps["to"] = named_after(preps["to"]) or preps["to"]
-    hung = next(((k.lower_, o) for k in dobj.children if k.dep_ == "prep" and k.lower_ in ("to", "into", "onto")
-                 if (o := _pobj(k)) is not None), None) if lemma in CHANGE and dobj is not None else None
+    hung = _hung_on_the_thing(dobj) if lemma in CHANGE else None
     if hung is not None and all(preps.get(p) is None for p in ("to", "into", "onto")):
-        preps[hung[0]] = hung[1]  # ("moved the 2023 Reserve into concrete eggs": the parser hangs it on the thing)
+        preps[hung[0]] = hung[1]
     if lemma in CHANGE and preps.get("to") is None and (preps.get("into") or preps.get("onto")) is not None:
         preps["to"] = preps.get("into") or preps.get("onto")  # "moved HIIT out of Studio 1 into the main hall"
         out_of = next((_pobj(g) for k in kids if k.lower_ == "out" for g in k.children if g.lower_ == "of"), None)
