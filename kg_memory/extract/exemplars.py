@@ -72,7 +72,13 @@ def value_verbs(p: Predicate) -> frozenset[str]:
 def ended_so(p: Predicate, verb: str) -> bool:
     """Does the predicate's own text say the verb (a lemma) as its end ("dropped", "stopped stocking") or as what its
     value does? Then one named who does so ends the slot of the thing they did it to."""
-    return verb in value_verbs(p) or any(t.lemma_.lower() == verb for e in p.ending for t in parse.parsed(e))
+    return verb in value_verbs(p) or verb in _end_verbs(p)
+
+
+@functools.lru_cache(maxsize=1024)  # (as value_verbs)
+def _end_verbs(p: Predicate) -> frozenset[str]:
+    """The lemmas of the words of a predicate's ``ends`` phrasings."""
+    return frozenset(t.lemma_.lower() for e in p.ending for t in parse.parsed(e))
 
 
 def agent_verbs(noun: str) -> set[str]:
