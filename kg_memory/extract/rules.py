@@ -510,9 +510,9 @@ class RulesExtractor:
             if not name:  # "my brother": a weak fact (docs/labelling.md), kept because people ask who has one
                 name = f"{me}'s {rel}"
                 aliases[m.group(0)] = name
-                statement = f"{me} has a {rel}"
                 if self.vocab.is_single(pred):
                     continue  # (but "my partner", "my boss" would put a placeholder in place of the one named)
+                statement = f"{me} has a {rel}"
             else:
                 statement = self.vocab.predicates[pred].render(me, name, rel)
             self._emit(out, me, pred, name, statement, t, None, "entity")
@@ -522,8 +522,6 @@ class RulesExtractor:
             self._emit(out, me, "relationship_status", status,
                        self._statement("relationship_status", me, status), start, span, "value")
             if status in ("divorced", "separated"):  # "My husband and I have separated": no partner now
-                out.facts[:] = [f for f in out.facts
-                                if not (f.predicate == "partner" and f.object.startswith(f"{me}'s "))]
                 self._end(out, me, self.vocab.predicates["partner"], None, t, span)
             elif m.group("p")[:3] not in ("My ", "my "):
                 self._emit(out, me, "partner", m.group("p"), self._statement("partner", me, m.group("p")),
