@@ -17,10 +17,23 @@ import re
 from dataclasses import replace
 from typing import Any
 
-from . import dates, parse
+from . import parse
 from .afterends import after_an_end, follows_an_end
 from .done_to import done_to_me as _done_to_me
 from .done_to import put_onto as _put_onto
+from .objects import (
+    a_room,
+    bare_place,
+    charge_of,
+    given_so,
+    hung_on_the_thing,
+    in_charge_of,
+    its_own,
+    kept_in,
+    named_by,
+    named_thing,
+    said_when,
+)
 from .preps import AIM_PREPS, CARE_PREPS, NOT_VALUE, WHEN_PREPS, phrasal_stop
 from .reading import CHANGE, HAND_OVER, MOTION, REPLACE, REWRITE, STOP, WRITE, Reading, own_words, said_no_more
 from .reading import PRONOUNS as _PRONOUNS
@@ -99,8 +112,10 @@ def readings(doc: Any, speaker: str, types: frozenset[str] = frozenset(), slot_w
                     and (moved != worked_on or moved.split()[-1].lower() not in slot_words):  # "got a new number:
                 # 555-9090" names the slot, and moves no thing of it
                 reading = replace(reading, moved=moved)
-            if reading.shape == "change" and reading.subject != speaker and _possessed(verb):
-                reading = replace(reading, subject=speaker)  # "the doctor swapped my omeprazole for X": mine
+            if reading.subject != speaker and (reading.shape == "change" and _possessed(verb) or reading.shape
+                                               == "end" and _possessed(verb, ("my",))):
+                reading = replace(reading, subject=speaker)  # "the doctor swapped (stopped) my omeprazole": mine
+                # (not "The Swan dropped our lager": a group's own thing, whose slot the Swan held)
             if reading.shape == "end" and reading.subject != speaker and any(me_with(t, "on") for t in verb.doc):
                 reading = replace(reading, subject=speaker)  # "the nurse stopped the metformin and put me on X"
             whose = _end_owner(verb, reading, speaker, types, slot_words)
@@ -133,13 +148,8 @@ def _done_at(verb: Any, reading: Reading, speaker: str) -> Reading:
         return reading
     place = next((o for k in (*verb.children, *dobj.children)  # (the parser may hang "at X" on the thing)
                   if k.dep_ == "prep" and k.lower_ in ("at", "on", "in", "through", "via")
-                  if (o := _pobj(k)) is not None and (_is_name(o) or k.lower_ in ("at", "in") and _a_room(o))), None)
+                  if (o := _pobj(k)) is not None and (_is_name(o) or k.lower_ in ("at", "in") and a_room(o))), None)
     return reading if place is None else replace(reading, object=_text(place), object_proper=True)
-
-
-def _a_room(noun: Any) -> bool:
-    """A place said as a common noun with "the" ("in the upstairs studio"), not one said with "a" or none."""
-    return noun.pos_ == "NOUN" and any(k.dep_ == "det" and k.lower_ == "the" for k in noun.children)
 
 
 _MEETING = frozenset({"meet", "see", "visit", "call", "text", "email", "talk", "bump", "catch", "hug", "thank", "ask",
@@ -152,10 +162,11 @@ def _a_past_time(verb: Any) -> bool:
                                                                for k in verb.children)
 
 
-# what a thing does when it is gone for good, said of the thing itself ("the Astra died", "the boiler packed up");
+# what a thing does when it is gone for good, said of the thing itself ("the Astra died", "the boiler packed up",
+# "the Fabia gave up");
 # not a fault one mends ("the laptop crashed", "my phone broke")
 _GIVES_OUT = frozenset({"die", "perish", "expire"})
-_GIVES_OUT_WITH = frozenset({("conk", "out"), ("pack", "up"), ("pack", "in")})
+_GIVES_OUT_WITH = frozenset({("conk", "out"), ("pack", "up"), ("pack", "in"), ("give", "up"), ("give", "out")})
 
 
 def _gave_out(verb: Any, speaker: str) -> Reading | None:
@@ -170,6 +181,8 @@ def _gave_out(verb: Any, speaker: str) -> Reading | None:
     if not gone or any(k.dep_ in ("dobj", "attr") for k in verb.children):
         return None
     thing = next((k for k in verb.children if k.dep_ == "nsubj" and k.pos_ == "PROPN" and _is_name(k)), None)
+    if thing is not None and lemma == "give" and not any(k.dep_ in ("det", "poss") for k in thing.children):
+        return None  # ("the Fabia gave up": a thing; "Tom gave up" says nothing of a thing held)
     return None if thing is None else _made(speaker, verb.lemma_.lower(), thing, _clause_text(verb), "end")
 
 
@@ -251,11 +264,6 @@ def _end_owner(verb: Any, reading: Reading, speaker: str, types: frozenset[str],
     return owner if owner not in (None, speaker) else None
 
 
-def _said_when(obj: Any) -> bool:
-    """A preposition's object that says when ("on Monday", "in March"), not a place or a value."""
-    return obj is not None and dates.is_time_word(obj.text) and not any(k.dep_ == "poss" for k in obj.children)
-
-
 def _fronted(verb: Any) -> Any | None:
     """A name a clause opens with, before its subject, that says whose the clause is ("For Vandelay we
     talk to Art", "At Stark we deal with Pepper Potts")."""
@@ -263,7 +271,7 @@ def _fronted(verb: Any) -> Any | None:
     for k in verb.children:
         if k.dep_ == "prep" and k.lower_ in ("for", "at", "with", "on") and subj is not None and k.i < subj.i:
             obj = _pobj(k)
-            if obj is not None and _is_name(obj) and not _said_when(obj):
+            if obj is not None and _is_name(obj) and not said_when(obj):
                 return obj
     return None
 
@@ -288,10 +296,10 @@ def _overlaps(a: str, b: str) -> bool:
     return bool(set(a.lower().split()) & set(b.lower().split()))
 
 
-def _possessed(verb: Any) -> bool:
+def _possessed(verb: Any, whose: tuple[str, ...] = ("my", "our")) -> bool:
     """Is what the clause acts on the speaker's ("I moved my care to Dr. Sato")?"""
     dobj = next((k for k in verb.children if k.dep_ == "dobj"), None)
-    return dobj is not None and any(k.dep_ == "poss" and k.lower_ in ("my", "our") for k in dobj.children)
+    return dobj is not None and any(k.dep_ == "poss" and k.lower_ in whose for k in dobj.children)
 
 
 def _moved_thing(verb: Any, types: frozenset[str]) -> str | None:
@@ -405,7 +413,7 @@ def _subject_of(verb: Any, speaker: str, topic: str | None, types: frozenset[str
             return owner, owner
         if _said_as_own(subj, verb):
             return speaker, topic
-        if topic is not None and subj.lemma_.lower() in slot_words and not _numbered(subj) and not _named_by(subj):
+        if topic is not None and subj.lemma_.lower() in slot_words and not _numbered(subj) and not named_by(subj):
             return topic, topic  # "Tyrell signed; the deal is closed won": the deal is Tyrell's (not "Laptop 7",
             # nor "the Egyptian collection")
     if _my_thing(subj, types, people):
@@ -502,13 +510,6 @@ def _taken_over(verb: Any) -> bool:
         and not any(k.dep_ == "prep" and k.lower_ == "as" for k in verb.children)
 
 
-def _hung_on_the_thing(dobj: Any | None) -> tuple[str, Any] | None:
-    """Where a thing is moved to when the small parser hangs it on the thing ("moved the 2023 Reserve into concrete
-    eggs"): the preposition and its object."""
-    return None if dobj is None else next(((k.lower_, o) for k in dobj.children if k.dep_ == "prep"
-                                           and k.lower_ in ("to", "into", "onto") if (o := _pobj(k)) is not None), None)
-
-
 def _taken_from(verb: Any) -> str | None:
     """The one a thing is taken over from ("took the stout over from Kofi"), who held it: "from" on the verb or its
     "over"."""
@@ -517,31 +518,7 @@ def _taken_from(verb: Any) -> str | None:
     return next((_text(o) for k in froms if (o := _pobj(k)) is not None and _is_name(o)), None)
 
 
-def _in_charge_of(verb: Any, dobj: Any | None) -> Any | None:
-    """The named thing one takes command, charge or control of ("took command of the Pride of Kent")."""
-    return _charge_of(dobj) if dobj is not None and verb.lemma_.lower() in ("take", "assume") else None
-
-
-def _charge_of(noun: Any) -> Any | None:
-    """"command of the Arctic Tern", "Kandula's care": the named thing a charge is of."""
-    if noun.lemma_.lower() not in _CHARGE:
-        return None
-    return next((o for k in noun.children if k.dep_ == "prep" and k.lower_ == "of"
-                 if (o := _pobj(k)) is not None and _named_thing(o)), None) or next(
-        (k for k in noun.children if k.dep_ == "poss" and k.pos_ == "PROPN"), None)
-
-
-_CHARGE = frozenset({"command", "charge", "control", "helm", "reins", "ownership", "care"})
-
-
-def _named_by(noun: Any) -> bool:
-    """A noun said with a word of a name before it ("the Egyptian collection", "the Carver Foods dispute")."""
-    return any(k.dep_ in ("amod", "compound") and k.text[:1].isupper() for k in noun.children if k.i < noun.i)
-
-
-def _named_thing(noun: Any) -> bool:
-    """A name, or a thing said with one ("the Carver Foods dispute")."""
-    return _is_name(noun) or _named_by(noun)
+_WHERE_ABOUTS = frozenset({"back", "out", "over", "across", "round", "around"})  # ("are out on the sales bench")
 
 
 def _reading(verb: Any, subject: str | None, types: frozenset[str], speaker: str = "User",
@@ -557,7 +534,7 @@ def _reading(verb: Any, subject: str | None, types: frozenset[str], speaker: str
     if lemma in ("keep", "continue") and dobj is not None and dobj.left_edge.tag_ == "VBG":
         return None  # "Apex kept missing deadlines": a habit, whose object is no value
     preps = {k.lower_: _pobj(k) for k in kids if k.dep_ in ("prep", "agent", "prt", "dative")
-             and not (k.lower_ in WHEN_PREPS and _said_when(_pobj(k)) and (lemma, k.lower_) not in given)}
+             and not (k.lower_ in WHEN_PREPS and said_when(_pobj(k)) and not given_so(lemma, k, given))}
     # (a time is no value, unless the group's examples give one so: "General waste is collected on Friday")
     under = next((_pobj(g) for k in kids if k.lower_ in ("on", "over", "across") for g in k.children
                   if g.dep_ == "prep" and g.lower_ == "to"), None)
@@ -565,7 +542,7 @@ def _reading(verb: Any, subject: str | None, types: frozenset[str], speaker: str
         preps["to"] = under
     if preps.get("to") is not None and not _is_name(preps["to"]):  # "moved to a bigger venue, Manchester Central"
         preps["to"] = named_after(preps["to"]) or preps["to"]
-    hung = _hung_on_the_thing(dobj) if lemma in CHANGE else None
+    hung = hung_on_the_thing(dobj) if lemma in CHANGE else None
     if hung is not None and all(preps.get(p) is None for p in ("to", "into", "onto")):
         preps[hung[0]] = hung[1]
     if lemma in CHANGE and preps.get("to") is None and (preps.get("into") or preps.get("onto")) is not None:
@@ -580,7 +557,7 @@ def _reading(verb: Any, subject: str | None, types: frozenset[str], speaker: str
         if inner is not None:
             preps[p] = inner
     for k in kids:  # "passed the auth service on to Dmitri": the parser hangs "to Dmitri" on the particle
-        if k.dep_ == "prt" or k.dep_ == "advmod" and (k.pos_ == "ADP" or k.lower_ == "back"):  # (or "over", "back")
+        if k.dep_ == "prt" or k.dep_ == "advmod" and (k.pos_ == "ADP" or k.lower_ in _WHERE_ABOUTS):  # ("out on")
             preps.update({g.lower_: _pobj(g) for g in k.children if g.dep_ == "prep" and g.lower_ not in preps})
     if dobj is not None:  # "rewrote the parser in Go": the small parser hangs "in Go" on the object
         preps.update({k.lower_: _pobj(k) for k in dobj.children if k.dep_ == "prep" and k.lower_ not in preps
@@ -640,7 +617,7 @@ def _reading(verb: Any, subject: str | None, types: frozenset[str], speaker: str
     if any(k.dep_ == "neg" for k in kids) and not negated:
         return None
     xcomp = next((k for k in kids if k.dep_ == "xcomp" and k.pos_ == "VERB"), None)
-    of = _charge_of(dobj) if dobj is not None else None  # ("handed over command of the Arctic Tern to ...": the ship)
+    of = charge_of(dobj) if dobj is not None else None  # ("handed over command of the Arctic Tern to ...": the ship)
     if of is not None and preps.get("to") is None:  # (the small parser hangs "to ..." on the ship)
         preps["to"] = next((_pobj(k) for k in of.children if k.dep_ == "prep" and k.lower_ == "to"), None)
     if lemma in HAND_OVER and dobj is not None and someone(preps.get("to")) and not _possessed(verb):
@@ -662,13 +639,13 @@ def _reading(verb: Any, subject: str | None, types: frozenset[str], speaker: str
             made = _made(x, lemma, onto, f"{x} moved from {off.text} to {_text(onto)}", "change")
             return None if made is None else replace(made, old=_text(off))
         return _made(x, lemma, off, f"{x} no longer on {off.text}", "end")
-    charge = _in_charge_of(verb, dobj)
+    charge = in_charge_of(verb, dobj)
     if charge is not None and subject is not None and subject[:1].isupper():
         # "Captain Adeyemi has taken command of the Pride of Kent": the one who takes it is its new holder
         x = _text(charge) if _is_name(charge) else _phrase(charge, types)  # (a name whole: "Pride of Kent")
         return Reading(x, lemma, subject, f"{x} is now owned by {subject}", "hand_over", True)
     giver = _taken_from(verb) if _taken_over(verb) else None
-    if _taken_over(verb) and dobj is not None and subject is not None and (_named_thing(dobj) or giver) \
+    if _taken_over(verb) and dobj is not None and subject is not None and (named_thing(dobj) or giver) \
             and not any(k.dep_ == "det" and k.lower_ in ("a", "an") for k in dobj.children):  # ("picked up a Jazz")
         # "I took over Umbrella from Priya", "Marta has taken the stout over from Kofi": the one who takes a thing
         # over is its new holder, and the one it is taken from held it
@@ -736,7 +713,8 @@ def _reading(verb: Any, subject: str | None, types: frozenset[str], speaker: str
     if dobj is None and subject != speaker and lemma not in CHANGE | STOP | REPLACE \
             and [p for p, o in preps.items() if o is not None] == ["from"]:
         not_value = not_value - {"from"}  # a thing that reads from its only named source ("feed reads from Cassandra")
-    named = next((o for p, o in preps.items() if o is not None and _is_name(o) and p not in not_value), None)
+    named = next((o for p, o in preps.items() if o is not None and _is_name(o) and p not in not_value
+                  and not bare_place(p, o)), None)
     provider = preps.get("with") if dobj is None or preps.get("with") is not None else next(
         (_pobj(k) for k in dobj.children if k.dep_ == "prep" and k.lower_ == "with"), None)
     if dobj is not None and _is_name(dobj) and provider is not None and provider.pos_ == "NOUN" \
@@ -744,13 +722,20 @@ def _reading(verb: Any, subject: str | None, types: frozenset[str], speaker: str
         return _made(subject, lemma, provider, _clause_text(verb), "plain")  # "drilled Top Field with barley"
     if dobj is not None and dobj.lemma_.lower() in _ARRANGEMENTS and provider is not None and _is_name(provider):
         return _made(subject, lemma, provider, _clause_text(verb), "plain")
-    if dobj is not None and (_is_name(dobj) or named is None):
-        return _made(subject, lemma, dobj, _clause_text(verb), "plain")
+    if dobj is not None and not any(v is not None for v in preps.values()) and its_own(dobj):
+        return None  # "Cab 7 failed its MOT": a thing's own part or event is no value of it
+    kept = kept_in(dobj, preps)
+    if dobj is not None and (_is_name(dobj) or named is None) and kept is None:
+        return _made(subject, lemma, dobj, _clause_text(verb), "plain", ("", dobj.lower_) in given)
+    if kept is not None:
+        return _made(subject, lemma, kept, _clause_text(verb), "plain")
     for prep, obj in preps.items():
         takes = prep not in not_value or (lemma, prep) in AIM_PREPS | CARE_PREPS | given
         if obj is not None and takes and (named is None or obj is named):
-            return _made(subject, lemma, obj, _clause_text(verb), "plain", (lemma, prep) in given)
-    return None
+            timed = (lemma, prep) in given or ("", obj.lower_) in given
+            return _made(subject, lemma, obj, _clause_text(verb), "plain", timed)
+    told = next((k for k in kids if k.dep_ == "npadvmod" and ("", k.lower_) in given), None)
+    return None if told is None else _made(subject, lemma, told, _clause_text(verb), "plain", True)  # "works nights"
 
 
 AIM_VERBS = frozenset({"want", "aim", "hope", "plan", "try", "train", "mean", "intend"})

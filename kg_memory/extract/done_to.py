@@ -18,6 +18,9 @@ def done_to_me(verb: Any, speaker: str) -> Reading | None:
     """A clause someone else does to the speaker that gives the speaker a value: "you can reach me at
     555 201 7788", "they made me a senior developer", "the board named me treasurer"; or ends one
     ("the doctor took me off lisinopril")."""
+    given = _given_me(verb, speaker)
+    if given is not None:
+        return given
     me = next((k for k in verb.children if k.dep_ == "dobj" and k.lower_ in ("me", "us")), None)
     taken = _taken_from(verb, speaker) if me is not None else None
     if taken is not None:
@@ -46,6 +49,17 @@ def done_to_me(verb: Any, speaker: str) -> Reading | None:
     small = next((k for k in verb.children if k.dep_ in ("ccomp", "oprd") and k.pos_ == "NOUN"
                   and any(g.dep_ == "nsubj" and g.lower_ in ("me", "us") for g in k.children)), None)
     return None if small is None else made(speaker, verb.lemma_.lower(), small, clause_text(verb), "change")
+
+
+def _given_me(verb: Any, speaker: str) -> Reading | None:
+    """"The GP gave me lansoprazole instead", "stopped my X and gave me Y": what another gives the speaker in place
+    of what it ended is the speaker's value (not what merely gives one something: "Shellfish gives me a rash")."""
+    instead = any(k.dep_ == "advmod" and k.lower_ == "instead" for k in verb.children) \
+        or verb.dep_ == "conj" and verb.head.lemma_.lower() in STOP
+    if not instead or not any(k.dep_ == "dative" and k.lower_ in ("me", "us") for k in verb.children):
+        return None
+    thing = next((k for k in verb.children if k.dep_ == "dobj" and k.lower_ not in PRONOUNS), None)
+    return None if thing is None else made(speaker, verb.lemma_.lower(), thing, clause_text(verb), "plain")
 
 
 def _named_doer(verb: Any) -> Any | None:

@@ -16,7 +16,7 @@ from ..embed.base import Embedder
 from . import dates, parse
 from .clauses import readings
 from .preps import CARE_VERBS, NOT_VALUE, WHEN_PREPS
-from .reading import Reading
+from .reading import WHEN, Reading
 from .shapes import said_verb
 from .slotwords import listed_values
 from .surface import surface_readings
@@ -243,14 +243,18 @@ def value_states(own: tuple[Predicate, ...]) -> frozenset[str]:
 
 
 @functools.lru_cache(maxsize=32)  # (as example_verbs)
-def value_preps(examples: tuple[str, ...]) -> frozenset[tuple[str, str]]:
+def value_preps(examples: tuple[str, ...], descriptions: tuple[str, ...] = ()) -> frozenset[tuple[str, str]]:
     """The (verb, preposition) pairs examples give a value with, of the prepositions that otherwise give none
-    ("The Anchor is known for its fish pie": ("know", "for")), or give a time with ("is collected on Friday")."""
-    return frozenset((t.head.lemma_.lower(), t.lower_) for e in examples for t in parse.parsed(e)
-                     if t.dep_ == "prep" and (t.lower_ in NOT_VALUE or t.lower_ in WHEN_PREPS and any(
-                         k.dep_ == "pobj" and dates.is_time_word(k.text) for k in t.children))
-                     and (t.head.pos_ in ("VERB", "ADJ") or t.head.lemma_ == "be")  # ("is up for the X role")
-                     and any(k.dep_ == "pobj" for k in t.children))
+    ("The Anchor is known for its fish pie": ("know", "for")), or give a time with ("is collected on Friday");
+    and ("", word) for each word of time the slots say is a value ("the shift a driver works: days, nights or
+    weekends"), whatever the verb."""
+    pairs = frozenset((t.head.lemma_.lower(), t.lower_) for e in examples for t in parse.parsed(e)
+                      if t.dep_ == "prep" and (t.lower_ in NOT_VALUE or t.lower_ in WHEN_PREPS and any(
+                          k.dep_ == "pobj" and dates.is_time_word(k.text) for k in t.children))
+                      and (t.head.pos_ in ("VERB", "ADJ") or t.head.lemma_ == "be")  # ("is up for the X role")
+                      and any(k.dep_ == "pobj" for k in t.children))
+    said = " ".join((*examples, *descriptions))
+    return pairs | frozenset(("", w) for w in re.findall(r"\b[a-z]+\b", said) if WHEN.fullmatch(w))
 
 
 def done_by_value(p: Predicate, read: list[tuple[str, Reading | None]]) -> frozenset[str]:

@@ -64,7 +64,13 @@ class Homes:
         words = "|".join(sorted(map(re.escape, self.dwellings), key=len, reverse=True)) or "(?!)"
         return re.compile(rf"\b(?i:(?:a|an|my|our)\s+(?:[a-z]+\s+){{0,2}}({words}))\s+in\s+{NAME}")
 
-    def read(self, r: Reading) -> tuple[Reading, Predicate] | None:
+    @functools.cached_property
+    def _my_home_is(self) -> re.Pattern[str]:
+        """A home of one's own said as a copula's subject ("Our flat is above a bakery in Falmouth")."""
+        words = "|".join(sorted(map(re.escape, self.dwellings), key=len, reverse=True)) or "(?!)"
+        return re.compile(rf"^(?i:my|our)\s+(?:[a-z]+\s+){{0,2}}({words})\s+is\b")
+
+    def read(self, r: Reading, speaker: str = "User") -> tuple[Reading, Predicate] | None:
         """The reading as a move to the named place (the home in it, near it or outside it: "a caravan near
         Newquay"), and the slot; None when it says no home of one's own."""
         # the home said as the value, as what was bought ("bought a house in Ipswich") or as the copula's subject
@@ -77,6 +83,9 @@ class Homes:
         mine = self._my_home.search(r.text) if spec is None and r.shape == "plain" else None
         if mine is not None and self._owned(r, mine.group(0)):
             home, spec = mine.group(1), self.dwellings[mine.group(1).lower()]
+        said = self._my_home_is.match(r.text) if spec is None and r.verb == "be" and r.shape == "plain" else None
+        if said is not None and not _PAST_HOME.search(said.group(0)):
+            home, spec, r = said.group(1), self.dwellings[said.group(1).lower()], replace(r, subject=speaker)
         placed = re.search(rf"\b{re.escape(home)}\b(?:\s+\S+){{0,6}}?\s+(?:in|near|outside)\s+{NAME}", r.text) \
             if spec is not None else None
         if spec is None or placed is None or HYPOTHETICAL.search(r.text) or _NOT_A_HOME.search(r.text):

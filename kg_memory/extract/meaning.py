@@ -135,7 +135,8 @@ class MeaningReader:
     @functools.cached_property
     def preps(self) -> frozenset[tuple[str, str]]:
         """The (verb, preposition) pairs the group's own examples give values with ("known for")."""
-        return value_preps(tuple(e for p in self.active if p.name in self.vocab.own for e in p.examples))
+        own = [p for p in self.active if p.name in self.vocab.own]
+        return value_preps(tuple(e for p in own for e in p.examples), tuple(p.description for p in own))
 
     @functools.cached_property
     def states(self) -> frozenset[str]:
@@ -366,7 +367,7 @@ class MeaningReader:
     def _match(self, r: Reading, speaker: str, wish: bool) -> tuple[Reading, Slots] | None:
         """A reading and its slots. A clause in which the speaker (or a team) acts on a thing ("we moved
         the wiki to Notion") is first read as the thing's, under the predicates said of things."""
-        home = self._homes.read(r)
+        home = self._homes.read(r, speaker)
         if home is not None:
             return home[0], (home[1], (), False)
         if not self._worth(r):

@@ -30,7 +30,7 @@ def phrasal_stop(verb: Any) -> str | None:
 
 # prepositions whose object is not the slot's value (where from, what for, when)
 WHEN_PREPS = frozenset({"on", "in", "at", "by", "until", "since"})  # the prepositions that may say when
-NOT_VALUE = frozenset({"off", "from", "for", "since", "after", "before", "during", "until", "about", "with",
+NOT_VALUE = frozenset({"off", "from", "for", "since", "after", "before", "during", "until", "about", "with", "because",
                         "without"})
 
 

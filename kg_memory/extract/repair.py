@@ -76,9 +76,10 @@ def _value_as_infinitive(doc: Any, sentence: str, nlp: Callable[[str], Any]) -> 
     """"I've been changed to ramipril": the parser takes a word it does not know, after the "to" of a verb of
     changing, for a verb in the infinitive. A bare one (nothing hangs on it but its "to") is read as the value,
     said with "onto" ("changed onto ramipril"), which the parser reads as a place put onto; so is one with a code
-    after it ("shifted Puffin to pontoon D": the berth's letter, taken for the verb's object)."""
+    after it ("shifted Puffin to pontoon D": the berth's letter, taken for the verb's object), or a clause of its own
+    ("... to polytunnel 2 when it warmed up")."""
     for tok in doc:
-        kids = [k for k in tok.children if k.dep_ not in ("punct", "npadvmod") and not (
+        kids = [k for k in tok.children if k.dep_ not in ("punct", "npadvmod", "advcl") and not (
             k.dep_ == "dobj" and k.i == tok.i + 1 and (k.text.isupper() or k.text.isdigit()))]  # (and "... today")
         if tok.tag_ == "VB" and tok.dep_ in ("advcl", "xcomp") and tok.head.lemma_.lower() in _CHANGED_TO \
                 and len(kids) == 1 and kids[0].lower_ == "to" and kids[0].i == tok.i - 1 and tok.i > tok.head.i:

@@ -32,7 +32,7 @@ from .values import product_name
 
 log = logging.getLogger(__name__)
 
-RULES_VERSION = "rules-24"  # what each version reads that the one before did not: docs/rules-versions.md
+RULES_VERSION = "rules-25"  # what each version reads that the one before did not: docs/rules-versions.md
 
 _STOP = re.compile(
     r"\s+(?:and|but|because|so|since|as|on|with|for|from|in|at|to|when|while|where|which|who|that|after|"
@@ -230,7 +230,7 @@ class RulesExtractor:
             w for cls, ws in classes.items() if cls != "animal" for w in ws)
         rel_words = sorted(self.vocab.relations, key=len, reverse=True)
         self._relation_rx = re.compile(
-            r"\bmy\s+(?:(?:older|younger|little|big|elder|twin|oldest|youngest|eldest)\s+)?"
+            r"\b(?:my|our)\s+(?:(?:older|younger|little|big|elder|twin|oldest|youngest|eldest)\s+)?"
             rf"(?P<rel>{'|'.join(map(re.escape, rel_words))})\b,?"
             # "my sister Maya", "my brother is Alex", "my husband is called Raj"
             rf"(?:\s+(?:(?:is|was)\s+(?:called\s+|named\s+)?|(?:called|named)\s+)?(?P<name>(?-i:{_NAME})))?",

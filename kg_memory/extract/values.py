@@ -168,7 +168,9 @@ def pobj(prep: Any) -> Any | None:
 
 
 def is_name(tok: Any) -> bool:
-    return tok.pos_ == "PROPN" or any(c.isupper() for c in tok.text)
+    """A proper noun, or a word with a capital: not the one a sentence opens with ("Orchids are Bea's job")."""
+    opening = tok.i == 0 and tok.pos_ == "NOUN" and tok.tag_ == "NNS"
+    return tok.pos_ == "PROPN" or any(c.isupper() for c in (tok.text[1:] if opening else tok.text))
 
 
 _OPENERS = frozenset({"finally", "now", "then", "so", "also", "still", "sadly", "luckily", "today", "yesterday",
@@ -193,6 +195,7 @@ def noun_phrase(tok: Any, types: frozenset[str]) -> str:
     words = [t for t in tok.subtree if t == tok or _whose_kind(t, tok, types) or t.dep_ in _MODIFIERS
              and _modifies(t, tok)]
     words = [t for t in words if t.i <= tok.i and t.lower_ not in DETS]
+    words = _with_hyphened(words)
     if tok.text.istitle() and tok.pos_ == "PROPN":  # a name is made of names ("after the reorg Sofia": Sofia)
         words = [t for t in words if t == tok or not t.text.islower()]
     doc, end = tok.doc, tok.i
@@ -220,7 +223,26 @@ def noun_phrase(tok: Any, types: frozenset[str]) -> str:
         said = list(doc[said[0].i:said[-1].i + 1])  # ("R v Lyle", the parser hanging "R" on "Lyle" and "v" on "R")
     if len(said) > 1 and said[-1].lower_ in types and (said[-2].dep_ == "compound" or said[-2].tag_ == "VBG"):
         said = said[:-1]  # (not "the first team", nor "the women's team": those words only say which one)
-    return " ".join(t.text for t in said).replace(" 's", "'s").replace(" ’s", "’s")
+    return _joined(said).replace(" 's", "'s").replace(" ’s", "’s")
+
+
+def _with_hyphened(words: list[Any]) -> list[Any]:
+    """A modifier said with a hyphen keeps the word before it ("peat-free compost", "part-time barista")."""
+    doc, out = words[0].doc if words else None, list(words)
+    for t in words:
+        if doc is not None and t.i >= 2 and doc[t.i - 1].text == "-" and not doc[t.i - 1].whitespace_ \
+                and not doc[t.i - 2].whitespace_ and doc[t.i - 2].head == t:
+            out += [w for w in (doc[t.i - 2], doc[t.i - 1]) if w not in out]
+    return sorted(out, key=lambda t: t.i)
+
+
+def _joined(said: list[Any]) -> str:
+    """The words as said: a hyphen between two words without spaces keeps them joined."""
+    out = ""
+    for n, t in enumerate(said):
+        glued = n > 0 and (t.text == "-" or said[n - 1].text == "-") and not said[n - 1].whitespace_
+        out += t.text if n == 0 or glued else " " + t.text
+    return out
 
 
 def _whose_kind(t: Any, head: Any, types: frozenset[str]) -> bool:

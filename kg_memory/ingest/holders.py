@@ -33,6 +33,7 @@ from datetime import datetime
 from ..core.merged import find_live
 from ..core.models import normalize_name
 from ..core.temporal import names_value
+from ..core.text import number_forms
 from ..core.vocab import Vocabulary
 from ..extract.base import ExtractedFact, Extraction
 from ..store.base import StoreCore, TimeFilter
@@ -97,10 +98,10 @@ def _spans(name: str) -> list[str]:
     return [k for k in dict.fromkeys(out) if k]
 
 
-def _numbers(name: str) -> tuple[str, str]:
-    """A name's key in the other number ("printer repairs" are the printers'; "printers": "printer")."""
+def _numbers(name: str) -> tuple[str, ...]:
+    """A name's key in the other number ("printer repairs" are the printers'; "chillies": "chilli")."""
     key = normalize_name(name)
-    return key + "s", key.removesuffix("s")
+    return tuple(dict.fromkeys((key + "s", key.removesuffix("s"), *number_forms(key))))
 
 
 def _held_now(store: StoreCore, group_id: str, vocab: Vocabulary, facts: list[ExtractedFact], now: datetime,
@@ -219,10 +220,17 @@ def _holder(f: ExtractedFact, subject: str, held: Held, vocab: Vocabulary, speak
     if by_value is not None:
         return by_value
     # (the names inside its name, and the name in the other number: "printer" is "printers"; "the band": any)
-    named = [*_spans(f.subject), *_numbers(f.subject), *(k for k in held if k.startswith(subject + " "))] \
-        if not _a_type(f.subject, vocab) else list(held)
+    named = [*_spans(f.subject), *_numbers(f.subject), *_headed(subject, held)] if not _a_type(f.subject, vocab) \
+        else list(held)
     by_name = {k for k in named if k != subject and any(p in slots for p, _ in held.get(k, ()))}
     return (by_name.pop(), None) if len(by_name) == 1 else _sole(f, subject, held, vocab, speaker)
+
+
+def _headed(subject: str, held: Held) -> list[str]:
+    """The things a name begins or ends, in either number ("the figs": the fig trees; "the compost": the
+    peat-free compost)."""
+    forms = (subject, *_numbers(subject))
+    return [k for k in held if any(k.startswith(s + " ") or k.endswith(" " + s) for s in forms)]
 
 
 def _named_holder(f: ExtractedFact, subject: str, held: Held, vocab: Vocabulary) -> Holder | None:

@@ -1,0 +1,103 @@
+"""Where things are kept and when people work (rules-25): a clause of its own after a code the parser took for a
+verb ("... to bay 4 once it rained"); a preposition said after "out" or "over" ("out on the back bench"); a
+hyphened modifier kept with its noun ("slow-release feed"); a plural noun opening a sentence is no name ("Tulips
+are Omar's job"); one's own things kept in a numbered place; "at uni" names no place; words of time a group's
+slots say are values ("on nights"); a thing's own part or event is no value ("had its service"); what another gives
+the speaker; "team leader"; a home said as the copula's subject ("Our cottage is just outside Ludlow"). Sentences
+of their own, none of the update sets'."""
+
+from __future__ import annotations
+
+import functools
+
+import pytest
+
+from kg_memory.extract import parse
+from kg_memory.extract.values import noun_phrase
+
+from .said import facts_said as _facts
+from .said import under as _under
+
+
+@pytest.fixture(scope="module")
+def under(embedder):
+    return functools.cache(lambda name: _under(embedder, name))
+
+
+@pytest.fixture(scope="module")
+def rules(embedder):
+    from kg_memory.extract.rules import RulesExtractor
+
+    return RulesExtractor(embedder)
+
+
+def test_a_code_the_parser_took_for_a_verb_keeps_its_clause_apart(under):
+    facts = _facts(under("brewery"), "We shifted the stout over to FV7 when it had finished.")
+    assert ("stout", "vessel", "FV7", False) in facts
+
+
+def test_a_preposition_said_after_out_gives_the_place(under):
+    assert ("basil", "growing_house", "back bench", False) in _facts(under("nursery"),
+                                                                      "The basil is out on the back bench.")
+
+
+def test_a_hyphened_modifier_stays_with_its_noun(under):
+    doc = parse.parsed("The slow-release feed arrived.")
+    assert noun_phrase(doc[4], frozenset()) == "slow-release feed"
+    facts = _facts(under("nursery"), "Our slow-release feed comes from Vitax.")
+    assert ("slow-release feed", "supplier", "Vitax", False) in facts
+
+
+def test_a_plural_noun_opening_a_sentence_is_no_name(under):
+    facts = _facts(under("nursery"), "Tulips are Omar's job now.")
+    assert ("tulips", "grower", "Omar", False) in facts
+    assert not any(f[0] == "omar" for f in facts)
+
+
+def test_ones_own_things_kept_in_a_numbered_place_give_the_place(under):
+    facts = _facts(under("makerspace"), "Jo keeps his tools in locker 17.")
+    assert ("jo", "locker", "locker 17", False) in facts
+    assert not any(f[2] == "tools" for f in facts)
+
+
+def test_at_uni_names_no_place(rules):
+    facts = _facts(rules, "I'm studying law at uni.")
+    assert ("user", "field_of_study", "law", False) in facts
+    assert not any(f[2] == "uni" for f in facts)
+
+
+def test_words_of_time_the_slots_say_are_values(under):
+    assert ("priya", "shift", "nights", False) in _facts(under("taxifirm"), "Priya is on nights.")
+    assert ("dev", "shift", "weekends", False) in _facts(under("taxifirm"), "Dev works weekends.")
+
+
+def test_words_of_time_are_no_value_where_no_slot_says_so(rules):
+    assert not any(f[2] == "nights" for f in _facts(rules, "I moved to nights."))
+
+
+def test_a_things_own_part_or_event_is_no_value(under):
+    facts = _facts(under("taxifirm"), "Cab 3 had its service, so Dev is in cab 9.")
+    assert ("dev", "assigned_car", "cab 9", False) in facts
+    assert not any("service" in f[2] for f in facts)
+
+
+def test_what_another_gives_the_speaker_after_an_end_is_the_speakers_change(rules):
+    facts = _facts(rules, "The nurse stopped my sertraline and gave me citalopram.")
+    assert ("user", "takes_medication", "citalopram", False) in facts
+    assert ("user", "takes_medication", "sertraline", True) in facts
+    assert not any(f[0] == "nurse" for f in facts)
+
+
+def test_a_team_leader_is_a_manager(rules):
+    assert ("user", "has_manager", "Femi", False) in _facts(rules, "Femi is my team leader.")
+
+
+@pytest.mark.parametrize("text, town", [("Our cottage is just outside Ludlow.", "Ludlow"),
+                                        ("Our flat is above a chemist in Hove.", "Hove")])
+def test_a_home_said_as_the_copulas_subject_is_where_one_lives(rules, text, town):
+    assert ("user", "lives_in", town, False) in _facts(rules, text)
+
+
+def test_because_of_gives_no_value(under):
+    facts = _facts(under("gym"), "Because of the roadworks, spin now starts at 7.30pm.")
+    assert not any(f[2] in ("of", "roadworks") for f in facts)
