@@ -169,6 +169,18 @@ _GIVES_OUT = frozenset({"die", "perish", "expire"})
 _GIVES_OUT_WITH = frozenset({("conk", "out"), ("pack", "up"), ("pack", "in"), ("give", "up"), ("give", "out")})
 
 
+_LOST = frozenset({"scrap", "steal", "total", "repossess"})  # what is done to a thing that leaves it gone
+
+
+def _lost(verb: Any) -> bool:
+    """"The Focus got written off", "the Mini's gone" (said as a clause of its own): a thing gone for good."""
+    if verb.lemma_.lower() == "go":
+        return verb.tag_ == "VBN" and all(k.dep_ in ("nsubj", "aux", "punct", "advmod") for k in verb.children) \
+            and any(k.dep_ == "nsubj" for k in verb.children)
+    return verb.tag_ == "VBN" and (verb.lemma_.lower() in _LOST or verb.lemma_.lower() == "write" and any(
+        k.dep_ == "prt" and k.lower_ == "off" for k in verb.children))
+
+
 def _gave_out(verb: Any, speaker: str) -> Reading | None:
     """"The Astra finally died": a named thing that gives out, with no object, ends the speaker's slot that holds it
     (the pipeline settles which, by the value; a thing the speaker holds in none ends nothing)."""
@@ -178,10 +190,12 @@ def _gave_out(verb: Any, speaker: str) -> Reading | None:
         and (verb.dep_ in ("ccomp", "advcl") or any(k.dep_ == "conj" for k in verb.children))
     # ("Lansoprazole stopped working, so ... put me on X": one held no longer, said with what came after it; not a
     # fault alone, which may be mended: "my Pixel stopped working")
-    if not gone or any(k.dep_ in ("dobj", "attr") for k in verb.children):
+    lost = _lost(verb)
+    if not (gone or lost) or any(k.dep_ in ("dobj", "attr") for k in verb.children):
         return None
-    thing = next((k for k in verb.children if k.dep_ == "nsubj" and k.pos_ == "PROPN" and _is_name(k)), None)
-    if thing is not None and lemma == "give" and not any(k.dep_ in ("det", "poss") for k in thing.children):
+    thing = next((k for k in verb.children if k.dep_ in ("nsubj", "nsubjpass") and k.pos_ == "PROPN"
+                  and _is_name(k)), None)
+    if thing is not None and (lemma == "give" or lost) and not any(k.dep_ in ("det", "poss") for k in thing.children):
         return None  # ("the Fabia gave up": a thing; "Tom gave up" says nothing of a thing held)
     return None if thing is None else _made(speaker, verb.lemma_.lower(), thing, _clause_text(verb), "end")
 
@@ -554,14 +568,17 @@ def _reading(verb: Any, subject: str | None, types: frozenset[str], speaker: str
         role = preps.get(p)  # "is in charge of billing", "on the hook for auth": what the role is of
         inner = next((_pobj(g) for g in role.children if g.dep_ == "prep" and g.lower_ in ("of", "for")), None) \
             if role is not None and role.pos_ == "NOUN" and not _is_name(role) and role.lower_ not in UNITS else None
-        if inner is not None:
-            preps[p] = inner
+        at = next((o for g in role.children if g.dep_ == "prep" and g.lower_ == "at" and (o := _pobj(g)) is not None
+                   and _is_name(o)), None) if role is not None and role.pos_ == "NOUN" and not _is_name(role) else None
+        if inner is not None or at is not None:  # ("on the tills at Morrisons": the name it is done at)
+            preps[p] = inner if inner is not None else at
     for k in kids:  # "passed the auth service on to Dmitri": the parser hangs "to Dmitri" on the particle
         if k.dep_ == "prt" or k.dep_ == "advmod" and (k.pos_ == "ADP" or k.lower_ in _WHERE_ABOUTS):  # ("out on")
             preps.update({g.lower_: _pobj(g) for g in k.children if g.dep_ == "prep" and g.lower_ not in preps})
     if dobj is not None:  # "rewrote the parser in Go": the small parser hangs "in Go" on the object
         preps.update({k.lower_: _pobj(k) for k in dobj.children if k.dep_ == "prep" and k.lower_ not in preps
-                      and k.lower_ in ("in", "to", "over", "off")})
+                      and (k.lower_ in ("in", "to", "over", "off") or k.lower_ == "at" and _WHEN.match(dobj.text))})
+        # ("I do nights at the Royal Infirmary": where the time is worked)
     named_to = next((k for k in kids if k.dep_ in ("xcomp", "advcl") and _is_name(k) and k.text[:1].isupper()
                      and any(a.dep_ == "aux" and a.lower_ == "to" for a in k.children)), None)
     if named_to is not None and preps.get("to") is None:  # "ported the scheduler to Go": "Go" read as a verb
