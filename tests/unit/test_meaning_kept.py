@@ -101,3 +101,26 @@ def test_a_home_said_as_the_copulas_subject_is_where_one_lives(rules, text, town
 def test_because_of_gives_no_value(under):
     facts = _facts(under("gym"), "Because of the roadworks, spin now starts at 7.30pm.")
     assert not any(f[2] in ("of", "roadworks") for f in facts)
+
+
+@pytest.mark.parametrize("text, gone, new", [
+    ("The Corsa got written off, so I bought a Kia Picanto.", "Corsa", "Kia Picanto"),
+    ("The Polo's gone; I bought a Seat Ibiza.", "Polo", "Seat Ibiza"),
+    ("The Astra finally gave up, so I've leased a Nissan Leaf.", "Astra", "Nissan Leaf")])
+def test_a_thing_lost_or_gone_ends_and_the_next_replaces_it(rules, text, gone, new):
+    facts = _facts(rules, text)
+    assert ("user", "drives", gone, True) in facts
+    assert ("user", "drives", new, False) in facts
+
+
+def test_one_who_gives_up_ends_nothing(rules):
+    assert _facts(rules, "Tom gave up.") == set()
+
+
+def test_a_role_done_at_a_name_gives_the_name(rules):
+    from kg_memory.extract.clauses import readings
+
+    found = readings(parse.parsed("I'm on the checkouts at Asda."), "User")
+    assert [r.object for r in found] == ["Asda"]
+    found = readings(parse.parsed("I do weekends at the Royal Free."), "User")
+    assert [r.object for r in found] == ["Royal Free"]
