@@ -1,9 +1,9 @@
-"""A thing said by its head noun or in the other number is the thing that holds the slot (both stores): "the
+"""Whose slot a change is (both stores): a thing said by its head noun or in the other number is the thing that holds the slot: "the
 trailer" is the refrigerated trailer, "the lorry" the lorries, when that one alone holds the slot."""
 
 from __future__ import annotations
 
-from .test_ontology_contract import _insured
+from .test_ontology_contract import _held_by_default, _insured
 
 
 def test_a_thing_said_by_its_head_noun_is_the_one_that_holds_the_slot(make_memory, group):
@@ -16,3 +16,11 @@ def test_a_thing_said_in_the_other_number_with_its_ending_changed_is_the_same_ho
     now, before = _insured(make_memory, group, ["The lorries are insured with Hiscox.",
                                                 "The lorry insurance is with Aviva now."])
     assert now == {("lorries", "Aviva")} and before == {("lorries", "Hiscox")}
+
+
+def test_a_change_near_two_slots_goes_to_the_one_the_speaker_holds(make_memory, group):
+    """"I transferred to Bath": nearest a home, and near enough a place of study (``SLOT_BAND``); the speaker holds
+    only a place of study, so that one changes."""
+    now, before = _held_by_default(make_memory, group, ["I'm doing my degree at Exeter.",
+                                                        "I transferred to Bath for my final year."], "studies_at")
+    assert now == {("User", "Bath")} and before == {("User", "Exeter")}
