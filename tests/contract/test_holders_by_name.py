@@ -1,5 +1,6 @@
-"""Whose slot a change is (both stores): a thing said by its head noun or in the other number is the thing that holds the slot: "the
-trailer" is the refrigerated trailer, "the lorry" the lorries, when that one alone holds the slot."""
+"""Whose slot a change is (both stores): a thing said by its head noun or in the other number is the one thing that
+holds the slot ("the trailer" is the refrigerated trailer, "the lorry" the lorries); a change near two slots is the
+one held."""
 
 from __future__ import annotations
 
