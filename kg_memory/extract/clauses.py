@@ -17,6 +17,7 @@ import re
 from dataclasses import replace
 from typing import Any
 
+from ..core.text import STOPWORDS
 from . import parse
 from .afterends import after_an_end, follows_an_end
 from .done_to import done_to_me as _done_to_me
@@ -73,7 +74,8 @@ def is_agent(subject: str) -> bool:
 
 # -- clauses off the parse ----------------------------------------------------------------------
 # ("may" only in lower case: "in May" is a month)
-HYPOTHETICAL = re.compile(r"\b(?:would|should|could|might|(?-i:may)|someday|one day|if|hope to|want to|wanna|"
+HYPOTHETICAL = re.compile(r"\b(?:would|should|could|might|(?-i:may)|someday|one day|if(?!\s+(?:I['’]?m|I\s+am)\s+"
+                          r"(?:being\s+)?honest\b|\s+you\s+ask\s+me\b)|hope to|want to|wanna|"  # ("if I'm honest")
                            r"thinking (?:about|of)|planning to|plan to|gonna|going to|'d love)\b", re.I)
 
 
@@ -239,14 +241,23 @@ def in_place_of(said: str, subject: str) -> tuple[str, str] | None:
         after = _NAMED.match(said, m.end()) if m else None
         if m is None or after is None:
             continue
-        before = [n.group(0).strip(" .,;") for n in _NAMED.finditer(said[:m.start()])
-                  if not _overlaps(n.group(0), subject) and not _WHEN.match(n.group(0))
-                  and n.group(0).strip(" .,;").lower() not in _PRONOUNS | _FIRST]
+        named = (_unopened(n.group(0).strip(" .,;")) for n in _NAMED.finditer(said[:m.start()]))
+        before = [n for n in named if n and not _overlaps(n, subject) and not _WHEN.match(n)
+                  and n.lower() not in _PRONOUNS | _FIRST]
+        other = after.group(0).strip(" .,;")
+        word = re.search(r"([a-z]+)\s*$", said[:m.start()]) if not before and not new_after else None
+        if word is not None and _WHEN.match(other) is None and word.group(1) not in STOPWORDS:
+            before = [word.group(1)]  # ("at noon rather than 11 am": a word alone before the phrase)
         if not before:
             return None
-        other = after.group(0).strip(" .,;")
         return (other, before[-1]) if new_after else (before[-1], other)
     return None
+
+
+def _unopened(name: str) -> str:
+    """A name without a function word the sentence opened with ("From Monday": "Monday")."""
+    first, _, rest = name.partition(" ")
+    return rest if first.lower() in STOPWORDS else name
 
 
 def _says_an_end(verb: Any, ends: frozenset[str]) -> bool:

@@ -19,3 +19,5 @@ SAID_NOW = re.compile(r"\b(?:now|these days|nowadays|lately)\b", re.I)  # a valu
 # ("I'm back in Sydney for good now", "I became charge nurse", "lately my favourite band is Big Thief")
 CHANGE_CUE = re.compile(r"\b(?:now|new|newly|became|become|becomes|lately|these days|nowadays|anymore|"
                         r"no longer|instead|from now on|for good|currently)\b", re.I)
+# an end to come, or one supposed, is no end yet ("I'll sell the car", "if we split up")
+SUPPOSED = re.compile(r"\b(?:I|we)\s*(?:['’]ll|will|shall|['’]d|would)\b|\bif\s+(?:I|we)\b", re.I)

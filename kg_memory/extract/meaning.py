@@ -31,7 +31,7 @@ from .canonical import by_its_form, near_class_word
 from .clauses import HYPOTHETICAL, is_agent, readings
 from .cues import ADDED as _ADDED
 from .cues import BEGUN as _BEGUN
-from .cues import CHANGE_CUE
+from .cues import CHANGE_CUE, SUPPOSED
 from .cues import LASTING as _LASTING
 from .cues import PRESENT_STATE as _PRESENT_STATE
 from .cues import SAID_NOW as _SAID_NOW
@@ -370,8 +370,8 @@ class MeaningReader:
         home = self._homes.read(r, speaker)
         if home is not None:
             return home[0], (home[1], (), False)
-        if not self._worth(r):
-            return None
+        if not self._worth(r) or r.shape == "end" and SUPPOSED.search(r.text):
+            return None  # (nor an end to come: "If I move I'll sell the car")
         r = self._slot_noun_at(r)
         if self._goes_to_a_thing(r, speaker):
             return None

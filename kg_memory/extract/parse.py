@@ -583,12 +583,14 @@ def _supplanted(verb: Any, speaker: str) -> Clause | None:
     """"Past Lives has replaced Paddington 2 as my favourite film", "Dr Shah took over from Dr Lee as my GP": the
     one that took the place, read as "my favourite film is Past Lives" would be (a new one replaces the old)."""
     lemma = verb.lemma_.lower()
-    if lemma not in SUPPLANTS and lemma != "become" or lemma == "take" and not any(
+    if lemma not in SUPPLANTS and lemma not in ("become", "be") or lemma == "take" and not any(
             k.dep_ == "prt" and k.lower_ == "over" for k in verb.children):
         return None
     role = next((o for k in verb.children if k.dep_ == "prep" and k.lower_ == "as" if (o := _pobj(k)) is not None),
-                None) if lemma != "become" else next((k for k in verb.children if k.dep_ == "attr"), None)
-    # ("Le Guin has become my favourite author": the one said to become it)
+                None) if lemma not in ("become", "be") else next((k for k in verb.children if k.dep_ == "attr"), None)
+    # ("Le Guin has become my favourite author": the one said to become it; "Rumours is my favourite album")
+    if lemma == "be" and (role is None or not any(k.dep_ == "amod" and k.lower_ in FAVORITE for k in role.children)):
+        return None
     new = _nsubj(verb)
     if role is None or new is None or new.pos_ == "PRON" or not any(
             k.dep_ == "poss" and k.lower_ in ("my", "our") for k in role.children):

@@ -19,6 +19,7 @@ from . import dates, parse, worth
 from .base import ExtractContext, ExtractedFact, Extraction
 from .canonical import LEADING as _LEADING
 from .canonical import Canonicalizer, by_its_form, snake
+from .cues import SUPPOSED as _SUPPOSED
 from .exemplars import agent_verbs
 from .homes import WORKPLACES, Homes
 from .lexicon import ORG_UNITS
@@ -87,6 +88,9 @@ _THING_IS = re.compile(r"\b([Mm]y|[Oo]ur)\s+(\w+)(?:['’]s|\s+now\s+is|\s+is\s+
 # where the speaker is now, said after an end ("... and I'm at Boots now"; group 1 the name)
 _AT_NOW = re.compile(rf"(?:\band|;|,\s+so)\s+(?:now\s+)?I\s+am\s+(?:now\s+)?(?:at|with)\s+({_NAME})")
 # a line with no verb that names a new one: "New mobile, new number: 07700 900456" says "My new number is ..."
+# an aside that opens a sentence and says nothing of its facts ("If I'm honest, ...", "To be fair ...")
+_ASIDE = re.compile(r"^(?:if\s+I['’]?m\s+(?:being\s+)?honest|to\s+be\s+(?:honest|fair)|honestly|in\s+all\s+honesty|"
+                    r"if\s+you\s+ask\s+me)\b,?\s+(?=\S)", re.I)
 _NEW_ONE_LINE = re.compile(r"^(?:[\w\s-]+,\s+)?(?:[Mm]y\s+|[Oo]ur\s+)?[Nn]ew\s+((?:[a-z]+\s+){0,2}[a-z]+)\s*:\s+(?=\S)")
 # a thing of mine changed to a value is the thing's value now: "I've switched my email to jo@example.org" says "My
 # email is jo@example.org" (a slot's noun or an attribute's, whose old value it then replaces)
@@ -289,6 +293,8 @@ class RulesExtractor:
         me = episode.speaker or "User"
         speakers = frozenset({me, *(e.speaker for e in (context.previous if context else ()) if e.speaker)})
         for raw in SENTENCE.split(episode.content):
+            raw = _ASIDE.sub("", raw.strip())
+            raw = raw[:1].upper() + raw[1:]
             raw = _MINE_CHANGED.sub(lambda m: f"{m.group(1).capitalize()} {m.group(2)} is ", raw)
             raw = _THING_IS.sub(r"\1 \2 is ", dates.expand_weekdays(raw))  # (the one slot's new value: no "now")
             raw = _NEW_ONE_LINE.sub(r"My new \1 is ", raw)
@@ -549,8 +555,9 @@ class RulesExtractor:
                     if obj:
                         self._fact(out, c.pred, subj, obj, t, span, past=False)
 
-    def _first_person(self, c: _Compiled, s: str, me: str, t: datetime, span: dates.DateSpan | None,
+    def _phrased_ends(self, c: _Compiled, s: str, me: str, t: datetime, span: dates.DateSpan | None,
                       out: Extraction) -> None:
+        """The ends a predicate's own phrasings say of the speaker ("I sold my car", "we split up")."""
         p = c.pred
         if c.ending:
             for m in c.ending.finditer(s):
@@ -573,6 +580,12 @@ class RulesExtractor:
                 obj = self._object(p, m.group("obj"))
                 if obj and not obj[1].strip(" ,"):
                     self._end(out, me, p, obj[0], t, span)
+
+    def _first_person(self, c: _Compiled, s: str, me: str, t: datetime, span: dates.DateSpan | None,
+                      out: Extraction) -> None:
+        p = c.pred
+        if not _SUPPOSED.search(s):  # ("If I move I'll sell the car": no end yet)
+            self._phrased_ends(c, s, me, t, span, out)
         for rx, past in ((c.first, False), (c.chained, False), (c.past, True)):
             if rx is None:
                 continue

@@ -168,8 +168,9 @@ def pobj(prep: Any) -> Any | None:
 
 
 def is_name(tok: Any) -> bool:
-    """A proper noun, or a word with a capital: not the one a sentence opens with ("Orchids are Bea's job")."""
-    opening = tok.i == 0 and tok.pos_ == "NOUN" and tok.tag_ == "NNS"
+    """A proper noun, or a word with a capital: not a plural one a sentence opens with ("Orchids are Bea's job";
+    but "Rumours is ...", said as one, is a title)."""
+    opening = tok.i == 0 and tok.pos_ == "NOUN" and tok.tag_ == "NNS" and tok.head.tag_ != "VBZ"  # ("Rumours is")
     return tok.pos_ == "PROPN" or any(c.isupper() for c in (tok.text[1:] if opening else tok.text))
 
 

@@ -10,9 +10,9 @@ subject holds nothing of its slot is the slot of the one thing that does hold it
   Aviva": the home's; "we dropped Saga", read by meaning alone as no slot in particular, ends Saga where
   it is held, in one of the group's own slots); else
 - the one its subject names inside its own name ("the car insurance": the car's, in one of its own slots),
-  whose name its subject begins ("Stark" for Stark Industries) or ends ("the compost": the peat-free compost),
-  or says in the other number ("printer repairs": the printers'; "the chillies": the chilli); or, for a subject that is only an entity type's noun ("the band"), the one thing
-  that holds the slot; else
+  whose name its subject begins ("Stark" for Stark Industries) or ends ("the compost": the peat-free
+  compost), or says in the other number ("printer repairs": the printers'; "the chillies": the chilli);
+  or, for a subject that is only an entity type's noun ("the band"), the one thing that holds the slot; else
 - said by the speaker of the speaker, the one thing that alone holds the slot ("we hired Saffron Kitchen for
   the food": the caterer of the one thing that has one); said of words that name no thing, the speaker's,
   when the speaker alone holds it ("we put the standard labour rate up to £72").

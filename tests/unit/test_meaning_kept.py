@@ -124,3 +124,27 @@ def test_a_role_done_at_a_name_gives_the_name(rules):
     assert [r.object for r in found] == ["Asda"]
     found = readings(parse.parsed("I do weekends at the Royal Free."), "User")
     assert [r.object for r in found] == ["Royal Free"]
+
+
+def test_a_word_alone_before_rather_than_is_the_new_value_and_no_opener_is_one(under):
+    facts = _facts(under("hotel"), "From Monday breakfast will be at eight rather than 7am.")
+    assert not any(f[2] == "From" for f in facts)
+
+
+def test_a_title_said_first_is_the_favourite_it_is_said_to_be(rules):
+    assert ("user", "favorite_album", "Rumours", False) in _facts(rules, "Rumours is my favourite album now.")
+    assert ("user", "favorite_film", "Heat", False) in _facts(rules, "Heat is my favourite film.")
+
+
+def test_an_aside_that_opens_a_sentence_is_no_supposition(rules):
+    facts = _facts(rules, "If I'm being honest, my favourite band these days is Idles.")
+    assert ("user", "favorite_band", "Idles", False) in facts
+
+
+@pytest.mark.parametrize("text", ["If we move to York I'll sell the car.", "I'd sell my car if I could."])
+def test_an_end_to_come_or_supposed_is_no_end(rules, text):
+    assert not any(f[3] for f in _facts(rules, text))
+
+
+def test_an_end_said_with_a_supposition_after_it_still_ends(rules):
+    assert ("user", "drives", "", True) in _facts(rules, "I sold my car so I could buy a bike.")
