@@ -13,7 +13,9 @@ ADDED = re.compile(r"\b(?:also|too|as\s+well|added|on\s+top)\b", re.I)
 BEGUN = re.compile(r"^(?:I|we)\s*(?:['’]ve|have)\s+(?:just\s+)?(?:started|begun)\b", re.I)  # a state just begun
 # a state that has lasted and goes on ("I've been at Deloitte for three years")
 LASTING = re.compile(r"^(?:I|we)\s*(?:['’]\s*ve|have)\s+been\b[^.;]*?\b"
-                     r"(?:for\s+(?:\w+\s+)?(?:years|months|ages|decades)|since\s+\d{4})\b", re.I)
+                     r"(?:for\s+(?:\w+\s+)?(?:years|months|ages|decades)|since\s+\d{4}|since\s+(?:the\s+|last\s+)?"
+                     r"(?:spring|summer|autumn|fall|winter|christmas|easter|january|february|march|april|may|june|"
+                     r"july|august|september|october|november|december))\b", re.I)
 SAID_NOW = re.compile(r"\b(?:now|these days|nowadays|lately)\b", re.I)  # a value said as the one now
 # words that say a clause's value is new: such a clause states a change even without a change verb
 # ("I'm back in Sydney for good now", "I became charge nurse", "lately my favourite band is Big Thief")

@@ -24,7 +24,7 @@ def repaired(doc: Any, sentence: str, nlp: Callable[[str], Any]) -> Any:
     """The parse to read: the first one, or a repaired one where the first shows a known misreading."""
     return _dropped_subject(doc, sentence, nlp) or _named_after_its_kind(doc, sentence, nlp) \
         or _name_after_its_noun(doc, sentence, nlp) or _value_as_infinitive(doc, sentence, nlp) \
-        or _letter_at_the_end(doc, sentence, nlp) or doc
+        or _letter_at_the_end(doc, sentence, nlp) or _does_as_no_verb(doc, sentence, nlp) or doc
 
 
 def _dropped_subject(doc: Any, sentence: str, nlp: Callable[[str], Any]) -> Any | None:
@@ -95,3 +95,17 @@ def _letter_at_the_end(doc: Any, sentence: str, nlp: Callable[[str], Any]) -> An
     if len(doc) < 2 or re.fullmatch(r"[A-Z]\.", doc[-1].text) is None or not said.endswith(doc[-1].text):
         return None
     return nlp(f"{said[:-1]} .")
+
+
+_DOING = {"does": "is doing", "did": "was doing"}
+
+
+def _does_as_no_verb(doc: Any, sentence: str, nlp: Callable[[str], Any]) -> Any | None:
+    """"Ava does drama club after school": the parser takes "does" for an auxiliary and the clause has no verb
+    (its root a noun). Parsed with the verb said in its other form ("is doing")."""
+    root = next((t for t in doc if t.dep_ == "ROOT"), None)
+    aux = next((t for t in doc if t.dep_ == "aux" and t.lower_ in _DOING and t.head == root), None)
+    if root is None or aux is None or root.pos_ not in ("NOUN", "PROPN"):
+        return None
+    return nlp(f"{sentence[:aux.idx]}{_DOING[aux.lower_]}{sentence[aux.idx + len(aux.text):]}")
+

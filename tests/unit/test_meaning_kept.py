@@ -148,3 +148,16 @@ def test_an_end_to_come_or_supposed_is_no_end(rules, text):
 
 def test_an_end_said_with_a_supposition_after_it_still_ends(rules):
     assert ("user", "drives", "", True) in _facts(rules, "I sold my car so I could buy a bike.")
+
+
+def test_a_state_lasting_since_a_season_is_held_now(rules):
+    assert ("user", "lives_in", "Cardiff", False) in _facts(rules, "I've been in Cardiff since the autumn.")
+
+
+def test_does_taken_for_an_auxiliary_is_read_as_the_verb(under):
+    """"Leo does judo club after school": the small parser makes "does" an auxiliary of "club"."""
+    from kg_memory.extract.repair import repaired
+
+    sentence = "Leo does judo club after school."
+    doc = repaired(parse.parsed(sentence), sentence, parse.parsed)
+    assert any(t.dep_ == "ROOT" and t.pos_ == "VERB" for t in doc)
