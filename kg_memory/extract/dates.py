@@ -120,7 +120,7 @@ _PATTERNS: list[tuple[str, str]] = [
     ("last_unit", r"\blast\s+(week|month|year)\b"),
     ("next_unit", r"\bnext\s+(week|month|year)\b"),
     ("this_season", r"\b(?:this|last)\s+(spring|summer|fall|autumn|winter)\b"),
-    ("in_month", rf"\bin\s+{_MONTH}(?!\s+\d)\b"),
+    ("in_month", rf"\b(?:in|since)\s+{_MONTH}(?!\s+\d)\b"),
     ("year", r"\b(?:in|since|back in|during|around)\s+((?:19|20)\d{2})\b"),
     ("today", r"\b(?:today|this morning|tonight|this evening|earlier today)\b"),
 ]
@@ -129,6 +129,19 @@ _COMPILED = [(name, re.compile(rx, re.I)) for name, rx in _PATTERNS]
 # come, when it is later in the year than the day it is said (else the last one, as "in March" said in June)
 _AHEAD = re.compile(r"\b(?:will|shall|going\s+to|gonna|about\s+to|due\s+to|plan(?:ning)?\s+to)\b|['’]ll\b"
                     r"|\b(?:(?:I\s+am|I['’]m|we\s+are|we['’]re|they\s+are|they['’]re)\s+(?:\w+\s+)?\w+ing)\b", re.I)
+
+
+_CLAUSES = re.compile(r"\s*[;:]\s+")  # where one clause of a sentence ends and the next begins
+
+
+def in_clause(sentence: str, at: int, said_at: datetime, span: DateSpan | None) -> DateSpan | None:
+    """The date said in the clause of ``sentence`` holding position ``at``, else the sentence's ``span``: "Jonah
+    and I called it a day in April; I've been with Theo since August" dates each clause by its own."""
+    bounds = [0, *(i for m in _CLAUSES.finditer(sentence) for i in (m.start(), m.end())), len(sentence)]
+    if len(bounds) == 2:
+        return span  # (one clause: the sentence's date)
+    clause = next(sentence[a:b] for a, b in zip(bounds[::2], bounds[1::2], strict=True) if at <= b)
+    return resolve(clause, said_at) or (span if span is not None and span.phrase and span.phrase in clause else None)
 
 
 def resolve(text: str, said_at: datetime) -> DateSpan | None:

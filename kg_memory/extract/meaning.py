@@ -215,7 +215,8 @@ class MeaningReader:
             r = self._old_said_beside(r, spec, doc, sentence)
             mine = only_its_noun(r.subject, r.text, spec.name, spec.keywords)  # ("The date has changed: ...")
             r = replace(r, subject=speaker if mine else self._slot_owner(r.subject, spec.name, r.text))
-            when = dates.began(span, r.object if spec.object_kind == "date" else "")
+            own = dates.in_clause(sentence, sentence.find(r.object), t, span) if r.object in sentence else span
+            when = dates.began(own, r.object if spec.object_kind == "date" else "")  # (its clause's date, if any)
             for value, ending in ((r.object, r.shape == "end"), *(((r.old, True),) if r.old else ())):
                 obj = value if (spec.object_kind == "entity" or r.object_proper) else value.lower()
                 statement = f"{r.subject} no longer {spec.name}" if r.any_value else spec.render(r.subject, obj)

@@ -28,6 +28,7 @@ from .phrasing import ADVERBS as _ADVERBS
 from .phrasing import forms as _forms
 from .phrasing import phrase_rx as _phrase_rx
 from .phrasing import said_plainly
+from .rewording import reworded
 from .values import AMOUNT_OF as _AMOUNT_OF
 from .values import product_name
 
@@ -82,20 +83,8 @@ _CONTRACTIONS = [
     (r"\bdoesn't\b", "does not"), (r"\bdidn't\b", "did not"), (r"\bhe's\b", "he is"), (r"\bshe's\b", "she is"),
     (r"\bIm\b", "I am"),
 ]
-# "My phone's a OnePlus": "is", not whose (for the parse too, which reads "phone's" as an owner); and "my boyfriend
-# now is Kofi", "is now Kofi" as "is Kofi", which the patterns and the parser read as a copula
-_THING_IS = re.compile(r"\b([Mm]y|[Oo]ur)\s+(\w+)(?:['’]s|\s+now\s+is|\s+is\s+now)\s+(?=(?:a|an|the|[A-Z])\w*)")
 # where the speaker is now, said after an end ("... and I'm at Boots now"; group 1 the name)
 _AT_NOW = re.compile(rf"(?:\band|;|,\s+so)\s+(?:now\s+)?I\s+am\s+(?:now\s+)?(?:at|with)\s+({_NAME})")
-# a line with no verb that names a new one: "New mobile, new number: 07700 900456" says "My new number is ..."
-# an aside that opens a sentence and says nothing of its facts ("If I'm honest, ...", "To be fair ...")
-_ASIDE = re.compile(r"^(?:if\s+I['’]?m\s+(?:being\s+)?honest|to\s+be\s+(?:honest|fair)|honestly|in\s+all\s+honesty|"
-                    r"if\s+you\s+ask\s+me)\b,?\s+(?=\S)", re.I)
-_NEW_ONE_LINE = re.compile(r"^(?:[\w\s-]+,\s+)?(?:[Mm]y\s+|[Oo]ur\s+)?[Nn]ew\s+((?:[a-z]+\s+){0,2}[a-z]+)\s*:\s+(?=\S)")
-# a thing of mine changed to a value is the thing's value now: "I've switched my email to jo@example.org" says "My
-# email is jo@example.org" (a slot's noun or an attribute's, whose old value it then replaces)
-_MINE_CHANGED = re.compile(r"\b(?:I|[Ww]e)(?:['’]ve|\s+have)?\s+(?:just\s+|finally\s+)?(?:changed|switched|updated)\s+"
-                           r"([Mm]y|[Oo]ur)\s+((?:[a-z]+\s+)?[A-Za-z]+)\s+(?:over\s+)?to\s+(?!(?:a|an)\s)(?=\S)")
 # a sentence ends at . ! ? (not after a title: "Dr. Patel") or a line break
 # (a headline's colon before a first-person clause ends a sentence too: "New goal: I'm training for ...")
 SENTENCE = re.compile(r"(?<!\b[DMS][rts]\.)(?<!\bMrs\.)(?<!\bProf\.)(?<=[.!?])\s+|(?<=:)\s+(?=(?:I|We|My|Our)\b)|\n+")
@@ -168,7 +157,8 @@ def _compile(p: Predicate) -> _Compiled:
     together = None
     mutual = {re.sub(r"\s+(?:with|from|to|of)$", "", e) for e in p.ending if re.search(r"\s(?:with|from)$", e)}
     if mutual:
-        together = re.compile(rf"(?P<obj>{_NAME})\s+and\s+I\s+{adv}{_phrase_rx(mutual)}\b")
+        together = re.compile(rf"(?P<obj>{_NAME})\s+and\s+I\s+(?:(?:are|were|have|had)\s+)?{adv}"
+                              rf"{_phrase_rx(mutual)}\b")  # ("Josh and I are finished")
     # an end said whole, of a named subject, with nothing after it ("Globex churned", "Initrode cancelled
     # their subscription"): only of a group's own predicates, whose ends are said of things
     named = None
@@ -293,13 +283,8 @@ class RulesExtractor:
         me = episode.speaker or "User"
         speakers = frozenset({me, *(e.speaker for e in (context.previous if context else ()) if e.speaker)})
         for raw in SENTENCE.split(episode.content):
-            raw = _ASIDE.sub("", raw.strip())
-            raw = raw[:1].upper() + raw[1:]
-            raw = _MINE_CHANGED.sub(lambda m: f"{m.group(1).capitalize()} {m.group(2)} is ", raw)
-            raw = _THING_IS.sub(r"\1 \2 is ", dates.expand_weekdays(raw))  # (the one slot's new value: no "now")
-            raw = _NEW_ONE_LINE.sub(r"My new \1 is ", raw)
-            raw = said_plainly(self._had_named_rx.sub(r"My \1 is ", raw), self._job_verbs)  # ("The book I love most
-            # is X": "My favourite book is X")
+            raw = said_plainly(self._had_named_rx.sub(r"My \1 is ", reworded(raw)), self._job_verbs)
+            # ("The book I love most is X": "My favourite book is X")
             sentence = normalize_text(raw.strip())
             if sentence and not worth.is_question(raw):  # a question states nothing
                 self._read(raw.strip(), sentence, me, episode.occurred_at, out, speakers)
@@ -593,8 +578,9 @@ class RulesExtractor:
                 obj = self._object(p, m.group("obj"), said=m.group(0))
                 if obj and (_AS_A_ROLE.match(obj[1]) or p.object_kind == "entity" and _FOR_MY_THING.match(obj[1])):
                     continue  # "I'm seeing Dr. Mensah as my GP": the role after "as" is the slot, not this one
+                said = dates.in_clause(s, m.start(), t, span)  # (the clause's own date, if it says one)
                 while obj:
-                    self._fact(out, self._schooled(p, obj[0], m.group(0)), me, obj, t, span, past=past)
+                    self._fact(out, self._schooled(p, obj[0], m.group(0)), me, obj, t, said, past=past)
                     # "I speak Spanish and French": more values of the same class
                     more = re.match(r"\s*(?:,\s*and|,|and|&)\s+(.+)", obj[1]) if p.value_class and \
                         p.value_class not in ("job", "phone") else None

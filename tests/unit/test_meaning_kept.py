@@ -161,3 +161,33 @@ def test_does_taken_for_an_auxiliary_is_read_as_the_verb(under):
     sentence = "Leo does judo club after school."
     doc = repaired(parse.parsed(sentence), sentence, parse.parsed)
     assert any(t.dep_ == "ROOT" and t.pos_ == "VERB" for t in doc)
+
+
+@pytest.mark.parametrize("text, who", [("Priya and I are finished.", "Priya"),
+                                       ("Dan and I called it quits last spring.", "Dan"),
+                                       ("Femi and I called it a day in June.", "Femi")])
+def test_a_couple_that_ended_together_ends_the_partner(rules, text, who):
+    facts = _facts(rules, text)
+    assert ("user", "partner", who, True) in facts
+    assert not any(f[2] in ("June", "spring") for f in facts)
+
+
+@pytest.mark.parametrize("text, who", [("Ines and I have been dating since college.", "Ines"),
+                                       ("Omar and I are together.", "Omar"),
+                                       ("Zoe and I started going out in March.", "Zoe")])
+def test_a_couple_said_together_is_the_speakers_partner(rules, text, who):
+    assert ("user", "partner", who, False) in _facts(rules, text)
+
+
+def test_each_clause_is_dated_by_its_own_date():
+    from datetime import UTC, datetime
+
+    from kg_memory.extract import dates
+
+    said = datetime(2025, 10, 20, 12, tzinfo=UTC)
+    sentence = "Ola and I split up in April; I've been with Sami since August."
+    span = dates.resolve(sentence, said)
+    assert dates.in_clause(sentence, sentence.find("Ola"), said, span).start.month == 4
+    assert dates.in_clause(sentence, sentence.find("Sami"), said, span).start.month == 8
+    assert dates.in_clause("We moved to Hull in May.", 3, said, span) is span  # (one clause: the sentence's)
+    assert dates.in_clause("I split up in April; I live in Hull.", 25, said, span) is None

@@ -1,0 +1,42 @@
+"""Sentences said again in the words the readers know: an aside dropped ("If I'm honest, ..."), a couple said as the
+speaker's own clause ("Jonah and I have been dating"), "my phone's a OnePlus" as "my phone is", a headline that
+names a new one ("New number: ...") and a thing of one's own changed to a value ("switched my email to X")."""
+
+from __future__ import annotations
+
+import re
+
+from . import dates
+
+# "My phone's a OnePlus": "is", not whose (for the parse too, which reads "phone's" as an owner); and "my boyfriend
+# now is Kofi", "is now Kofi" as "is Kofi", which the patterns and the parser read as a copula
+_THING_IS = re.compile(r"\b([Mm]y|[Oo]ur)\s+(\w+)(?:['’]s|\s+now\s+is|\s+is\s+now)\s+(?=(?:a|an|the|[A-Z])\w*)")
+# an aside that opens a sentence and says nothing of its facts ("If I'm honest, ...", "To be fair ...")
+_ASIDE = re.compile(r"^(?:if\s+I['’]?m\s+(?:being\s+)?honest|to\s+be\s+(?:honest|fair)|honestly|in\s+all\s+honesty|"
+                    r"if\s+you\s+ask\s+me)\b,?\s+(?=\S)", re.I)
+# a couple said together ("Jonah and I have been dating since uni"): said as the speaker's own clause
+_TOGETHER = re.compile(r"\b(?P<who>[A-Z][a-z]+)\s+and\s+I\s+(?P<aux>have\s+been|['’]ve\s+been|are|started|got)\s+"
+                       r"(?P<how>dating|seeing each other|going out|together)\b")
+# a line with no verb that names a new one: "New mobile, new number: 07700 900456" says "My new number is ..."
+_NEW_ONE_LINE = re.compile(r"^(?:[\w\s-]+,\s+)?(?:[Mm]y\s+|[Oo]ur\s+)?[Nn]ew\s+((?:[a-z]+\s+){0,2}[a-z]+)\s*:\s+(?=\S)")
+# a thing of mine changed to a value is the thing's value now: "I've switched my email to jo@example.org" says "My
+# email is jo@example.org" (a slot's noun or an attribute's, whose old value it then replaces)
+_MINE_CHANGED = re.compile(r"\b(?:I|[Ww]e)(?:['’]ve|\s+have)?\s+(?:just\s+|finally\s+)?(?:changed|switched|updated)\s+"
+                           r"([Mm]y|[Oo]ur)\s+((?:[a-z]+\s+)?[A-Za-z]+)\s+(?:over\s+)?to\s+(?!(?:a|an)\s)(?=\S)")
+
+
+def _said_as_mine(m: re.Match[str]) -> str:
+    """"Jonah and I have been dating": "I have been dating Jonah" ("together with", "going out with", "seeing")."""
+    aux = "am" if m.group("aux") == "are" else m.group("aux")
+    how = {"together": "together with", "going out": "going out with", "seeing each other": "seeing"}.get(
+        m.group("how"), m.group("how"))
+    return f"I {aux} {how} {m.group('who')}"
+
+
+def reworded(raw: str) -> str:
+    """The sentence ``raw`` said again as the readers read it (see the module's doc)."""
+    said = _TOGETHER.sub(_said_as_mine, _ASIDE.sub("", raw.strip()))
+    said = said[:1].upper() + said[1:]
+    said = _MINE_CHANGED.sub(lambda m: f"{m.group(1).capitalize()} {m.group(2)} is ", said)
+    said = _THING_IS.sub(r"\1 \2 is ", dates.expand_weekdays(said))  # (the one slot's new value: no "now")
+    return _NEW_ONE_LINE.sub(r"My new \1 is ", said)
