@@ -27,21 +27,3 @@ def query_terms(text: str) -> list[str]:
         if w and w not in STOPWORDS and w not in out:
             out.append(w)
     return out
-
-
-def number_forms(key: str) -> tuple[str, ...]:
-    """The other numbers of a name key's last word ("chillies": "chilli", "chilly"; "fig": "figs"): the keys one
-    thing may have been stored under when it was first said the other way."""
-    head, _, last = key.rpartition(" ")
-    if not last.isalpha() or len(last) < 3:
-        return ()
-    forms: tuple[str, ...]
-    if last.endswith("ies"):
-        forms = (last[:-3] + "y", last[:-2])
-    elif last.endswith(("ches", "shes", "sses", "xes")):
-        forms = (last[:-2],)
-    elif last.endswith("s") and not last.endswith("ss"):
-        forms = (last[:-1],)
-    else:
-        forms = (last + "s", last + "es", last[:-1] + "ies" if last.endswith("y") else last + "ies")
-    return tuple(f"{head} {f}".lstrip() for f in forms if f != last)

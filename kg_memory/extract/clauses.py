@@ -34,6 +34,7 @@ from .objects import (
     named_by,
     named_thing,
     said_when,
+    timed_word,
 )
 from .preps import AIM_PREPS, CARE_PREPS, NOT_VALUE, WHEN_PREPS, phrasal_stop
 from .reading import CHANGE, HAND_OVER, MOTION, REPLACE, REWRITE, STOP, WRITE, Reading, own_words, said_no_more
@@ -74,8 +75,7 @@ def is_agent(subject: str) -> bool:
 
 # -- clauses off the parse ----------------------------------------------------------------------
 # ("may" only in lower case: "in May" is a month)
-HYPOTHETICAL = re.compile(r"\b(?:would|should|could|might|(?-i:may)|someday|one day|if(?!\s+(?:I['’]?m|I\s+am)\s+"
-                          r"(?:being\s+)?honest\b|\s+you\s+ask\s+me\b)|hope to|want to|wanna|"  # ("if I'm honest")
+HYPOTHETICAL = re.compile(r"\b(?:would|should|could|might|(?-i:may)|someday|one day|if|hope to|want to|wanna|"
                            r"thinking (?:about|of)|planning to|plan to|gonna|going to|'d love)\b", re.I)
 
 
@@ -754,15 +754,15 @@ def _reading(verb: Any, subject: str | None, types: frozenset[str], speaker: str
         return None  # "Cab 7 failed its MOT": a thing's own part or event is no value of it
     kept = kept_in(dobj, preps)
     if dobj is not None and (_is_name(dobj) or named is None) and kept is None:
-        return _made(subject, lemma, dobj, _clause_text(verb), "plain", ("", dobj.lower_) in given)
+        return _made(subject, lemma, dobj, _clause_text(verb), "plain", timed_word(dobj, given))
     if kept is not None:
         return _made(subject, lemma, kept, _clause_text(verb), "plain")
     for prep, obj in preps.items():
         takes = prep not in not_value or (lemma, prep) in AIM_PREPS | CARE_PREPS | given
         if obj is not None and takes and (named is None or obj is named):
-            timed = (lemma, prep) in given or ("", obj.lower_) in given
+            timed = (lemma, prep) in given or timed_word(obj, given)
             return _made(subject, lemma, obj, _clause_text(verb), "plain", timed)
-    told = next((k for k in kids if k.dep_ == "npadvmod" and ("", k.lower_) in given), None)
+    told = next((k for k in kids if k.dep_ == "npadvmod" and timed_word(k, given)), None)
     return None if told is None else _made(subject, lemma, told, _clause_text(verb), "plain", True)  # "works nights"
 
 

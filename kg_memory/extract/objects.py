@@ -68,7 +68,12 @@ def bare_place(prep: str, obj: Any) -> bool:
 def given_so(lemma: str, prep: Any, given: frozenset[tuple[str, str]]) -> bool:
     """Do the group's examples give a value with the verb and preposition, or say its word of time is one?"""
     obj = pobj(prep)
-    return (lemma, prep.lower_) in given or obj is not None and ("", obj.lower_) in given
+    return (lemma, prep.lower_) in given or obj is not None and timed_word(obj, given)
+
+
+def timed_word(word: Any, given: frozenset[tuple[str, str]]) -> bool:
+    """A word of time the group's slots say is a value ("nights": ("", "nights"), as ``value_preps`` gives it)."""
+    return ("", word.lower_) in given
 
 
 def its_own(noun: Any) -> bool:

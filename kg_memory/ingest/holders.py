@@ -33,7 +33,6 @@ from datetime import datetime
 from ..core.merged import find_live
 from ..core.models import normalize_name
 from ..core.temporal import names_value
-from ..core.text import number_forms
 from ..core.vocab import Vocabulary
 from ..extract.base import ExtractedFact, Extraction
 from ..store.base import StoreCore, TimeFilter
@@ -99,9 +98,22 @@ def _spans(name: str) -> list[str]:
 
 
 def _numbers(name: str) -> tuple[str, ...]:
-    """A name's key in the other number ("printer repairs" are the printers'; "chillies": "chilli")."""
-    key = normalize_name(name)
-    return tuple(dict.fromkeys((key + "s", key.removesuffix("s"), *number_forms(key))))
+    """A name's key in the other number, its last word's ending changed as English changes it ("printer repairs"
+    are the printers'; "chillies" may be "chilli" or "chilly"; "batch": "batches")."""
+    head, _, last = normalize_name(name).rpartition(" ")
+    if not last.isalpha() or len(last) < 3:
+        return ()
+    if last.endswith("ies"):
+        forms: tuple[str, ...] = (last[:-3] + "y", last[:-2])
+    elif last.endswith(("ches", "shes", "sses", "xes")):
+        forms = (last[:-2],)
+    elif last.endswith("s") and not last.endswith("ss"):
+        forms = (last[:-1],)
+    elif last.endswith("y"):
+        forms = (last + "s", last[:-1] + "ies")
+    else:
+        forms = (last + "s", last + "es")
+    return tuple(f"{head} {f}".lstrip() for f in forms)
 
 
 def _held_now(store: StoreCore, group_id: str, vocab: Vocabulary, facts: list[ExtractedFact], now: datetime,
