@@ -104,7 +104,7 @@ def _numbers(name: str) -> tuple[str, ...]:
     if not last.isalpha() or len(last) < 3:
         return ()
     if last.endswith("ies"):
-        forms: tuple[str, ...] = (last[:-3] + "y", last[:-2])
+        forms: tuple[str, ...] = (last[:-3] + "y", last[:-3] + "i", last[:-1])  # (lorry, chilli, movie)
     elif last.endswith(("ches", "shes", "sses", "xes")):
         forms = (last[:-2],)
     elif last.endswith("s") and not last.endswith("ss"):

@@ -191,3 +191,13 @@ def test_each_clause_is_dated_by_its_own_date():
     assert dates.in_clause(sentence, sentence.find("Sami"), said, span).start.month == 8
     assert dates.in_clause("We moved to Hull in May.", 3, said, span) is span  # (one clause: the sentence's)
     assert dates.in_clause("I split up in April; I live in Hull.", 25, said, span) is None
+
+
+@pytest.mark.parametrize("name, other", [("the chillies", "chilli"), ("lorries", "lorry"), ("movies", "movie"),
+                                         ("batches", "batch"), ("van", "vans"), ("the key", "keys"),
+                                         ("the wood shop", "wood shops")])
+def test_a_name_in_the_other_number(name, other):
+    from kg_memory.ingest.holders import _numbers
+
+    assert other in _numbers(name)
+    assert _numbers("van 3") == () and "glas" not in _numbers("glass")
