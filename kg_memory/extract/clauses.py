@@ -579,9 +579,9 @@ def _reading(verb: Any, subject: str | None, types: frozenset[str], speaker: str
         role = preps.get(p)  # "is in charge of billing", "on the hook for auth": what the role is of
         inner = next((_pobj(g) for g in role.children if g.dep_ == "prep" and g.lower_ in ("of", "for")), None) \
             if role is not None and role.pos_ == "NOUN" and not _is_name(role) and role.lower_ not in UNITS else None
-        at = next((o for g in role.children if g.dep_ == "prep" and g.lower_ == "at" and (o := _pobj(g)) is not None
-                   and _is_name(o)), None) if role is not None and role.pos_ == "NOUN" and not _is_name(role) else None
-        if inner is not None or at is not None:  # ("on the tills at Morrisons": the name it is done at)
+        at = _held_at(role) if role is not None and role.pos_ == "NOUN" and not _is_name(role) \
+            and role.lower_ not in UNITS else role  # (not "on 10 mg of X": an amount's, read as one)
+        if inner is not None or at is not role:  # ("on the tills at Morrisons": the name it is done at)
             preps[p] = inner if inner is not None else at
     for k in kids:  # "passed the auth service on to Dmitri": the parser hangs "to Dmitri" on the particle
         if k.dep_ == "prt" or k.dep_ == "advmod" and (k.pos_ == "ADP" or k.lower_ in _WHERE_ABOUTS):  # ("out on")

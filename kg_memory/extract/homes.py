@@ -59,16 +59,19 @@ class Homes:
         return homes | ({w: next(iter(held.values())) for w in _DWELLINGS if w not in homes} if len(held) == 1 else {})
 
     @functools.cached_property
+    def _dwelling_words(self) -> str:
+        """The dwellings' nouns as one alternation, longest first (none: a pattern that never matches)."""
+        return "|".join(sorted(map(re.escape, self.dwellings), key=len, reverse=True)) or "(?!)"
+
+    @functools.cached_property
     def _my_home(self) -> re.Pattern[str]:
         """A home of one's own said anywhere in a clause, in a named place ("my own flat in Bath")."""
-        words = "|".join(sorted(map(re.escape, self.dwellings), key=len, reverse=True)) or "(?!)"
-        return re.compile(rf"\b(?i:(?:a|an|my|our)\s+(?:[a-z]+\s+){{0,2}}({words}))\s+in\s+{NAME}")
+        return re.compile(rf"\b(?i:(?:a|an|my|our)\s+(?:[a-z]+\s+){{0,2}}({self._dwelling_words}))\s+in\s+{NAME}")
 
     @functools.cached_property
     def _my_home_is(self) -> re.Pattern[str]:
         """A home of one's own said as a copula's subject ("Our flat is above a bakery in Falmouth")."""
-        words = "|".join(sorted(map(re.escape, self.dwellings), key=len, reverse=True)) or "(?!)"
-        return re.compile(rf"^(?i:my|our)\s+(?:[a-z]+\s+){{0,2}}({words})\s+is\b")
+        return re.compile(rf"^(?i:my|our)\s+(?:[a-z]+\s+){{0,2}}({self._dwelling_words})\s+is\b")
 
     def read(self, r: Reading, speaker: str = "User") -> tuple[Reading, Predicate] | None:
         """The reading as a move to the named place (the home in it, near it or outside it: "a caravan near

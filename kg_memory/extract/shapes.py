@@ -7,6 +7,7 @@ from __future__ import annotations
 import re
 
 from ..core.vocab import Predicate
+from .dates import CLAUSE_BREAK as CLAUSE_BREAK  # (the clause's end is the dates' too)
 from .reading import Reading
 from .succession import NAME as _NAME
 
@@ -46,7 +47,6 @@ PREPOSITION = re.compile(r"\b(?:on|at|with|in|to|from|through|via|under|into|ont
 # a name a thing is had from ("from Mrs Patel", "through Bulb", "with Virgin Media"), not the old value of
 # "from A to B"
 PROVIDER = re.compile(rf"\b(?:from|with|through|via)\s+(?:the\s+)?{_NAME}(?![\w'’&-])(?!\s+(?:to|into|onto)\b)")
-CLAUSE_BREAK = re.compile(r"\s*[;:]\s+|\s+[—–-]\s+")  # where one clause of a sentence ends and the next begins
 Slots = tuple[Predicate, tuple[str, ...], bool]  # the predicate, the other slots a change may be of, unsure
 
 
