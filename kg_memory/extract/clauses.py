@@ -531,8 +531,12 @@ _ARRANGEMENTS = frozenset({"account", "policy", "cover", "plan", "subscription",
 def _taken_over(verb: Any) -> bool:
     """"took over", "picked up" a thing (not "took over as my GP", said with "as")."""
     prt = {k.lower_ for k in verb.children if k.dep_ in ("prt", "advmod")}  # (the small parser: "over" an adverb)
-    return (verb.lemma_.lower(), *prt) in (("take", "over"), ("pick", "up"), ("inherit",)) \
+    lemma = verb.lemma_.lower()  # (beside any other adverb: "so Dev has taken over the EP")
+    return (lemma == "inherit" or any((lemma, p) in _TAKEN_OVER for p in prt)) \
         and not any(k.dep_ == "prep" and k.lower_ == "as" for k in verb.children)
+
+
+_TAKEN_OVER = frozenset({("take", "over"), ("pick", "up")})
 
 
 def _taken_from(verb: Any) -> str | None:

@@ -30,6 +30,10 @@ def done_to_me(verb: Any, speaker: str) -> Reading | None:
                             and k.lower_ in ("at", "on", "as", "off") if (o := pobj(k)) is not None), ("", None))
         # "took me off lisinopril and put me on amlodipine": off ends a value, and on after an off changes it
         shape = "end" if prep == "off" else "change" if prep == "on" and _taken_off(verb) else "plain"
+        onto = _put_onto_after(verb, value) if prep == "off" else None
+        if onto is not None:  # "moved me off sertraline onto citalopram": the one put onto, in place of the other
+            return Reading(speaker, verb.lemma_.lower(), _text(onto), clause_text(verb), "change",
+                           onto.pos_ == "PROPN", _text(value))
         if value is not None:
             return made(speaker, verb.lemma_.lower(), value, clause_text(verb), shape)
         # "Gareth manages me now": the one who does it is the speaker's value; "Domino dropped us": one who ends it
@@ -49,6 +53,12 @@ def done_to_me(verb: Any, speaker: str) -> Reading | None:
     small = next((k for k in verb.children if k.dep_ in ("ccomp", "oprd") and k.pos_ == "NOUN"
                   and any(g.dep_ == "nsubj" and g.lower_ in ("me", "us") for g in k.children)), None)
     return None if small is None else made(speaker, verb.lemma_.lower(), small, clause_text(verb), "change")
+
+
+def _put_onto_after(verb: Any, off: Any) -> Any | None:
+    """The value an "off ..." is followed by ("off sertraline onto citalopram"), hung on the verb or on the one left."""
+    return next((o for c in (off, verb) for k in c.children if k.dep_ == "prep" and k.lower_ in ("onto", "on", "to")
+                 if (o := pobj(k)) is not None), None)
 
 
 def _given_me(verb: Any, speaker: str) -> Reading | None:

@@ -64,8 +64,9 @@ def value_verbs(p: Predicate) -> frozenset[str]:
     forms = {t.lower_ for e in p.examples for t in parse.parsed(e)}
     for word in p.name.split("_"):
         verbs |= {v for v in agent_verbs(word) if {v + "s", v + "es", v + "ed", v + "ing"} & forms}
-    if "_" not in p.name and p.object_kind == "entity" and {p.name + "s", p.name + "es", p.name + "ed"} & forms:
-        verbs.add(p.name)  # a role's own noun said as the verb its holder does ("Sophie hosts Night Shift")
+    if "_" not in p.name and p.object_kind == "entity" and {p.name + e for e in ("s", "es", "ed", "ing")} & forms:
+        verbs.add(p.name)  # a role's own noun said as the verb its holder does ("Sophie hosts Night Shift", "Rosa is
+        # engineering the Harlow album")
     return frozenset(verbs - {"be", "have", "do", "get"})
 
 

@@ -725,7 +725,7 @@ class MeaningReader:
         if len(words) < 2:
             return subject
         last = words[-1].lower()
-        owner = " ".join(words[:-1]).removesuffix("'s").removesuffix("’s")
+        owner = re.sub(r"['’]s?$", "", " ".join(words[:-1]))  # ("Hooli's", "the Tuesday beginners' class")
         if last in self.types or (last.removesuffix("s") in self.slot_words and owner[:1].isupper()):
             return owner
         return " ".join(words)  # ("The API gateway" is the "API gateway" the offline reader names)

@@ -5,8 +5,9 @@ parse a rewritten sentence: a chat line that drops its "I" ("Sold my Civic and .
 after its kind with no commas ("The tapir Tavi lives in the Rainforest House", whose kind the parser
 takes for the sentence's head and the name for a relative clause's subject), a name said after
 a noun of the subject ("The vet for the elephant Kandula is ...", which it makes a second subject), a value
-after a verb of changing taken for an infinitive ("changed to ramipril"), and a letter that ends a sentence
-("pontoon F.")."""
+after a verb of changing taken for an infinitive ("changed to ramipril"), a letter that ends a sentence
+("pontoon F."), "does" taken for an auxiliary, "'s" for "is" taken for a possessive ("Kat's off sick"), and a
+verb after a name taken for a plural noun ("Kone services the escalators")."""
 
 from __future__ import annotations
 
@@ -24,7 +25,8 @@ def repaired(doc: Any, sentence: str, nlp: Callable[[str], Any]) -> Any:
     """The parse to read: the first one, or a repaired one where the first shows a known misreading."""
     return _dropped_subject(doc, sentence, nlp) or _named_after_its_kind(doc, sentence, nlp) \
         or _name_after_its_noun(doc, sentence, nlp) or _value_as_infinitive(doc, sentence, nlp) \
-        or _letter_at_the_end(doc, sentence, nlp) or _does_as_no_verb(doc, sentence, nlp) or doc
+        or _letter_at_the_end(doc, sentence, nlp) or _does_as_no_verb(doc, sentence, nlp) \
+        or _is_as_possessive(doc, sentence, nlp) or _verb_as_plural_noun(doc, sentence, nlp) or doc
 
 
 def _dropped_subject(doc: Any, sentence: str, nlp: Callable[[str], Any]) -> Any | None:
@@ -109,3 +111,33 @@ def _does_as_no_verb(doc: Any, sentence: str, nlp: Callable[[str], Any]) -> Any 
         return None
     return nlp(f"{sentence[:aux.idx]}{_DOING[aux.lower_]}{sentence[aux.idx + len(aux.text):]}")
 
+
+
+def _is_as_possessive(doc: Any, sentence: str, nlp: Callable[[str], Any]) -> Any | None:
+    """"Kat's off sick, so Dev has taken over the EP": the parser hangs the "'s" for "is" on the name as a
+    possessive (though the tagger may know it for a verb), with no noun possessed after it, and makes the name the
+    subject of the next clause's verb. Parsed with "is" said in full."""
+    said = next((t for t in doc if t.lower_ in ("'s", "’s") and t.dep_ == "case" and t.head.dep_ != "poss" and (
+        t.tag_ == "VBZ" or t.i + 1 < len(doc) and doc[t.i + 1].pos_ in ("ADV", "ADP", "ADJ")
+        and t.head.dep_ in ("nsubj", "nsubjpass"))), None)
+    if said is None:
+        return None
+    return nlp(f"{sentence[:said.idx]} is{sentence[said.idx + len(said.text):]}")
+
+
+_OBJECT_OPENERS = frozenset({"DET", "PRON", "PROPN", "NUM"})
+
+
+def _verb_as_plural_noun(doc: Any, sentence: str, nlp: Callable[[str], Any]) -> Any | None:
+    """"Kone services the escalators": with no verb in the sentence, the parser takes the verb after a name for a
+    plural noun the name qualifies, and its object for an apposition. Parsed with the verb said with "does"
+    ("Kone does service the escalators"), which it reads as a verb; kept only if it does."""
+    if any(t.pos_ in ("VERB", "AUX") for t in doc):
+        return None
+    said = next((t for t in doc if t.tag_ == "NNS" and t.text.islower() and 0 < t.i < len(doc) - 1
+                 and doc[t.i - 1].pos_ == "PROPN" and doc[t.i - 1].head == t
+                 and doc[t.i + 1].pos_ in _OBJECT_OPENERS), None)
+    if said is None or said.lemma_.lower() == said.lower_:
+        return None
+    again = nlp(f"{sentence[:said.idx]}does {said.lemma_.lower()}{sentence[said.idx + len(said.text):]}")
+    return again if any(t.pos_ == "VERB" and t.lower_ == said.lemma_.lower() for t in again) else None

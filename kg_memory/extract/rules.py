@@ -34,7 +34,7 @@ from .values import product_name
 
 log = logging.getLogger(__name__)
 
-RULES_VERSION = "rules-25"  # what each version reads that the one before did not: docs/rules-versions.md
+RULES_VERSION = "rules-26"  # what each version reads that the one before did not: docs/rules-versions.md
 
 _STOP = re.compile(
     r"\s+(?:and|but|because|so|since|as|on|with|for|from|in|at|to|when|while|where|which|who|that|after|"
@@ -196,6 +196,9 @@ def unique_facts(facts: list[ExtractedFact]) -> list[ExtractedFact]:
             unique.append(f)
     return unique
 
+# the one a relation is said of before it: "Tom is my brother", or set beside it ("Gareth, my husband, is ...")
+_NAMED_BEFORE = re.compile(rf"(?P<who>{_NAME})\s+(?:is|was|is\s+now|has\s+become|became)\s+$")
+_NAMED_BESIDE = re.compile(rf"(?P<who>{_NAME}),\s+$")
 
 class RulesExtractor:
     """Deterministic extractor over the predicate vocabulary (see module doc)."""
@@ -495,7 +498,8 @@ class RulesExtractor:
             name = m.group("name")
             if name and name.split()[0].lower() in _NOT_SUBJECTS:
                 name = None
-            named_before = re.search(rf"(?P<who>{_NAME})\s+(?:is|was|is\s+now|has\s+become|became)\s+$", s[:m.start()])
+            named_before = _NAMED_BEFORE.search(s[:m.start()]) or m.group(0).endswith(",") \
+                and _NAMED_BESIDE.search(s[:m.start()])  # ("Tom is my brother", "Gareth, my husband, is a plumber")
             if not name and named_before and named_before.group("who").split()[0].lower() not in _NOT_SUBJECTS:
                 name = named_before.group("who")  # "Tom is my brother"
             if not name:  # "my brother": a weak fact (docs/labelling.md), kept because people ask who has one

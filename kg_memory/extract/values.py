@@ -59,7 +59,9 @@ def value_text(tok: Any) -> str:
     inside = {t.i for t in tok.subtree} - {t.i for k in tok.children if k.dep_ in _NOT_OF_VALUE
                                            and not _named_owner(k, tok) for t in k.subtree}
     while True:
-        if start - 1 in inside and (not doc[start - 1].is_punct or _glued(doc[start - 1])):
+        before = doc[start - 1] if start > 0 else None  # (a possessive's apostrophe: "the kids' routes")
+        if before is not None and start - 1 in inside and (
+                not before.is_punct or _glued(before) or before.tag_ == "POS"):
             start -= 1
         elif start - 2 in inside and _glued(doc[start - 1]):
             start -= 2  # a slash or hyphen the parse hung elsewhere ("Pub/Sub")
@@ -88,13 +90,23 @@ def _closing_possessive(doc: Any, end: int) -> bool:
     """A name that ends in a possessive with nothing possessed after it, said as an object ("to St Mary's",
     "at McDonald's"; not "Billing is Noor's", whose possessive says whose the subject is)."""
     after = end + 2 == len(doc) or end + 2 < len(doc) and doc[end + 2].pos_ not in ("NOUN", "PROPN", "ADJ")
+    of_one = doc[end].head.lower_ == "of" and doc[end].head.head.lower_ in _ONE_OF  # ("one of Ollie's": his routes)
     return end + 1 < len(doc) and doc[end + 1].lower_ in ("'s", "’s") and doc[end + 1].head.i == end \
-        and doc[end].pos_ == "PROPN" and doc[end].dep_ in ("pobj", "dobj") and after
+        and doc[end].pos_ == "PROPN" and doc[end].dep_ in ("pobj", "dobj") and after and not of_one
 
 
 def _named_owner(k: Any, head: Any) -> bool:
-    """A name's possessive that is part of the name ("Gold's Gym", "Trader Joe's Market")."""
-    return k.dep_ == "poss" and k.pos_ == "PROPN" and head.text[:1].isupper()
+    """A name's possessive that is part of the name ("Gold's Gym", "Trader Joe's Market"), or says which one is meant
+    (``says_which``: "the Thursday improvers' class")."""
+    return k.dep_ == "poss" and k.pos_ == "PROPN" and head.text[:1].isupper() or says_which(k)
+
+
+def says_which(k: Any) -> bool:
+    """A plural noun's possessive said with a bare apostrophe, which says which one is meant, as a word of its name
+    ("the kids' routes", "the Thursday improvers' class"; not one's own: "my parents' place" is theirs)."""
+    return k.dep_ == "poss" and k.tag_ == "NNS" and k.text.islower() \
+        and any(c.dep_ == "case" and c.text in ("'", "’") for c in k.children) \
+        and not any(c.dep_ == "poss" for c in k.children)
 
 
 # dependents of a value's head that are not part of the value ("my doctor's", "the", "a")
@@ -195,6 +207,7 @@ def noun_phrase(tok: Any, types: frozenset[str]) -> str:
     entity type ("the billing service" is "billing" when the ontology has the type service)."""
     words = [t for t in tok.subtree if t == tok or _whose_kind(t, tok, types) or t.dep_ in _MODIFIERS
              and _modifies(t, tok)]
+    words = sorted({*words, *_saying_which(tok)}, key=lambda t: t.i)
     words = [t for t in words if t.i <= tok.i and t.lower_ not in DETS]
     words = _with_hyphened(words)
     if tok.text.istitle() and tok.pos_ == "PROPN":  # a name is made of names ("after the reorg Sofia": Sofia)
@@ -227,6 +240,11 @@ def noun_phrase(tok: Any, types: frozenset[str]) -> str:
     return _joined(said).replace(" 's", "'s").replace(" ’s", "’s")
 
 
+def _saying_which(tok: Any) -> list[Any]:
+    """The words of a possessive that says which one is meant (``says_which``), with its own modifiers."""
+    return [w for k in tok.children if says_which(k) for w in k.subtree]
+
+
 def _with_hyphened(words: list[Any]) -> list[Any]:
     """A modifier said with a hyphen keeps the word before it ("peat-free compost", "part-time barista")."""
     doc, out = words[0].doc if words else None, list(words)
@@ -241,7 +259,7 @@ def _joined(said: list[Any]) -> str:
     """The words as said: a hyphen between two words without spaces keeps them joined."""
     out = ""
     for n, t in enumerate(said):
-        glued = n > 0 and (t.text == "-" or said[n - 1].text == "-") and not said[n - 1].whitespace_
+        glued = n > 0 and (t.text == "-" or said[n - 1].text == "-" or t.tag_ == "POS") and not said[n - 1].whitespace_
         out += t.text if n == 0 or glued else " " + t.text
     return out
 
