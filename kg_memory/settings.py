@@ -62,6 +62,9 @@ class RecallWeights(BaseModel):
     # would otherwise push answer turns down (docs/benchmarks-notes.md, "The fact layer")
     provenance_open: float = 0.5
     candidates: int = 100  # episodes taken from each retriever before blending (at least 3 x k)
+    # facts scored below this share of the best fact are left out of the answer: context far below it ("Luis works
+    # as a chef" under "Who is my partner?", once Aaron is); 0 keeps every fact up to k
+    fact_floor: float = Field(default=0.5, ge=0.0, le=1.0)
 
 
 class ServeSettings(BaseModel):

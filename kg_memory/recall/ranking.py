@@ -415,4 +415,13 @@ class Recaller:
                     + self.w.fact_source * comp["source"])
             out.append(from_trusted(ScoredFact, fact=f, score=base, components=comp))  # visible: it holds, no decay
         out.sort(key=lambda s: (-s.score, s.fact.id))
-        return out[:k]
+        return _above_the_floor(out[:k], self.w.fact_floor)
+
+
+def _above_the_floor(ranked: list[ScoredFact], share: float) -> list[ScoredFact]:
+    """The ranked facts but those far below the best (under ``share`` of its score) that neither the question's
+    predicate nor an entity it names brought in: context, not an answer ("Luis works as a chef" under "Who is my
+    partner?" once Aaron is; every language of "What languages do I speak?" stays)."""
+    floor = ranked[0].score * share if ranked and ranked[0].score > 0 else 0.0
+    return [s for s in ranked if s.score >= floor or s.components.get("predicate", 0.0) > 0
+            or s.components.get("entity", 0.0) > 0]
