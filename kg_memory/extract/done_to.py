@@ -18,7 +18,7 @@ def done_to_me(verb: Any, speaker: str) -> Reading | None:
     """A clause someone else does to the speaker that gives the speaker a value: "you can reach me at
     555 201 7788", "they made me a senior developer", "the board named me treasurer"; or ends one
     ("the doctor took me off lisinopril")."""
-    given = _given_me(verb, speaker)
+    given = _given_me(verb, speaker) or _let_me_go(verb, speaker)
     if given is not None:
         return given
     me = next((k for k in verb.children if k.dep_ == "dobj" and k.lower_ in ("me", "us")), None)
@@ -38,8 +38,8 @@ def done_to_me(verb: Any, speaker: str) -> Reading | None:
             return made(speaker, verb.lemma_.lower(), value, clause_text(verb), shape)
         # "Gareth manages me now": the one who does it is the speaker's value; "Domino dropped us": one who ends it
         # was (not "my GP changed me from X to Y", which says its values)
-        shape = "end" if verb.lemma_.lower() in STOP else "plain"
-        doer = _named_doer(verb) if shape == "end" or not any(
+        shape = "end" if verb.lemma_.lower() in STOP else "change" if _after_a_dismissal(verb) else "plain"
+        doer = _named_doer(verb) if shape != "plain" or not any(
             k.dep_ == "prep" and k.lower_ in _VALUE_PREPS for k in verb.children) else None
         return None if doer is None else made(speaker, verb.lemma_.lower(), doer, clause_text(verb), shape)
     after_me = any(k.dep_ == "prep" and any(g.dep_ == "pobj" and g.lower_ in ("me", "us") for g in k.children)
@@ -70,6 +70,35 @@ def _given_me(verb: Any, speaker: str) -> Reading | None:
         return None
     thing = next((k for k in verb.children if k.dep_ == "dobj" and k.lower_ not in PRONOUNS), None)
     return None if thing is None else made(speaker, verb.lemma_.lower(), thing, clause_text(verb), "plain")
+
+
+def _let_me_go(verb: Any, speaker: str) -> Reading | None:
+    """"Yodel let me go", "Argos laid me off", "Boots made me redundant": the one who let the speaker go held the
+    speaker's slot, which ends."""
+    doer = next((k for k in verb.children if k.dep_ in ("nsubj", "npadvmod") and k.i < verb.i
+                 and k.text[:1].isupper() and k.lower_ not in PRONOUNS | FIRST), None)
+    return made(speaker, verb.lemma_.lower(), doer, clause_text(verb), "end") \
+        if doer is not None and _dismissed(verb) else None
+
+
+def _dismissed(verb: Any) -> bool:
+    """Does the verb let the speaker go ("let me go", "laid me off", "made me redundant", "fired me")?"""
+    lemma, kids = verb.lemma_.lower(), list(verb.children)
+    me = any(k.dep_ == "dobj" and k.lower_ in ("me", "us") for k in kids)
+    said = {k.lower_ for k in kids if k.dep_ in ("ccomp", "xcomp", "oprd", "acomp")
+            and (me or any(c.dep_ == "nsubj" and c.lower_ in ("me", "us") for c in k.children))
+            and not any(c.lower_ in _GONE_TO for c in k.children)}  # (not "Dad let me go to the party")
+    return lemma == "let" and "go" in said or lemma == "make" and "redundant" in said \
+        or me and (lemma == "fire" or lemma == "lay" and any(k.dep_ == "prt" and k.lower_ == "off" for k in kids))
+
+
+_GONE_TO = frozenset({"to", "into", "out", "home", "with", "on", "for", "abroad", "there"})
+
+
+def _after_a_dismissal(verb: Any) -> bool:
+    """A clause joined to one that let the speaker go ("Boots made me redundant, and Superdrug hired me"): what it
+    gives the speaker comes in place of what ended."""
+    return verb.dep_ == "conj" and (_dismissed(verb.head) or verb.head.lemma_.lower() in STOP)
 
 
 def _named_doer(verb: Any) -> Any | None:

@@ -87,3 +87,11 @@ def test_a_verb_the_parser_took_for_a_plural_noun_after_a_name(under):
     assert any(t.pos_ == "VERB" for t in parse.parsed("Schindler services the lifts."))
     facts = _facts(under("facilities"), "Schindler services the lifts.")
     assert ("lifts", "maintained_by", "Schindler", False) in facts
+
+
+def test_one_who_lets_the_speaker_go_held_the_slot_and_the_next_employer_takes_it(rules):
+    facts = _facts(rules, "Currys let me go in March, and Argos took me on.")
+    assert ("user", "works_at", "Currys", True) in facts
+    assert ("user", "works_at", "Argos", False) in facts
+    assert ("user", "works_at", "Wickes", True) in _facts(rules, "Wickes laid me off.")
+    assert not any(f[3] for f in _facts(rules, "Dad let me go to the match."))  # (going somewhere ends nothing)
