@@ -59,6 +59,7 @@ from .whose import hung_subject as _hung_subject
 from .whose import mine_said_as as _mine_said_as
 from .whose import misread_verb as _misread_verb
 from .whose import my_thing as _my_thing
+from .whose import named_before as _named_before
 from .whose import numbered as _numbered
 from .whose import of_thing as _of_thing
 from .whose import owner as _owner
@@ -485,7 +486,10 @@ def _inverse_copula(verb: Any, speaker: str, types: frozenset[str], slot_words: 
                      is not None and (o.pos_ == "NOUN" or o.text.isupper() and o.lower_ in slot_words)), None)
         # ("took over as PI": a slot's own letters)
         # ("Peter was elected chair of Open Doors", "they made Jo captain": the role the verb makes one)
-        attr = attr or next((k for k in verb.children if k.dep_ == "oprd" and k.pos_ == "NOUN"), None)
+        attr = attr or next((k for k in verb.children if k.dep_ == "oprd" and k.pos_ == "NOUN"), None) \
+            or (verb if verb.tag_ == "VBN" and verb.lower_ in slot_words and verb.lemma_.lower() == verb.lower_
+                and any(k.dep_ == "auxpass" and k.lemma_ == "be" for k in verb.children) else None)
+        # (a slot's noun taken for a participle, with no other form: "Ian is warden for the bottom field")
     subj = _named_before(verb, subj)
     named = next((k for k in verb.children if k.dep_ == "dobj" and _is_name(k) and k.pos_ != "PRON"), None)
     if verb.lemma_ != "be" and named is not None and (subj is None or subj.lower_ in _PRONOUNS | _FIRST):
@@ -508,17 +512,6 @@ def _inverse_copula(verb: Any, speaker: str, types: frozenset[str], slot_words: 
     # ("Ellie stepped down as producer of Deep Cuts": the role ends)
     ended = verb.lemma_ != "be" and (verb.lemma_.lower() in STOP or phrasal_stop(verb) is not None)
     return None if owner is None else _made(owner, "be", subj, _clause_text(verb), "end" if ended else "plain")
-
-
-def _named_before(verb: Any, subj: Any | None) -> Any | None:
-    """"Work gave me a Pixel 9, so that's my phone now": "that" (or "it", "this") is the name the clause it hangs
-    on gives."""
-    if subj is None or subj.lower_ not in ("that", "this", "it"):
-        return subj
-    # (the clause it hangs on, or the one the parser hung on it: "gave" a ccomp of "'s")
-    said = [verb.head] if verb.head != verb else [k for k in verb.children if k.dep_ in ("ccomp", "advcl", "parataxis")
-                                                  and k.i < verb.i]
-    return next((k for c in said for k in c.children if k.dep_ == "dobj" and _is_name(k) and k.pos_ == "PROPN"), subj)
 
 
 _MEMBERSHIP = frozenset({"member", "part"})  # "a member of", "part of": what one belongs to is the value

@@ -232,3 +232,14 @@ def misread_verb(t: Any) -> bool:
 
 
 _PLACE_WORDS = frozenset({"to", "on", "in", "into", "onto", "at", "with", "from"})
+
+
+def named_before(verb: Any, subj: Any | None) -> Any | None:
+    """"Work gave me a Pixel 9, so that's my phone now": "that" (or "it", "this") is the name the clause it hangs
+    on gives."""
+    if subj is None or subj.lower_ not in ("that", "this", "it"):
+        return subj
+    # (the clause it hangs on, or the one the parser hung on it: "gave" a ccomp of "'s")
+    said = [verb.head] if verb.head != verb else [k for k in verb.children if k.dep_ in ("ccomp", "advcl", "parataxis")
+                                                  and k.i < verb.i]
+    return next((k for c in said for k in c.children if k.dep_ == "dobj" and is_name(k) and k.pos_ == "PROPN"), subj)

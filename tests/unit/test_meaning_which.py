@@ -95,3 +95,16 @@ def test_one_who_lets_the_speaker_go_held_the_slot_and_the_next_employer_takes_i
     assert ("user", "works_at", "Argos", False) in facts
     assert ("user", "works_at", "Wickes", True) in _facts(rules, "Wickes laid me off.")
     assert not any(f[3] for f in _facts(rules, "Dad let me go to the match."))  # (going somewhere ends nothing)
+
+
+def test_one_is_with_a_firm_as_a_role_not_with_a_partner(rules):
+    facts = _facts(rules, "I'm with Accenture as an analyst.")
+    assert ("user", "works_at", "Accenture", False) in facts and not any(f[1] == "partner" for f in facts)
+    assert ("user", "partner", "Rowan", False) in _facts(rules, "I'm with Rowan.")
+
+
+def test_a_slots_noun_the_parser_took_for_a_participle(under):
+    """"Rhona is warden for the east meadow": the small parser reads "warden" as a passive verb ("-en")."""
+    first = parse.load_parser()("Rhona is warden for the east meadow.")
+    assert next(t for t in first if t.text == "warden").tag_ == "VBN"  # (the misreading this is for)
+    assert ("east meadow", "warden", "Rhona", False) in _facts(under("caravanpark"), "Rhona is warden for the east meadow.")
