@@ -107,4 +107,5 @@ def test_a_slots_noun_the_parser_took_for_a_participle(under):
     """"Rhona is warden for the east meadow": the small parser reads "warden" as a passive verb ("-en")."""
     first = parse.load_parser()("Rhona is warden for the east meadow.")
     assert next(t for t in first if t.text == "warden").tag_ == "VBN"  # (the misreading this is for)
-    assert ("east meadow", "warden", "Rhona", False) in _facts(under("caravanpark"), "Rhona is warden for the east meadow.")
+    facts = _facts(under("caravanpark"), "Rhona is warden for the east meadow.")
+    assert ("east meadow", "warden", "Rhona", False) in facts
