@@ -23,3 +23,15 @@ CHANGE_CUE = re.compile(r"\b(?:now|new|newly|became|become|becomes|lately|these 
                         r"no longer|instead|from now on|for good|currently)\b", re.I)
 # an end to come, or one supposed, is no end yet ("I'll sell the car", "if we split up")
 SUPPOSED = re.compile(r"\b(?:I|we)\s*(?:['’]ll|will|shall|['’]d|would)\b|\bif\s+(?:I|we)\b", re.I)
+# a stay that ends by itself: a visit, not where one lives or works ("We went to Paris for the weekend", "I went back
+# to Leeds for Christmas", "we're in Lisbon on holiday"; not a season: "rebased to Bristol for the winter")
+_A_STAY = re.compile(r"\b(?:for\s+(?:the|a|an|one|two|three|a\s+few|a\s+couple\s+of|the\s+long)?\s*(?:weekend|week|"
+                     r"day|night|fortnight|holiday|christmas|easter|break|trip|half[- ]term)s?"
+                     r"|on\s+(?:holiday|a\s+trip|vacation|a\s+break|a\s+visit))"
+                     r"(?=\s*(?:[.,;!?]|$)|\s+(?:to|with|and|at|in|because|so|but)\b)", re.I)  # ("the weekend edition")
+
+
+def a_stay(sentence: str, value: str) -> bool:
+    """Is the value said in a clause of a visit (``_A_STAY``): a stay that ends by itself?"""
+    clause = next((c for c in re.split(r"\s*[;:,]\s+|\s+(?:and|but|so)\s+", sentence) if value in c), "")
+    return _A_STAY.search(clause) is not None

@@ -20,6 +20,7 @@ from .base import ExtractContext, ExtractedFact, Extraction
 from .canonical import LEADING as _LEADING
 from .canonical import Canonicalizer, by_its_form, snake
 from .cues import SUPPOSED as _SUPPOSED
+from .cues import a_stay
 from .exemplars import agent_verbs
 from .homes import WORKPLACES, Homes
 from .lexicon import ORG_UNITS
@@ -305,6 +306,9 @@ class RulesExtractor:
         predicate takes become open facts. Then the attributes no predicate names, of values none took."""
         before = len(out.facts)
         self._read_slots(raw, sentence, me, t, out, speakers)
+        out.facts[before:] = [f for f in out.facts[before:] if f.ending or not self.vocab.is_single(f.predicate)
+                              or f.object_kind != "entity" or not a_stay(raw, f.object)]  # (a visit: "We went to
+        # Paris for the weekend"; not a state: "We got engaged on holiday!")
         if self.parser:  # "my dentist is Dr. Greaves": a slot no predicate names, for a value no other fact took
             taken = out.facts[before:]
             named = [a for a in self._attributes(raw, me, t, speakers | {me})

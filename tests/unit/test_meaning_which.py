@@ -109,3 +109,12 @@ def test_a_slots_noun_the_parser_took_for_a_participle(under):
     assert next(t for t in first if t.text == "warden").tag_ == "VBN"  # (the misreading this is for)
     facts = _facts(under("caravanpark"), "Rhona is warden for the east meadow.")
     assert ("east meadow", "warden", "Rhona", False) in facts
+
+
+@pytest.mark.parametrize("text", ["We went over to Bruges for the weekend.", "I went back to Hull for Christmas."])
+def test_a_visit_is_no_home(rules, text):
+    assert not any(f[1] in ("lives_in", "studies_at", "works_at") for f in _facts(rules, text))
+
+
+def test_a_move_for_a_reason_is_a_home(rules):
+    assert ("user", "lives_in", "Bristol", False) in _facts(rules, "I moved to Bristol for a new job.")
