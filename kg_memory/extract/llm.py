@@ -196,7 +196,7 @@ class LLMExtractor:
                 if fact is None or to_partner(fact, participants, self.vocab):
                     continue
                 short = _cut_short(fact, x.facts)
-                if short is None and _covered(fact, x.facts, self.vocab):
+                if short is None and (_covered(fact, x.facts, self.vocab) or _only_a_value(fact, x.facts, self.vocab)):
                     continue
                 if short is None:
                     x.facts.append(fact)
@@ -353,6 +353,15 @@ def _covered(fact: ExtractedFact, found: list[ExtractedFact], vocab: Vocabulary)
                # tie between Mina and Joel)
                or (bool(f.replaces) and same_thing(f.replaces, fact.subject) and same_thing(f.object, fact.object))
                for f in found)
+
+
+def _only_a_value(fact: ExtractedFact, found: list[ExtractedFact], vocab: Vocabulary) -> bool:
+    """A model fact whose subject the floor read in the same turn only as a value: of a slot that ended there, or of
+    one that is no tie to the speaker ("Gareth and I divorced" gives Gareth no status; "Marek set the orange
+    problem in the cave" puts Marek in no part of the wall; "Nationwide let me go" gives Nationwide no home)."""
+    ties = set(vocab.relations.values())
+    valued = any(same_thing(f.object, fact.subject) and (f.ending or f.predicate not in ties) for f in found)
+    return valued and not any(same_thing(f.subject, fact.subject) for f in found)
 
 
 def _cut_short(fact: ExtractedFact, found: list[ExtractedFact]) -> int | None:

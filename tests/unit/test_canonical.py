@@ -220,6 +220,31 @@ def test_a_model_tie_between_a_slots_old_and_new_holder_adds_nothing():
     assert not _covered(other, floor, load_vocabulary())
 
 
+def test_a_model_fact_of_one_the_floor_read_only_as_a_value_is_a_slip():
+    """"Imran set the blue problem in the cave": the floor read Imran as the problem's setter; the model's "Imran
+    wall_section cave" gives a value to one the turn names only as a value. So too one whose slot the turn ended
+    ("Halfords let me go"); one's people may hold slots of their own ("My sister Maya lives in Leeds")."""
+    from kg_memory.extract.base import ExtractedFact
+    from kg_memory.extract.llm import _only_a_value
+
+    t = datetime(2025, 1, 1, tzinfo=UTC)
+    vocab = load_vocabulary()
+
+    def fact(subj: str, pred: str, obj: str, ending: bool = False) -> ExtractedFact:
+        return ExtractedFact(subject=subj, predicate=pred, object=obj, statement=f"{subj} {pred} {obj}",
+                             valid_from=t, ending=ending)
+
+    set_by = [fact("blue problem", "route_setter", "Imran")]
+    assert _only_a_value(fact("Imran", "wall_section", "cave"), set_by, vocab)
+    assert not _only_a_value(fact("blue problem", "wall_section", "cave"), set_by, vocab)
+    let_go = [fact("User", "works_at", "Halfords", ending=True)]
+    assert _only_a_value(fact("Halfords", "lives_in", "Leeds"), let_go, vocab)
+    sister = [fact("User", "has_sibling", "Maya")]
+    assert not _only_a_value(fact("Maya", "lives_in", "Leeds"), sister, vocab)
+    both = [*set_by, fact("Imran", "works_at", "Boulder Barn")]  # (the floor read Imran as a subject too)
+    assert not _only_a_value(fact("Imran", "wall_section", "cave"), both, vocab)
+
+
 def test_each_vocabulary_keeps_its_own_exemplars_with_one_embedder(embedder):
     """A group's ontology and the default share the process's embedder; each canonicalizer compares with its own
     predicates (the cache once kept the first vocabulary's, and the default's then named "owned_by")."""
