@@ -81,12 +81,12 @@ KGMEM_HOME="$home" "$BIN/kgmem" bench contradictions tests/fixtures/updates-held
 # The fresh update sets (each written before a run on it: fresh..fresh5 on 2026-12-05's first day, fresh6..8 on
 # the next, fresh9 to fresh11 on the one after, fresh12 to fresh26 on 2026-12-06, fresh27 to fresh30 on 2026-12-07,
 # fresh31 to fresh34 on the session after, fresh35 to fresh37 on the one after that, fresh38 to fresh40 on the next,
-# fresh41 and fresh42 on the one after, fresh43 and fresh44 on the next; their failures were then read, dev since, except
-# fresh30's, fresh34's, fresh37's, fresh40's and fresh42's, written for first runs only;
+# fresh41 and fresh42 on the one after, fresh43 to fresh45 on the next; their failures were then read, dev since,
+# except fresh30's, fresh34's, fresh37's, fresh40's, fresh42's and fresh45's, written for first runs only;
 # fresh17 was read on 2026-12-06 after two rounds unseen).
 for set in fresh fresh2 fresh3 fresh4 fresh5 fresh6 fresh7 fresh8 fresh9 fresh10 fresh11 fresh12 fresh13 fresh14 fresh15 \
     fresh16 fresh17 fresh18 fresh19 fresh20 fresh21 fresh22 fresh23 fresh24 fresh25 fresh26 fresh27 fresh28 fresh29 fresh30 \
-    fresh31 fresh32 fresh33 fresh34 fresh35 fresh36 fresh37 fresh38 fresh39 fresh40 fresh41 fresh42 fresh43 fresh44; do
+    fresh31 fresh32 fresh33 fresh34 fresh35 fresh36 fresh37 fresh38 fresh39 fresh40 fresh41 fresh42 fresh43 fresh44 fresh45; do
   KGMEM_HOME="$home" "$BIN/kgmem" bench contradictions "tests/fixtures/updates-$set.json" --report-only --json \
     > ".bench/updates-$set.json"
 done
@@ -119,7 +119,7 @@ if "$BIN/python" -c "from kg_memory.extract import local; local.verify()" 2>/dev
   for set in project sales health personal heldout fresh fresh2 fresh3 fresh4 fresh5 fresh6 fresh7 fresh8 fresh9 fresh10 \
       fresh11 fresh12 fresh13 fresh14 fresh15 fresh16 fresh17 fresh18 fresh19 fresh20 fresh21 fresh22 fresh23 fresh24 fresh25 \
       fresh26 fresh27 fresh28 fresh29 fresh30 fresh31 fresh32 fresh33 fresh34 fresh35 fresh36 fresh37 fresh38 fresh39 \
-      fresh40 fresh41 fresh42 fresh43 fresh44; do
+      fresh40 fresh41 fresh42 fresh43 fresh44 fresh45; do
     KGMEM_HOME="$llm_home" "$BIN/kgmem" bench contradictions "tests/fixtures/updates-$set.json" --report-only \
       --extractor llm --store "sqlite:///$home/llm-$set.db" --json > ".bench/updates-$set-llm.json"
   done

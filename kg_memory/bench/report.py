@@ -350,7 +350,7 @@ def _fact_layer(bench_dir: Path) -> list[str]:
             **{f"held-out updates (five shapes), {x}": f"updates-heldout{suffix}.json"
                for x, suffix in (("rules", ""), ("local LLM", "-llm"))},
             **{f"fresh updates {n or 1}, {x}": f"updates-fresh{n}{suffix}.json"
-               for n in ("", *(str(i) for i in range(2, 45)))
+               for n in ("", *(str(i) for i in range(2, 46)))
                for x, suffix in (("rules", ""), ("local LLM", "-llm"))}}
     rows = [(k, _load(bench_dir / v)) for k, v in sets.items()]
     if any(c for _, c in rows):

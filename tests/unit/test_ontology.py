@@ -248,7 +248,8 @@ def test_an_ending_names_the_value_it_ends_by_its_words():
                                          ("fresh34", 24), ("fresh35", 24), ("fresh36", 24),
                                          ("fresh37", 24), ("fresh38", 24), ("fresh39", 24),
                                          ("fresh40", 24), ("fresh41", 24), ("fresh42", 24),
-                                         ("fresh43", 24), ("fresh44", 24)])
+                                         ("fresh43", 24), ("fresh44", 24),
+                                         ("fresh45", 24)])
 def test_every_update_set_loads_with_the_ontologies_it_names(name, least):
     """make bench runs these sets: each is a kgmem-contradictions/1 file whose every case's ontology
     (its own or the file's) is an example ontology that checks, with episodes in time order."""
