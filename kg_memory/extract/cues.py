@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import re
 
+from .dates import CLAUSE_BREAK
+
 # a state the speaker says in the present ("I'm at Durham", "we're in Leeds", "my phone is ...", "I live with ...")
 PRESENT_STATE = re.compile(r"^(?:I\s*'?m|I\s+am|we\s*'?re|we\s+are|my\s+\w+(?:\s+\w+)?\s+is|(?:I|we)\s+"
                            r"(?!(?:had|was|were|did|went|got|made|said|saw|thought|told)\b)[a-z]+(?<!ed))\b", re.I)
@@ -33,5 +35,6 @@ _A_STAY = re.compile(r"\b(?:for\s+(?:the|a|an|one|two|three|a\s+few|a\s+couple\s
 
 def a_stay(sentence: str, value: str) -> bool:
     """Is the value said in a clause of a visit (``_A_STAY``): a stay that ends by itself?"""
-    clause = next((c for c in re.split(r"\s*[;:,]\s+|\s+(?:and|but|so)\s+", sentence) if value in c), "")
+    clause = next((c for c in re.split(rf"{CLAUSE_BREAK.pattern}|,\s+|\s+(?:and|but|so)\s+", sentence) if value in c),
+                  "")  # (a clause of a sentence, and each part of it joined by a comma or a conjunction)
     return _A_STAY.search(clause) is not None

@@ -112,7 +112,6 @@ def _does_as_no_verb(doc: Any, sentence: str, nlp: Callable[[str], Any]) -> Any 
     return nlp(f"{sentence[:aux.idx]}{_DOING[aux.lower_]}{sentence[aux.idx + len(aux.text):]}")
 
 
-
 def _is_as_possessive(doc: Any, sentence: str, nlp: Callable[[str], Any]) -> Any | None:
     """"Kat's off sick, so Dev has taken over the EP": the parser hangs the "'s" for "is" on the name as a
     possessive (though the tagger may know it for a verb), with no noun possessed after it, and makes the name the

@@ -10,21 +10,12 @@ of their own, none of the update sets'."""
 
 from __future__ import annotations
 
-import functools
-
 import pytest
 
 from kg_memory.extract import parse
 from kg_memory.extract.exemplars import PASSIVE
 
 from .said import facts_said as _facts
-from .said import under as _under
-
-
-@pytest.fixture(scope="module")
-def under(embedder):
-    """The rules extractor under an example ontology, built once per name for the module."""
-    return functools.cache(lambda name: _under(embedder, name))
 
 
 def test_a_value_listed_after_a_colon_is_a_value_not_the_slots_noun(under):

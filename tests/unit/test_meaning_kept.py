@@ -8,27 +8,12 @@ of their own, none of the update sets'."""
 
 from __future__ import annotations
 
-import functools
-
 import pytest
 
 from kg_memory.extract import parse
 from kg_memory.extract.values import noun_phrase
 
 from .said import facts_said as _facts
-from .said import under as _under
-
-
-@pytest.fixture(scope="module")
-def under(embedder):
-    return functools.cache(lambda name: _under(embedder, name))
-
-
-@pytest.fixture(scope="module")
-def rules(embedder):
-    from kg_memory.extract.rules import RulesExtractor
-
-    return RulesExtractor(embedder)
 
 
 def test_a_code_the_parser_took_for_a_verb_keeps_its_clause_apart(under):

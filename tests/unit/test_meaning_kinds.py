@@ -8,21 +8,12 @@ on X". Sentences of their own, none of the update sets'."""
 
 from __future__ import annotations
 
-import functools
-
 import pytest
 
 from kg_memory.extract import parse
 from kg_memory.extract.exemplars import mask
 
 from .said import facts_said as _facts
-from .said import under as _under
-
-
-@pytest.fixture(scope="module")
-def under(embedder):
-    """The rules extractor under an example ontology, built once per name for the module."""
-    return functools.cache(lambda name: _under(embedder, name))
 
 
 def test_a_name_after_its_kind_is_parsed_as_the_subject():

@@ -9,8 +9,6 @@ theirs and is no value; drugs named by more of their stems. Sentences of their o
 
 from __future__ import annotations
 
-import functools
-
 import pytest
 
 from kg_memory.extract import parse
@@ -18,13 +16,6 @@ from kg_memory.extract.clauses import readings
 from kg_memory.extract.exemplars import value_verbs
 
 from .said import facts_said as _facts
-from .said import under as _under
-
-
-@pytest.fixture(scope="module")
-def under(embedder):
-    """The rules extractor under an example ontology, built once per name for the module."""
-    return functools.cache(lambda name: _under(embedder, name))
 
 
 def test_a_value_said_with_its_slots_noun_where_the_examples_give_numbers(under):

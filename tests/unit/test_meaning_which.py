@@ -7,27 +7,12 @@ own, none of the update sets'."""
 
 from __future__ import annotations
 
-import functools
-
 import pytest
 
 from kg_memory.extract import parse
 from kg_memory.extract.values import noun_phrase, value_text
 
 from .said import facts_said as _facts
-from .said import under as _under
-
-
-@pytest.fixture(scope="module")
-def under(embedder):
-    return functools.cache(lambda name: _under(embedder, name))
-
-
-@pytest.fixture(scope="module")
-def rules(embedder):
-    from kg_memory.extract.rules import RulesExtractor
-
-    return RulesExtractor(embedder)
 
 
 def test_a_plural_possessive_with_a_bare_apostrophe_is_a_word_of_the_name():
