@@ -3,6 +3,7 @@ recall read. ``load_vocabulary`` is the built-in default (``kg_memory/data/ontol
 
 from __future__ import annotations
 
+import functools
 import re
 from dataclasses import dataclass
 
@@ -52,6 +53,11 @@ class Vocabulary:
     entity_types: tuple[str, ...] = ()
     own: frozenset[str] = frozenset()  # the predicates a group's own file defines (none in the default)
     type_notes: tuple[tuple[str, str], ...] = ()  # each entity type and its description
+
+    @functools.cached_property
+    def ties(self) -> frozenset[str]:
+        """The predicates the relation nouns name ("brother": has_sibling): the slots whose values are one's people."""
+        return frozenset(self.relations.values())
 
     def is_single(self, predicate: str) -> bool:
         p = self.predicates.get(predicate)

@@ -359,8 +359,7 @@ def _only_a_value(fact: ExtractedFact, found: list[ExtractedFact], vocab: Vocabu
     """A model fact whose subject the floor read in the same turn only as a value: of a slot that ended there, or of
     one that is no tie to the speaker ("Gareth and I divorced" gives Gareth no status; "Marek set the orange
     problem in the cave" puts Marek in no part of the wall; "Nationwide let me go" gives Nationwide no home)."""
-    ties = set(vocab.relations.values())
-    valued = any(same_thing(f.object, fact.subject) and (f.ending or f.predicate not in ties) for f in found)
+    valued = any(same_thing(f.object, fact.subject) and (f.ending or f.predicate not in vocab.ties) for f in found)
     return valued and not any(same_thing(f.subject, fact.subject) for f in found)
 
 

@@ -150,11 +150,6 @@ class MeaningReader:
         return example_verbs(tuple(e for p in self.active for e in p.examples), tuple(p.name for p in self.active))
 
     @functools.cached_property
-    def _ties(self) -> frozenset[str]:
-        """The predicates the ontology's relation nouns name ("brother" has_sibling): people, by name."""
-        return frozenset(self.vocab.relations.values())
-
-    @functools.cached_property
     def _held_by_someone(self) -> frozenset[str] | None:
         """The slots whose values are entities, or the group's own slots whose examples all give names (a
         company): a thing is handed over to someone, so only they take a hand-over ("Bo took over Tyrell"
@@ -756,8 +751,8 @@ class MeaningReader:
             return False  # (unless its own noun says it is one: "the bright tank" for "FV3", "fermenter 5")
         if predicate in ex.amountless and an_amount(value):
             return False  # and one whose examples never give an amount takes none ("5 mg of X" is no medication)
-        if (predicate in ex.named or predicate in self._ties) and not any(c.isupper() for c in value) \
-                and (predicate in self._ties or not self._said_as_its_examples(predicate, value)):
+        if (predicate in ex.named or predicate in self.vocab.ties) and not any(c.isupper() for c in value) \
+                and (predicate in self.vocab.ties or not self._said_as_its_examples(predicate, value)):
             return False  # a slot whose examples all name someone or something takes a name (and a tie, a person),
             # or a value said with its own noun, as an example says one ("the new blue livery")
         if predicate in ex.unnamed and all(w[:1].isupper() for w in value.split()):

@@ -216,7 +216,6 @@ class RulesExtractor:
         self.meaning = MeaningReader(self.vocab, embedder)
         self._keywords = self.vocab.keyword_index()
         self._homes = Homes(self.vocab)
-        self._ties = frozenset(self.vocab.relations.values())  # the slots whose values are one's people
         # the built-in patterns (pets, kin, partners) name built-in predicates: an ontology that extends
         # nothing has none of them, and no fact of a predicate it lacks is written
         self._lacking = frozenset(load_vocabulary().predicates) - frozenset(self.vocab.predicates)
@@ -373,7 +372,7 @@ class RulesExtractor:
             spec = self._predicate_of(c)
             if besides is not None and (spec is None or spec.name in besides or not spec.single_valued):
                 continue
-            if spec is not None and spec.name in self._ties and _AS_A_JOB.match(sentence.split(c.object, 1)[-1]):
+            if spec is not None and spec.name in self.vocab.ties and _AS_A_JOB.match(sentence.split(c.object, 1)[-1]):
                 spec = self.vocab.predicates.get("works_at")  # one is with a firm "as a consultant": its employee
             if spec is not None and c.object.lower() in self.vocab.relations:
                 continue  # ("Bea is my line manager": a tie, which the relation words read, is no job title)
@@ -589,7 +588,7 @@ class RulesExtractor:
             for m in rx.finditer(s):
                 obj = self._object(p, m.group("obj"), said=m.group(0))
                 if obj and (_AS_A_ROLE.match(obj[1]) or p.object_kind == "entity" and _FOR_MY_THING.match(obj[1])
-                            or p.name in self._ties and _AS_A_JOB.match(obj[1])):
+                            or p.name in self.vocab.ties and _AS_A_JOB.match(obj[1])):
                     continue  # "I'm seeing Dr. Mensah as my GP": the role after "as" is the slot, not this one;
                     # and one is with a firm, not a partner, "as a consultant"
                 said = dates.in_clause(s, m.start(), t, span)  # (the clause's own date, if it says one)

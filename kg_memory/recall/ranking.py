@@ -124,7 +124,6 @@ class Recaller:
         self.vocab = vocab or load_vocabulary()
         self.keywords = self.vocab.keyword_index()
         self.self_names = self_names
-        self.relation_predicates = set(self.vocab.relations.values())
         self._pool: ThreadPoolExecutor | None = None
         self._words = EpisodeWords()
 
@@ -330,7 +329,7 @@ class Recaller:
         next_ids = set()
         for f in hop1:
             found[f.id] = f
-            if f.predicate in self.relation_predicates:  # people one step away: "my brother" -> Alex
+            if f.predicate in self.vocab.ties:  # people one step away: "my brother" -> Alex
                 next_ids.update({f.subject_id, f.object_id} - named_ids)
         if next_ids:
             for f in self.store.facts_for_entities(group_id, sorted(next_ids), tf, HOP_PER_K * k, preds):
