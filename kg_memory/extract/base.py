@@ -42,6 +42,9 @@ class ExtractedFact:
     # An open fact (no predicate of the ontology) that the sentence says is the one value of its slot ("my
     # dentist is Dr. Greaves", "my favourite band is Wet Leg"): a new one of the subject's replaces it.
     one_value: bool = False
+    # A change of a many-valued slot that names no old value ("my GP has moved me onto citalopram"): it takes the
+    # place of the subject's one value of the slot, when the subject holds exactly one.
+    in_place_of_held: bool = False
 
 
 @dataclass

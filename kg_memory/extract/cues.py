@@ -12,6 +12,9 @@ PRESENT_STATE = re.compile(r"^(?:I\s*'?m|I\s+am|we\s*'?re|we\s+are|my\s+\w+(?:\s
                            r"(?!(?:had|was|were|did|went|got|made|said|saw|thought|told)\b)[a-z]+(?<!ed))\b", re.I)
 # a value added beside those held, not in place of one ("I've also been put on ramipril")
 ADDED = re.compile(r"\b(?:also|too|as\s+well|added|on\s+top)\b", re.I)
+# a value said in place of another, though not which ("moved me onto citalopram instead", "swapped to an inhaler")
+SWAPPED = re.compile(r"\b(?:instead|in\s+place\s+of|switch(?:ed|es|ing)?|swap(?:ped|s|ping)?|"
+                     r"(?:changed|moved|put)\s+(?:me|us|him|her|them)\s+(?:on|onto|over|to)\b)", re.I)
 BEGUN = re.compile(r"^(?:I|we)\s*(?:['’]ve|have)\s+(?:just\s+)?(?:started|begun)\b", re.I)  # a state just begun
 # a state that has lasted and goes on ("I've been at Deloitte for three years")
 LASTING = re.compile(r"^(?:I|we)\s*(?:['’]\s*ve|have)\s+been\b[^.;]*?\b"

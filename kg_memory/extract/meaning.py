@@ -31,7 +31,7 @@ from .canonical import by_its_form, near_class_word
 from .clauses import HYPOTHETICAL, is_agent, readings
 from .cues import ADDED as _ADDED
 from .cues import BEGUN as _BEGUN
-from .cues import CHANGE_CUE, SUPPOSED
+from .cues import CHANGE_CUE, SUPPOSED, SWAPPED
 from .cues import LASTING as _LASTING
 from .cues import PRESENT_STATE as _PRESENT_STATE
 from .cues import SAID_NOW as _SAID_NOW
@@ -221,7 +221,9 @@ class MeaningReader:
                                          object_kind="entity" if spec.object_kind == "entity" else "value",
                                          ending=ending, confidence=0.9, alternatives=others, needs_slot=unsure,
                                          replaces=r.old or (obj if ending and not r.any_value else ""),
-                                         any_object=r.any_value))
+                                         any_object=r.any_value, in_place_of_held=r.shape == "change" and not (
+                                             r.old or ending or self.vocab.is_single(spec.name)
+                                             or _ADDED.search(sentence)) and bool(SWAPPED.search(sentence))))
         # (what else the sentence's surface gave of the one who ended, or of them as a value, is misread)
         gone = {f.replaces for f in out if f.subject == f.replaces}
         came = {f.object for f in out if f.subject == f.replaces}  # (and a people's slot of the one who came)
@@ -325,9 +327,10 @@ class MeaningReader:
         return r if at is None else replace(r, object=at.group(2).rstrip(".,;:!?"), object_proper=True)
 
     def _only_slot_nouns(self, value: str) -> bool:
-        """A value that is only a slot's noun, however new ("the new host"): no value of it."""
+        """A value that is only one slot's nouns, however new ("the new host"): no value of it."""
         words = [w.lower() for w in value.split() if w.lower() not in WHICH_ONE]
-        return bool(words) and all(w in self.slot_words or w.removesuffix("s") in self.slot_words for w in words)
+        return bool(words) and any(all(w in said or w.removesuffix("s") in said for w in words)
+                                   for said in self.words.values())  # (one slot's: "the sports hall" is a value)
 
     def _slot_named(self, r: Reading) -> list[Predicate]:
         """An end whose object names the slot itself, not a value ("I sold my car", "I cancelled my gym

@@ -419,7 +419,7 @@ class Pipeline:
         whatever the slot it changes."""
         out: list[ExtractedFact] = []
         for f in facts:
-            out.append(f)
+            out += [*self._held_end(f, known, state), f]
             subj = known.get(normalize_name(f.subject)) if f.replaces and not f.ending else None
             out += [ExtractedFact(subject=f.subject, predicate=p, object=f.replaces, statement=f"{f.subject} no longer "
                                   f"{p} {f.replaces}", valid_from=f.valid_from, dated=f.dated, ending=True)
@@ -427,6 +427,19 @@ class Pipeline:
                     and p not in self.vocab.predicates and any(names_value(f.replaces, v.object)
                                                                 for v in versions.values())]
         return out
+
+    def _held_end(self, f: ExtractedFact, known: dict[str, Entity],
+                  state: dict[tuple[str, str], dict[str, FactVersion]]) -> list[ExtractedFact]:
+        """The end of the one value a change takes the place of (``ExtractedFact.in_place_of_held``), if its
+        subject holds exactly one other value of the slot now."""
+        subj = known.get(normalize_name(f.subject)) if f.in_place_of_held else None
+        held = [v for v in state.get((subj.id, f.predicate), {}).values()
+                if not names_value(f.object, v.object)] if subj is not None else []
+        if len(held) != 1:
+            return []
+        return [ExtractedFact(subject=f.subject, predicate=f.predicate, object=held[0].object,
+                              statement=f"{f.subject} no longer {f.predicate} {held[0].object}",
+                              valid_from=f.valid_from, dated=f.dated, ending=True, object_kind=f.object_kind)]
 
     def _decide_facts(self, group_id: str, e: Episode, found: Extraction, known: dict[str, Entity],
                       state: dict[tuple[str, str], dict[str, FactVersion]], pending: dict[str, FactVersion],
