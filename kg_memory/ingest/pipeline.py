@@ -483,22 +483,26 @@ class Pipeline:
                  state: dict[tuple[str, str], dict[str, FactVersion]]) -> ExtractedFact | None:
         """A change says its slot by what its subject holds now: the slot whose value it names as the
         one it replaces, else the first of its predicates held (see ``ExtractedFact.alternatives``)."""
-        held = self._holding(f.replaces, subject_id, state) if f.replaces else None
+        held = self._holding(f.replaces, subject_id, state, own=not f.needs_slot) if f.replaces else None
         if held is None and not f.alternatives and not f.needs_slot:
             return f
         held = held or next((p for p in (f.predicate, *f.alternatives) if state.get((subject_id, p))), None)
         if held is None:
             return None if f.needs_slot else f
         spec = self.vocab.predicates.get(held)
-        statement = spec.render(f.subject, f.object) if spec is not None and not f.ending else f.statement
+        statement = f.statement if f.ending else spec.render(f.subject, f.object) if spec is not None \
+            else f"{f.subject} {held.replace('_', ' ')} {f.object}"  # (a slot no predicate names: "favorite author")
         return replace(f, predicate=held, statement=statement, alternatives=(), needs_slot=False)
 
-    def _holding(self, value: str, subject_id: str, state: dict[tuple[str, str], dict[str, FactVersion]]
-                 ) -> str | None:
+    def _holding(self, value: str, subject_id: str, state: dict[tuple[str, str], dict[str, FactVersion]],
+                 own: bool = True) -> str | None:
         """The predicate whose value the subject holds now is ``value`` ("ibuprofen"): a change from it
-        ends it there, and the new value starts there (a single slot's successor, or one more of many)."""
-        return next((p for (sid, p), versions in state.items() if sid == subject_id and p in self.vocab.predicates
-                     and any(names_value(value, v.object) for v in versions.values())), None)
+        ends it there, and the new value starts there (a single slot's successor, or one more of many). Unless
+        ``own``, also a slot no predicate names, after those they do: a change meaning could not place ("I've gone
+        off Sally Rooney; Claire Keegan is ...") is of the slot the one it leaves holds ("favorite_author")."""
+        held = [p for (sid, p), versions in sorted(state.items()) if sid == subject_id and (
+            not own or p in self.vocab.predicates) and any(names_value(value, v.object) for v in versions.values())]
+        return min(held, key=lambda p: p not in self.vocab.predicates, default=None)
 
     @staticmethod
     def _persist(group_id: str, pair: tuple[str, str], decision: Decision,
