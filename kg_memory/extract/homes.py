@@ -32,6 +32,9 @@ _STREET = re.compile(r"\d+[A-Za-z]?,?\s+(?:[A-Z][\w'’-]*\s+){1,3}(?i:street|st
                      r"place|crescent|terrace|court|gardens|grove|row|square|hill|mews|walk|boulevard|view)\b")
 
 
+_SAID_BY_US = re.compile(r"(?:I|we)\b", re.I)  # (not "our office is at ...", "my address is ...": another slot's)
+
+
 # a home that is not one's own now ("my old flat in Leeds", "my parents' house")
 _PAST_HOME = re.compile(r"\b(?:old|former|previous|last|first|parents'?|mum's|dad's|childhood)\b", re.I)
 
@@ -78,6 +81,9 @@ class Homes:
         Newquay"), and the slot; None when it says no home of one's own."""
         # the home said as the value, as what was bought ("bought a house in Ipswich") or as the copula's subject
         # ("Home for me is a little place in Norwich"), or anywhere in the clause ("the keys to my own flat in Bath")
+        at = self._at_an_address(r, speaker)
+        if at is not None:
+            return at
         home = r.object if not r.object_proper else r.moved or (r.text.split()[0] if r.verb == "be" else "")
         plain = r.shape in ("plain", "change")  # ("moved into a flatshare in Leeds")
         taken = r.object_proper or r.verb == "move" or not _PAST_HOME.search(  # (not "cleaned my old flat"; but
@@ -94,6 +100,21 @@ class Homes:
         if spec is None or placed is None or HYPOTHETICAL.search(r.text) or _NOT_A_HOME.search(r.text):
             return None
         return replace(r, object=placed.group(1).rstrip(".,;:!?"), object_proper=True, shape="change"), spec
+
+    def _at_an_address(self, r: Reading, speaker: str) -> tuple[Reading, Predicate] | None:
+        """"We're at 14 Ferndale Road", "we've just completed on 3 Orchard Close": the speaker at, or making their
+        own, a street address is living there."""
+        spec = self.dwellings.get("home") or self.dwellings.get("house")
+        if spec is None or self._own_addresses or r.subject != speaker or not _SAID_BY_US.match(r.text) \
+                or r.shape == "end" or r.verb not in _HOMING | {"live", "complete"} \
+                or not _STREET.fullmatch(r.object.strip()) or HYPOTHETICAL.search(r.text) or _NOT_A_HOME.search(r.text):
+            return None
+        return replace(r, object_proper=True, shape="change"), spec
+
+    @functools.cached_property
+    def _own_addresses(self) -> bool:
+        """Does a slot of the group's own take street addresses (its examples say one)? Then it reads them."""
+        return any(_STREET.search(e) for p in self.vocab.own for e in self.vocab.predicates[p].examples)
 
     def _home_said(self, home: str, verb: str) -> Predicate | None:
         """The place slot a home's noun names ("flat", "cottage"); or whatever one is said to live on or in ("living

@@ -1,6 +1,7 @@
-"""What a group's own examples say plainly (rules-27): a thing the speaker gets from a name is that name's to supply
+"""What a clause says plainly (rules-27): a thing the speaker gets from a name is that name's to supply
 ("We buy our syringes from Alliance"); a value made of the nouns of two slots is a value ("the sports hall"), not a
-slot's own noun; a change of a many-valued slot said with no old value takes the place of the one value held
+slot's own noun; the speaker at a street address lives there ("We're at 7 Linden Crescent"); a change of a
+many-valued slot said with no old value takes the place of the one value held
 (tests/contract/test_swapped_value.py). Sentences of their own, none of the update sets'."""
 
 from __future__ import annotations
@@ -36,3 +37,11 @@ def test_an_example_said_with_another_thing_and_name_is_read(under):
 def test_a_value_of_two_slots_nouns_is_a_value(under):
     facts = _facts(under("leisure"), "Zumba is held in the sports hall.")
     assert ("zumba", "venue", "sports hall", False) in facts
+
+
+def test_the_speaker_at_a_street_address_lives_there(rules):
+    assert ("user", "lives_in", "7 Linden Crescent", False) in _facts(rules, "We're at 7 Linden Crescent.")
+    assert ("user", "lives_in", "2 Quarry Row", False) in _facts(rules, "We've just completed on 2 Quarry Row.")
+    office = _facts(rules, "Our office is at 7 Linden Crescent.")
+    assert not any(f[1] == "lives_in" for f in office), office  # (another thing's address)
+    assert not any(f[1] == "lives_in" for f in _facts(rules, "We stayed at 7 Linden Crescent on holiday."))
