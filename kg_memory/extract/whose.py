@@ -33,8 +33,11 @@ def hung_subject(verb: Any) -> Any | None:
             and first.lower_ not in OPENING_ADVERBS and not first.lower_.endswith("ly"):
         return first
     # a noun said with its owner, which the parser took for an adverb ("Billing's datastore is MySQL")
-    return next((k for k in verb.children if k.dep_ == "advmod" and k.i < verb.i
-                 and any(c.dep_ == "poss" for c in k.children)), None)
+    owned = next((k for k in verb.children if k.dep_ == "advmod" and k.i < verb.i
+                  and any(c.dep_ == "poss" for c in k.children)), None)
+    # or a noun that opens the clause, which it took for the verb's adjective ("Aqua fit starts at 9:30")
+    return owned or next((k for k in verb.children if k.dep_ == "amod" and k.pos_ == "NOUN" and k.i < verb.i
+                          and min(t.i for t in k.subtree) == min(t.i for t in verb.subtree)), None)
 
 
 # adverbs that open a clause with a capital ("Now", "Then"): no name the parser took for one

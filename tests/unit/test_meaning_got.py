@@ -45,3 +45,9 @@ def test_the_speaker_at_a_street_address_lives_there(rules):
     office = _facts(rules, "Our office is at 7 Linden Crescent.")
     assert not any(f[1] == "lives_in" for f in office), office  # (another thing's address)
     assert not any(f[1] == "lives_in" for f in _facts(rules, "We stayed at 7 Linden Crescent on holiday."))
+
+
+def test_a_name_the_parser_took_for_the_verbs_adjective_is_the_subject(under):
+    said = "Aqua fit starts at 8:15 on Saturdays."
+    assert any(t.dep_ == "amod" and t.text == "fit" for t in parse.parsed(said))  # (the parse this reads past)
+    assert ("aqua fit", "start_time", "8:15", False) in _facts(under("leisure"), said)
