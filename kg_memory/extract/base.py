@@ -45,6 +45,10 @@ class ExtractedFact:
     # A change of a many-valued slot that names no old value ("my GP has moved me onto citalopram"): it takes the
     # place of the subject's one value of the slot, when the subject holds exactly one.
     in_place_of_held: bool = False
+    # The predicates the meaning reader found nearly as near as ``predicate`` for a plain clause (the group's
+    # pharmacy "gets its flu vaccines from Seqirus": dispensing_system, then supplier): a model that read the
+    # sentence and chose one of them settles it.
+    rivals: tuple[str, ...] = ()
 
 
 @dataclass

@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
+from dataclasses import replace
 from datetime import datetime
 from pathlib import Path
 from typing import Any, Literal
@@ -196,16 +197,26 @@ class LLMExtractor:
                 if fact is None or to_partner(fact, participants, self.vocab):
                     continue
                 short = _cut_short(fact, x.facts)
+                if short is None and (chosen := _chosen_among(fact, x.facts)) is not None:
+                    # (a slot meaning weighed nearly as near as its choice: the model's, said the floor's way round)
+                    short, fact = chosen, self._in_slot(x.facts[chosen], fact)
                 if short is None and (_covered(fact, x.facts, self.vocab) or _only_a_value(fact, x.facts, self.vocab)):
                     continue
                 if short is None:
                     x.facts.append(fact)
-                else:  # the floor's value cut short ("do" for "do ten pull-ups"): the model's takes its place
-                    x.facts[short] = fact
+                else:  # the floor's value cut short ("do" for "do ten pull-ups"), or its slot one of two near ones:
+                    x.facts[short] = fact  # the model's takes its place
                 x.mentions.append(fact.subject)
                 if fact.object_kind == "entity" and not fact.ending:
                     x.mentions.append(fact.object)
         return out
+
+    def _in_slot(self, floor: ExtractedFact, model: ExtractedFact) -> ExtractedFact:
+        """The model's fact in the slot it chose; the floor's in that slot when the model said it turned round."""
+        if not (same_thing(floor.subject, model.object) and same_thing(floor.object, model.subject)):
+            return model
+        spec = self.vocab.predicates[model.predicate]
+        return replace(floor, predicate=spec.name, statement=spec.render(floor.subject, floor.object), rivals=())
 
     def _described(self) -> list[dict[str, str]]:
         """The ontology's predicates for the prompt: name, cardinality, description, one example."""
@@ -361,6 +372,15 @@ def _only_a_value(fact: ExtractedFact, found: list[ExtractedFact], vocab: Vocabu
     problem in the cave" puts Marek in no part of the wall; "Nationwide let me go" gives Nationwide no home)."""
     valued = any(same_thing(f.object, fact.subject) and (f.ending or f.predicate not in vocab.ties) for f in found)
     return valued and not any(same_thing(f.subject, fact.subject) for f in found)
+
+
+def _chosen_among(fact: ExtractedFact, found: list[ExtractedFact]) -> int | None:
+    """The floor's fact of the same subject or value whose slot meaning chose from near ones of which the model's
+    is one (``ExtractedFact.rivals``): "Hillside gets its flu vaccines from Seqirus" read nearest as the dispensing
+    system and written by the model as the supplier."""
+    return next((i for i, f in enumerate(found) if fact.predicate in f.rivals and not (f.ending or fact.ending)
+                 and (same_thing(f.subject, fact.subject) or same_thing(f.object, fact.object)
+                      or same_thing(f.subject, fact.object) and same_thing(f.object, fact.subject))), None)
 
 
 def _cut_short(fact: ExtractedFact, found: list[ExtractedFact]) -> int | None:

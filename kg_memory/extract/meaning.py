@@ -53,6 +53,7 @@ from .homes import WORKPLACES, Homes
 from .kinds import kind_of, kinds_said
 from .reading import Reading
 from .shapes import ARRANGED, CLAUSE_BREAK, PREPOSITION, PROVIDER, Slots, bare, said_verb, served, widest, words_of
+from .shapes import near_rivals as _near_rivals
 from .slotwords import cues_of, slot_words_of
 from .succession import NAME as _NAME
 from .succession import in_place_of, stepped_in, with_names
@@ -206,12 +207,14 @@ class MeaningReader:
         matched += self._stepped_in(matched, sentence, speaker)
         out = in_place_of(self.vocab, sentence, span.start if span else t, span is not None)
         for r, (spec, others, unsure) in widest(self._successors(matched)):
+            rivals = _near_rivals(self._scores(r), spec.name) if r.shape == "plain" and not r.any_value else ()
             r = self._titled_holder(self._role_at(self._named_end(r, spec), spec), spec)
             r = self._old_said_beside(r, spec, doc, sentence)
             mine = only_its_noun(r.subject, r.text, spec.name, spec.keywords)  # ("The date has changed: ...")
             r = replace(r, subject=speaker if mine else self._slot_owner(r.subject, spec.name, r.text))
             own = dates.in_clause(sentence, sentence.find(r.object), t, span) if r.object in sentence else span
             when = dates.began(own, r.object if spec.object_kind == "date" else "")  # (its clause's date, if any)
+            swapped = r.shape == "change" and SWAPPED.search(sentence) is not None and not _ADDED.search(sentence)
             for value, ending in ((r.object, r.shape == "end"), *(((r.old, True),) if r.old else ())):
                 obj = value if (spec.object_kind == "entity" or r.object_proper) else value.lower()
                 statement = f"{r.subject} no longer {spec.name}" if r.any_value else spec.render(r.subject, obj)
@@ -221,9 +224,8 @@ class MeaningReader:
                                          object_kind="entity" if spec.object_kind == "entity" else "value",
                                          ending=ending, confidence=0.9, alternatives=others, needs_slot=unsure,
                                          replaces=r.old or (obj if ending and not r.any_value else ""),
-                                         any_object=r.any_value, in_place_of_held=r.shape == "change" and not (
-                                             r.old or ending or self.vocab.is_single(spec.name)
-                                             or _ADDED.search(sentence)) and bool(SWAPPED.search(sentence))))
+                                         any_object=r.any_value, rivals=rivals, in_place_of_held=swapped and not (
+                                             r.old or ending or self.vocab.is_single(spec.name))))
         # (what else the sentence's surface gave of the one who ended, or of them as a value, is misread)
         gone = {f.replaces for f in out if f.subject == f.replaces}
         came = {f.object for f in out if f.subject == f.replaces}  # (and a people's slot of the one who came)

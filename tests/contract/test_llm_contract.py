@@ -205,3 +205,31 @@ def test_erasure_removes_the_cached_model_answers_of_erased_turns(make_memory, r
         left.close()
     files = [p for p in path.parent.glob("llm-cache.db*")]
     assert files and all(b"Vortigernia" not in p.read_bytes() for p in files)
+
+
+def test_the_model_chooses_among_the_slots_meaning_found_near(make_memory, replay, group, embedder):
+    """Meaning reads "Hillside's travel vaccines are supplied by Sanofi" nearest as the dispensing system, with the
+    supplier nearly as near (``ExtractedFact.rivals``); the model, which read the sentence, wrote the supplier, so the
+    supplier it is: said its way ("Hillside supplier Sanofi"), or turned round ("Valneva supplier Hillside"), in
+    which case the floor's way round is kept. The second value then replaces the first; no dispensing system stays."""
+    from pathlib import Path
+
+    pharmacy = Path(__file__).resolve().parents[1] / "fixtures" / "ontologies" / "pharmacy.toml"
+    c = LLMClient(base_url=replay.url, api_key="sk-test", model="replay-1", retry_base=0.01, sleep=lambda _: None)
+    m = make_memory()
+    m.extractor = LLMExtractor(c, concurrency=1, window=8, embedder=embedder)
+    m.set_ontology(pharmacy, group=group)
+    replay.script += [{"content": json.dumps({"1 Mara": [{"subject": "Hillside", "predicate": "supplier",
+                                                          "object": "Sanofi"}]})},
+                      {"content": json.dumps({"1 Mara": [{"subject": "Valneva", "predicate": "supplier",
+                                                          "object": "Hillside"}]})}]
+    for at, said in (("2025-03-10T10:00:00Z", "Hillside's travel vaccines are supplied by Sanofi."),
+                     ("2025-10-10T10:00:00Z", "Hillside gets its travel vaccines from Valneva this year.")):
+        stats = m.add_episodes([Episode(group_id=group, content=said, speaker="Mara", occurred_at=at, created_at=at,
+                                        session_id="s1")])
+        assert stats.llm_calls == 1 and stats.episodes_failed == 0
+    now = {(f.subject, f.predicate, f.object) for f in m.facts(group=group)}
+    assert ("Hillside", "supplier", "Valneva") in now, now
+    assert not any(o == "Sanofi" for _, _, o in now) and not any(p == "dispensing_system" for _, p, _ in now), now
+    before = {(f.subject, f.object) for f in m.facts(group=group, predicate="supplier", as_of="2025-06-01")}
+    assert before == {("Hillside", "Sanofi")}

@@ -51,3 +51,14 @@ def test_a_name_the_parser_took_for_the_verbs_adjective_is_the_subject(under):
     said = "Aqua fit starts at 8:15 on Saturdays."
     assert any(t.dep_ == "amod" and t.text == "fit" for t in parse.parsed(said))  # (the parse this reads past)
     assert ("aqua fit", "start_time", "8:15", False) in _facts(under("leisure"), said)
+
+
+def test_the_rivals_of_a_plain_reading_are_the_slots_nearly_as_near():
+    from kg_memory.extract.shapes import near_rivals
+    from kg_memory.extract.thresholds import SLOT_BAND
+
+    scores = {"dispensing_system": 0.52, "supplier": 0.50, "responsible_pharmacist": 0.52 - SLOT_BAND - 0.01,
+              "lives_in": 0.1}
+    assert near_rivals(scores, "dispensing_system") == ("supplier",)
+    assert near_rivals(scores, "supplier") == ("dispensing_system",)
+    assert near_rivals(scores, "has_pet") == ()  # (a slot meaning did not score)
