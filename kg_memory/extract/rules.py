@@ -35,7 +35,7 @@ from .values import product_name
 
 log = logging.getLogger(__name__)
 
-RULES_VERSION = "rules-26"  # what each version reads that the one before did not: docs/rules-versions.md
+RULES_VERSION = "rules-27"  # what each version reads that the one before did not: docs/rules-versions.md
 
 _STOP = re.compile(
     r"\s+(?:and|but|because|so|since|as|on|with|for|from|in|at|to|when|while|where|which|who|that|after|"
