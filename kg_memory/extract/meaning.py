@@ -207,7 +207,8 @@ class MeaningReader:
         matched += self._stepped_in(matched, sentence, speaker)
         out = in_place_of(self.vocab, sentence, span.start if span else t, span is not None)
         for r, (spec, others, unsure) in widest(self._successors(matched)):
-            rivals = _near_rivals(self._scores(r), spec.name) if r.shape == "plain" and not r.any_value else ()
+            rivals = _near_rivals(self._scores(r), spec.name, self._alike(r.object)) \
+                if r.shape == "plain" and r.object and not r.any_value else ()
             r = self._titled_holder(self._role_at(self._named_end(r, spec), spec), spec)
             r = self._old_said_beside(r, spec, doc, sentence)
             mine = only_its_noun(r.subject, r.text, spec.name, spec.keywords)  # ("The date has changed: ...")
@@ -476,9 +477,10 @@ class MeaningReader:
         return self._alike(self.embedder.embed([r.object])[0]).get(spec.name, 0.0) >= ALIKE_FLOOR
 
     def _alike(self, value: Any) -> dict[str, float]:
-        """Each predicate's nearness of an embedded value to its examples' values ("Subaru" to "Honda Civic")."""
+        """Each predicate's nearness of a value (said or embedded) to its examples' values ("Subaru": "Honda Civic")."""
+        said = self.embedder.embed([value])[0] if isinstance(value, str) and self.embedder else value
         ex = self._exemplars()
-        return best_per_owner(ex.values @ np.asarray(value, dtype=np.float32), ex.masked_owners)
+        return best_per_owner(ex.values @ np.asarray(said, dtype=np.float32), ex.masked_owners)
 
     def _worded_as(self, predicate: str, r: Reading) -> bool:
         """Is the clause, its subject and value masked, nearest to the predicate's examples masked alike?"""

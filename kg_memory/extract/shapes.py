@@ -10,7 +10,7 @@ from ..core.vocab import Predicate
 from .dates import CLAUSE_BREAK as CLAUSE_BREAK  # (the clause's end is the dates' too)
 from .reading import Reading
 from .succession import NAME as _NAME
-from .thresholds import SHAPE_THRESHOLD, SLOT_BAND
+from .thresholds import RIVAL_GAP, SHAPE_THRESHOLD, SLOT_BAND
 
 # a thing's arrangement said ahead ("the wedding is going to be at Fernley Hall"): stated, not wished for
 ARRANGED = re.compile(r"\b(?!(?:I|we|you|he|she|they)\b)\w+\s+(?:is|are)\s+(?:going to|gonna)\s+be\b", re.I)
@@ -28,12 +28,14 @@ def said_verb(text: str, r: Reading, verbs: frozenset[str]) -> str:
     return next((f for f in forms if f in verbs), "")
 
 
-def near_rivals(scores: dict[str, float], chosen: str) -> tuple[str, ...]:
+def near_rivals(scores: dict[str, float], chosen: str, alike: dict[str, float]) -> tuple[str, ...]:
     """The predicates nearly as near to a plain clause as the one meaning chose (within ``SLOT_BAND``), nearest
-    first: another reader of the sentence (the model) may choose among them."""
-    top = scores.get(chosen)
+    first, whose example values are about as like its value (``alike``, within ``RIVAL_GAP``): another reader of the
+    sentence (the model) may choose among them."""
+    top, like = scores.get(chosen), alike.get(chosen, 0.0)
     return () if top is None else tuple(p for p, sc in sorted(scores.items(), key=lambda kv: -kv[1])
-                                        if p != chosen and sc >= SHAPE_THRESHOLD and top - sc <= SLOT_BAND)
+                                        if p != chosen and sc >= SHAPE_THRESHOLD and top - sc <= SLOT_BAND
+                                        and alike.get(p, 0.0) >= like - RIVAL_GAP)
 
 
 def bare(r: Reading) -> bool:

@@ -22,6 +22,8 @@ SLOT_BAND = 0.12  # a change's other slots: those this near its nearest, which t
 # a value like a predicate's example values ("Azure" like "AWS", "Subaru" like "Honda Civic") leans to it;
 # MiniLM puts unrelated short names at 0.3-0.4 from each other, so only the part above 0.4 counts
 VALUE_WEIGHT = 0.15
+RIVAL_GAP = 0.1  # a near slot a model may choose instead: its example values not this much less like the value
+# (the fire service's "Kirkdale": based_at 0.59, station_commander under 0.33, which a model slip chose)
 VALUE_FLOOR = 0.4
 MASK_WEIGHT = 0.5  # the masked clause's share of the blend (the dev half ranked 9/12 blended, 6/12 as said)
 ALIKE_FLOOR = 0.33  # a value is like a slot's example values from here (a thing bought, a value another clause

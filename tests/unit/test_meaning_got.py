@@ -59,6 +59,9 @@ def test_the_rivals_of_a_plain_reading_are_the_slots_nearly_as_near():
 
     scores = {"dispensing_system": 0.52, "supplier": 0.50, "responsible_pharmacist": 0.52 - SLOT_BAND - 0.01,
               "lives_in": 0.1}
-    assert near_rivals(scores, "dispensing_system") == ("supplier",)
-    assert near_rivals(scores, "supplier") == ("dispensing_system", "responsible_pharmacist")  # (nearest first)
-    assert near_rivals(scores, "has_pet") == ()  # (a slot meaning did not score)
+    alike = {"dispensing_system": 0.3, "supplier": 0.35, "responsible_pharmacist": 0.3, "lives_in": 0.9}
+    assert near_rivals(scores, "dispensing_system", alike) == ("supplier",)
+    assert near_rivals(scores, "supplier", alike) == ("dispensing_system", "responsible_pharmacist")  # (nearest first)
+    assert near_rivals(scores, "has_pet", alike) == ()  # (a slot meaning did not score)
+    # a slot whose example values are far less like the value is no rival ("Kirkdale" is like a station, no person)
+    assert near_rivals(scores, "supplier", {**alike, "dispensing_system": 0.1}) == ("responsible_pharmacist",)
