@@ -27,7 +27,6 @@ from .objects import (
     bare_place,
     charge_of,
     given_so,
-    got_from,
     hung_on_the_thing,
     in_charge_of,
     its_own,
@@ -96,7 +95,7 @@ def readings(doc: Any, speaker: str, types: frozenset[str] = frozenset(), slot_w
         reading = _inverse_copula(verb, speaker, types, slot_words, people) or _put_onto(verb, speaker) \
             or _passive_state(verb, subject, states) \
             or _done_to_me(verb, speaker) or _gave_out(verb, speaker) \
-            or _let_go(verb, speaker, topic, types) or _doer_of_slot(verb, slot_words) or got_from(verb) \
+            or _let_go(verb, speaker, topic, types) or _doer_of_slot(verb, slot_words) \
             or _reading(verb, subject, types, speaker, preps) \
             or after_an_end(verb, subject, out)
         if reading is not None and {reading.subject.lower(), reading.object.lower()} & _NO_ONE:

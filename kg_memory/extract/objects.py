@@ -6,28 +6,9 @@ from __future__ import annotations
 from typing import Any
 
 from . import dates
-from .reading import PRONOUNS, Reading, clause_text, made
-from .values import is_name, numeric, pobj, value_text
-
-# verbs of getting a thing from someone: the one it is got from supplies it ("we order our generics from Alliance")
-_GOT = frozenset({"get", "order", "buy", "source", "purchase", "obtain", "import", "receive", "hire", "rent", "lease"})
+from .values import is_name, numeric, pobj
 
 _CHARGE = frozenset({"command", "charge", "control", "helm", "reins", "ownership", "care"})
-
-
-def got_from(verb: Any) -> Reading | None:
-    """"We order our generics from Alliance", "we buy our hops from Charles Faram": the thing the speaker gets is
-    the clause's subject, and the name it is got from its value (not the speaker's: "User get generics")."""
-    thing = next((k for k in verb.children if k.dep_ == "dobj"), None) if verb.lemma_.lower() in _GOT and any(
-        k.dep_ == "nsubj" and k.lower_ in ("we", "i") for k in verb.children) else None  # (one named gets a thing
-    # for itself: "Flat 5 gets its electricity from Bulb" is the flat's slot, which a later change of its moves)
-    if thing is None or thing.pos_ not in ("NOUN", "PROPN") or thing.lower_ in PRONOUNS:
-        return None
-    source = next((o for c in (thing, verb) for k in c.children if k.dep_ == "prep" and k.lower_ == "from"
-                   if (o := pobj(k)) is not None), None)
-    if source is None or source.pos_ != "PROPN":
-        return None  # ("got a puppy from a rescue": no name it is got from)
-    return made(value_text(thing), verb.lemma_.lower(), source, clause_text(verb), "plain")
 
 
 def a_room(noun: Any) -> bool:

@@ -8,8 +8,10 @@ from hypothesis import strategies as st
 from kg_memory.core.redact import redact_url
 from kg_memory.settings import Settings
 
+# (not a piece of what the redacted URL shows anyway: "exampl" is in the host, not the password's leak)
+_SHOWN = "neo4j+s://neo4j:***@db.example.org:7687/kg bolt https"
 PASSWORDS = st.text(alphabet=st.characters(min_codepoint=33, max_codepoint=126, exclude_characters="/?#[]"),
-                    min_size=6, max_size=30).filter(lambda p: not p.startswith("neo4j"))
+                    min_size=6, max_size=30).filter(lambda p: not p.startswith("neo4j") and p not in _SHOWN)
 
 
 @settings(max_examples=300, deadline=None)
