@@ -72,6 +72,7 @@ class LLMExtractor:
 
         # the deterministic floor under a small model's slips: the offline extractor itself (parse included)
         self.rules = RulesExtractor(embedder, predicate_similarity, vocab=self.vocab)
+        self.rules.meaning.rivals = True  # (the model chooses among the near slots of the floor's plain facts)
 
     def with_vocabulary(self, vocab: Vocabulary) -> LLMExtractor:
         """The same client and settings under another ontology (a group's own)."""

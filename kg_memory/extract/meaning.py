@@ -115,6 +115,7 @@ class MeaningReader:
                  margin: float = MEANING_MARGIN):
         self.vocab, self.embedder = vocab, embedder
         self.threshold, self.margin = threshold, margin
+        self.rivals = False  # give plain facts the near slots a second reader (the model) may choose among
         self.active = [p for p in vocab.predicates.values() if p.examples]
         self.types = frozenset(t.lower() for t in vocab.entity_types)
         self.people = frozenset(vocab.relations)  # "my brother", "my boss": people of the speaker's
@@ -208,7 +209,7 @@ class MeaningReader:
         out = in_place_of(self.vocab, sentence, span.start if span else t, span is not None)
         for r, (spec, others, unsure) in widest(self._successors(matched)):
             rivals = _near_rivals(self._scores(r), spec.name, self._alike(r.object)) \
-                if r.shape == "plain" and r.object and not r.any_value else ()
+                if self.rivals and r.shape == "plain" and r.object and not r.any_value else ()
             r = self._titled_holder(self._role_at(self._named_end(r, spec), spec), spec)
             r = self._old_said_beside(r, spec, doc, sentence)
             mine = only_its_noun(r.subject, r.text, spec.name, spec.keywords)  # ("The date has changed: ...")
