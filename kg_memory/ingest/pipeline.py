@@ -421,8 +421,7 @@ class Pipeline:
         for f in facts:
             out += [*self._held_end(f, known, state), f]
             subj = known.get(normalize_name(f.subject)) if f.replaces and not f.ending else None
-            out += [ExtractedFact(subject=f.subject, predicate=p, object=f.replaces, statement=f"{f.subject} no longer "
-                                  f"{p} {f.replaces}", valid_from=f.valid_from, dated=f.dated, ending=True)
+            out += [_end_of(f, p, f.replaces)
                     for (sid, p), versions in sorted(state.items()) if subj is not None and sid == subj.id
                     and p not in self.vocab.predicates and any(names_value(f.replaces, v.object)
                                                                 for v in versions.values())]
@@ -437,9 +436,7 @@ class Pipeline:
                 if not names_value(f.object, v.object)] if subj is not None else []
         if len(held) != 1:
             return []
-        return [ExtractedFact(subject=f.subject, predicate=f.predicate, object=held[0].object,
-                              statement=f"{f.subject} no longer {f.predicate} {held[0].object}",
-                              valid_from=f.valid_from, dated=f.dated, ending=True, object_kind=f.object_kind)]
+        return [replace(_end_of(f, f.predicate, held[0].object), object_kind=f.object_kind)]
 
     def _decide_facts(self, group_id: str, e: Episode, found: Extraction, known: dict[str, Entity],
                       state: dict[tuple[str, str], dict[str, FactVersion]], pending: dict[str, FactVersion],
@@ -483,7 +480,7 @@ class Pipeline:
                  state: dict[tuple[str, str], dict[str, FactVersion]]) -> ExtractedFact | None:
         """A change says its slot by what its subject holds now: the slot whose value it names as the
         one it replaces, else the first of its predicates held (see ``ExtractedFact.alternatives``)."""
-        held = self._holding(f.replaces, subject_id, state, own=not f.needs_slot) if f.replaces else None
+        held = self._holding(f.replaces, subject_id, state, named_only=not f.needs_slot) if f.replaces else None
         if held is None and not f.alternatives and not f.needs_slot:
             return f
         held = held or next((p for p in (f.predicate, *f.alternatives) if state.get((subject_id, p))), None)
@@ -495,13 +492,14 @@ class Pipeline:
         return replace(f, predicate=held, statement=statement, alternatives=(), needs_slot=False)
 
     def _holding(self, value: str, subject_id: str, state: dict[tuple[str, str], dict[str, FactVersion]],
-                 own: bool = True) -> str | None:
+                 named_only: bool = True) -> str | None:
         """The predicate whose value the subject holds now is ``value`` ("ibuprofen"): a change from it
         ends it there, and the new value starts there (a single slot's successor, or one more of many). Unless
-        ``own``, also a slot no predicate names, after those they do: a change meaning could not place ("I've gone
-        off Sally Rooney; Claire Keegan is ...") is of the slot the one it leaves holds ("favorite_author")."""
-        held = [p for (sid, p), versions in sorted(state.items()) if sid == subject_id and (
-            not own or p in self.vocab.predicates) and any(names_value(value, v.object) for v in versions.values())]
+        ``named_only``, also a slot no predicate names, after those they do: a change meaning could not place
+        ("I've gone off Sally Rooney; Claire Keegan is ...") is of the slot the one it leaves holds."""
+        held = [p for (sid, p), versions in sorted(state.items())
+                if sid == subject_id and (not named_only or p in self.vocab.predicates)
+                and any(names_value(value, v.object) for v in versions.values())]
         return min(held, key=lambda p: p not in self.vocab.predicates, default=None)
 
     @staticmethod
@@ -550,3 +548,10 @@ class Pipeline:
             dup = next((v for v in others if v.id == verdict.duplicate_of), others[0])
             return replace(cand, object_id=dup.object_id, object=dup.object), [dup], single
         return cand, current, False
+
+
+def _end_of(f: ExtractedFact, predicate: str, value: str) -> ExtractedFact:
+    """The end, when the change ``f`` starts, of the subject's ``value`` in ``predicate``."""
+    return ExtractedFact(subject=f.subject, predicate=predicate, object=value,
+                         statement=f"{f.subject} no longer {predicate} {value}", valid_from=f.valid_from,
+                         dated=f.dated, ending=True)
