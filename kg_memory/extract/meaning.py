@@ -41,7 +41,6 @@ from .exemplars import (
     best_per_owner,
     build_exemplars,
     done_by_value,
-    ended_so,
     example_readings,
     example_verbs,
     mask,
@@ -52,7 +51,7 @@ from .exemplars import (
 from .homes import WORKPLACES, Homes
 from .kinds import kind_of, kinds_said
 from .reading import Reading
-from .shapes import ARRANGED, CLAUSE_BREAK, PREPOSITION, PROVIDER, Slots, bare, said_verb, served, widest, words_of
+from .shapes import ARRANGED, CLAUSE_BREAK, PREPOSITION, PROVIDER, Slots, said_verb, served, widest, words_of
 from .shapes import near_rivals as _near_rivals
 from .slotwords import cues_of, slot_words_of
 from .succession import NAME as _NAME
@@ -75,17 +74,16 @@ from .thresholds import (
     VERIFY_FLOOR,
     VERIFY_GAP,
 )
+from .turning import Turning
 from .values import an_amount, has_number, names_its_slot, shape_share, value_shape
-from .whose import MOVES, WHICH_ONE, a_slot_word, agent_noun, only_its_noun, shared_stem
-from .wording import DENIED, held_at, held_at_its_noun, says_a_title, stem, titled
+from .whose import MOVES, WHICH_ONE, a_slot_word, only_its_noun, shared_stem
+from .wording import DENIED, held_at, held_at_its_noun, stem
 
 _ACQUIRING = frozenset({"buy", "get", "order", "purchase"})
 _ACQUIRED = re.compile(r"\b(?:bought|buy|got|ordered|purchased)\b", re.I)  # (a reading off the surface has no verb)
 
 # verbs of passing acts, which state no people's slot by themselves ("we had a long lunch with the designers")
 _EVENT_VERBS = frozenset({"have", "do", "make", "go", "come", "spend", "hang", "bring"})
-_IN_CHARGE = re.compile(r"\b(?:in charge of|at the helm of|on the hook for|on call for|on the (?:\w+\s+){1,3}"
-                        r"(?:job|case|account))\b", re.I)  # a role a thing has ("Priya is on the Land Rover job")
 # one sent to a place of work ("moved to the Dublin office", "transferred to our Leeds branch")
 _TO_WORK = re.compile(rf"\b(?:mov|relocat|transferr)(?:e|es|ed|ing)\s+(?:over\s+)?to\s+(?:the\s+|our\s+|their\s+)?"
                       rf"(?:[\w'’-]+\s+){{0,3}}({'|'.join(sorted(WORKPLACES))})\b", re.I)
@@ -110,7 +108,7 @@ def ontology_tag(vocab: Vocabulary) -> str:
     return "" if vocab.version == default_ontology().version else f"+ontology:{vocab.version}"
 
 
-class MeaningReader:
+class MeaningReader(Turning):
     def __init__(self, vocab: Vocabulary, embedder: Embedder | None, threshold: float = MEANING_THRESHOLD,
                  margin: float = MEANING_MARGIN):
         self.vocab, self.embedder = vocab, embedder
@@ -251,41 +249,11 @@ class MeaningReader:
                 or by_its_form(spec.value_class or "", x) or self._alike(v).get(spec.name, 0.0) >= ALIKE_FLOOR]
         return replace(r, old=like[0]) if like else r
 
-    def _titled_holder(self, r: Reading, spec: Predicate) -> Reading:
-        """"Captain Moreau commands the Pride of Kent": one said with a person's title, acting on a name said
-        without one, is the value of a group's slot whose examples give titled people (the ship's master)."""
-        if spec.name not in self.vocab.own or spec.object_kind != "entity" or r.shape not in ("plain", "change") \
-                or not titled(r.subject) or titled(r.object) or not r.object[:1].isupper() \
-                or not any(says_a_title(e) for e in spec.examples):
-            return r
-        return replace(r, subject=r.object, object=r.subject, object_proper=True)
-
     def _goes_to_a_thing(self, r: Reading, speaker: str) -> bool:
         """One who goes to a thing of the group's holds no slot of it ("Dev moved to the Leeds job": what he does
         there is not said), and is no value of the thing's."""
         return r.verb in MOVES and r.subject != speaker and r.subject[:1].isupper() \
             and kind_of(r.object, self.vocab.type_notes) is not None
-
-    def _role_at(self, r: Reading, spec: Predicate) -> Reading:
-        """"Aisha is now head chef at The Grove": one said to be a slot's role at a named thing is the thing's
-        value of that slot (a slot of the group's whose values are names, its role said in its own words)."""
-        if spec.name not in self.vocab.own or spec.object_kind != "entity" or not r.subject[:1].isupper():
-            return r
-        role = re.search(rf"\b{re.escape(r.subject)}\s+(?:is|was|are|became|becomes|has become)\s+(?:now\s+)?"
-                         rf"(?:the\s+|our\s+|a\s+)?((?:[a-z-]+\s+){{0,2}}[a-z-]+)\s+(?:at|of|for)\s+(?:the\s+)?"
-                         rf"{re.escape(r.object)}\b", r.text, re.I)
-        words = self.words.get(spec.name, frozenset()) | set(spec.name.split("_"))
-        if role is None or not any(a_slot_word(w, words) for w in role.group(1).split()):
-            return r
-        return replace(r, subject=r.object, object=r.subject, object_proper=True)
-
-    def _named_end(self, r: Reading, spec: Predicate) -> Reading:
-        """An end read as the slot of the name its noun is said with ("closed my Santander account"), when
-        the slot's values are names: the name is the value that ends, and the slot is the one who said it."""
-        if r.said_by is None or spec.name not in self._exemplars().named \
-                or f" {r.subject.lower()} " not in f" {r.object.lower()} ":
-            return r
-        return replace(r, subject=r.said_by, object=r.subject, object_proper=True, said_by=None)
 
     def _stepped_in(self, matched: list[tuple[Reading, Slots]], sentence: str, speaker: str
                     ) -> list[tuple[Reading, Slots]]:
@@ -554,56 +522,6 @@ class MeaningReader:
         if slot is None:
             return None
         return replace(r, subject=served(r) or speaker, object=r.subject, object_proper=True), (slot, (), False)
-
-    def _nearer(self, a: tuple[Reading, Slots], b: tuple[Reading, Slots]) -> bool:
-        """Is the first reading nearer its slot in meaning than the second ("Priya will photograph the
-        wedding" is the wedding's photographer more than Priya's caterer)?"""
-        return self._scores(a[0], things_only=True).get(a[1][0].name, 0.0) \
-            > self._scores(b[0]).get(b[1][0].name, 0.0)
-
-    def _built_the_wrong_way(self, r: Reading) -> bool:
-        """"Gordon skippers the vets": a name doing a verb to a thing with no name of its own, read as a slot
-        whose values are names (or said to be for one: "runs training for the under-15s"), may be the thing's
-        slot with the name as its value (``_turned`` says)."""
-        return r.subject[:1].isupper() and (r.verb not in ("be", "have") or _IN_CHARGE.search(r.text) is not None) \
-            and self._unnamed(r.object)  # (or is in charge of one: "Zoe is in charge of the picture desk")
-
-    def _unnamed(self, thing: str) -> bool:
-        """A thing said without a name of its own, or as a name and a slot's noun ("the Elm Road boiler")."""
-        return not any(c.isupper() for c in thing) or self._typed_thing(thing) \
-            or self.whose(thing) != thing and thing.split()[-1].islower()  # (not "Backline Studios": a name)
-
-    def _turned(self, r: Reading, speaker: str) -> tuple[Reading, Slots] | None:
-        """A named one acting on an unnamed thing ("Lena owns the auth service"), which no slot of the
-        group's own took as said: the thing's slot whose values are names, with the one named as its value;
-        the thing's, or the one it is said to be for ("runs training for the under-15s")."""
-        if r.shape not in ("plain", "change", "end") or r.subject == speaker or r.any_value or r.old \
-                or not r.object or not r.subject[:1].isupper() or not self.vocab.own or not self._unnamed(r.object) \
-                or r.verb in MOVES or self._a_role(r.object):
-            return None  # (one who moves or goes to a thing, or is made a role, holds no slot of it: "Karen moved
-            # to the features desk", "Jess went on maternity leave", "Asha was promoted to deputy editor")
-        done_for = served(r)
-        if done_for is None and bare(r):
-            return None  # ("Mrs Adeyemi gave notice": a noun said with no article names no thing)
-        if re.search(rf"\b(?:his|her|their)\s+(?:[\w-]+\s+)?{re.escape(r.object)}\b", r.text, re.I):
-            return None  # (nor one's own: "Cllr Neary lost his seat" says no slot of a seat)
-        turned = replace(r, subject=done_for or self.whose(r.object), object=r.subject, object_proper=True)
-        found = self.slots(turned, things_only=True)  # (a stop, only as the slot says one: "Mia left the estate")
-        if found and r.shape == "end" and not ended_so(found[0], r.verb):
-            return None
-        return (turned, found) if found and self._exemplars().takes_names(found[0].name) else None
-
-    @functools.cached_property
-    def _role_slots(self) -> frozenset[str]:
-        """The slots whose values are roles: a job's, and those some of whose examples give one."""
-        jobs = frozenset(p.name for p in self.vocab.predicates.values() if p.value_class == "job")
-        return jobs | frozenset(p.name for p in self.active for _, r in self._example_readings(p)
-                                if r is not None and self._a_role(r.object))
-
-    def _a_role(self, thing: str) -> bool:
-        """A thing said as one who does a slot's work ("deputy editor" of "edits"; not "the boiler"): a role."""
-        last = thing.split()[-1] if thing.strip() else ""
-        return last.islower() and agent_noun(last, self.slot_words)
 
     def slots(self, r: Reading, things_only: bool = False, among: frozenset[str] | None = None) -> Slots | None:
         """The predicate of a reading, as ``predicate`` finds it; and for a change, the other slots
