@@ -37,7 +37,7 @@ from .objects import (
     timed_word,
 )
 from .preps import AIM_PREPS, CARE_PREPS, NOT_VALUE, WHEN_PREPS, phrasal_stop
-from .reading import CHANGE, HAND_OVER, MOTION, REPLACE, REWRITE, STOP, WRITE, Reading, own_words, said_no_more
+from .reading import CHANGE, HAND_OVER, MOTION, REMADE, REPLACE, REWRITE, STOP, WRITE, Reading, own_words, said_no_more
 from .reading import PRONOUNS as _PRONOUNS
 from .reading import WHEN as _WHEN
 from .reading import clause_text as _clause_text
@@ -529,14 +529,14 @@ def _taken_over(verb: Any) -> bool:
         and not any(k.dep_ == "prep" and k.lower_ == "as" for k in verb.children)
 
 
-_TAKEN_OVER = frozenset({("take", "over"), ("pick", "up")})
+_TAKEN_OVER = frozenset({("take", "over"), ("take", "on"), ("pick", "up")})  # ("taken on rotas from Jo")
 
 
 def _taken_from(verb: Any) -> str | None:
-    """The one a thing is taken over from ("took the stout over from Kofi"), who held it: "from" on the verb or its
-    "over"."""
-    froms = (k for c in (verb, *(k for k in verb.children if k.lower_ == "over")) for k in c.children
-             if k.dep_ == "prep" and k.lower_ == "from")
+    """The one a thing is taken over from ("took the stout over from Kofi"), who held it: "from" on the verb, its
+    "over" or the thing ("has taken on the rota from Mair")."""
+    held = (verb, *(k for k in verb.children if k.lower_ == "over" or k.dep_ == "dobj"))
+    froms = (k for c in held for k in c.children if k.dep_ == "prep" and k.lower_ == "from")
     return next((_text(o) for k in froms if (o := _pobj(k)) is not None and _is_name(o)), None)
 
 
@@ -683,6 +683,9 @@ def _reading(verb: Any, subject: str | None, types: frozenset[str], speaker: str
         # ("The indexer was rewritten in Rust": what was rewritten is the subject)
         x, b = (_phrase(dobj, types) if dobj is not None else subject or ""), into
         return _made(x, lemma, b, f"{x} is written in {_text(b)}", "rewrite")
+    if lemma in REMADE and dobj is not None and (as_ := preps.get("as") or preps.get("into")) is not None:
+        x = _phrase(dobj, types)  # "We've rebuilt Room 2 as a space station": the thing is that now
+        return _made(x, lemma, as_, f"{x} is now {_text(as_)}", "change")
     if subject is None:
         return None
     # "left AWS for GCP", "dropped Mongo for Postgres": a stop with what it was left for is a change

@@ -32,6 +32,7 @@ from .phrasing import said_plainly
 from .rewording import reworded
 from .values import AMOUNT_OF as _AMOUNT_OF
 from .values import product_name
+from .whose import as_kin
 
 log = logging.getLogger(__name__)
 
@@ -128,7 +129,8 @@ _NO_LONGER_AM = re.compile(r"\b(?:I|we)\s+(?:am|are)\s+(?:not|no\s+longer)\s+(?P
 
 
 # one said first as someone, then by name ("someone new, Tariq", "a guy called Olu"): the name is the value
-_SOMEONE = re.compile(r"^(?:someone|somebody|a\s+(?:new\s+)?(?:guy|girl|man|woman|bloke|lad|lass|person))(?:\s+new)?"
+_SOMEONE = re.compile(r"^(?:someone|somebody|a\s+(?:[a-z]+\s+){0,2}(?:guy|girl|man|woman|bloke|lad|lass|person|chap"
+                      r"|lady))(?:\s+new)?"  # ("a lovely guy called Ravi")
                       r"(?:\s*,\s*|\s+called\s+|\s+named\s+)(?=[A-Z])")
 # a name and a part of what it names ("KPMG's audit practice": group 1 the name, 2 the part's noun)
 _NAMES_UNIT = re.compile(r"([A-Z][\w&.-]*(?:\s+[A-Z][\w&.-]*)*)['’]s\s+(?:[a-z][\w-]*\s+){0,2}([a-z]+)$")
@@ -293,7 +295,7 @@ class RulesExtractor:
             sentence = normalize_text(raw.strip())
             if sentence and not worth.is_question(raw):  # a question states nothing
                 self._read(raw.strip(), sentence, me, episode.occurred_at, out, speakers)
-        out.facts = [f for f in unique_facts(out.facts)
+        out.facts = [as_kin(f, me) for f in unique_facts(out.facts)  # ("Dad ...": the speaker's dad)
                      if _named_subject(f.subject) and f.predicate not in self._lacking]
         out.mentions = list(dict.fromkeys(out.mentions))
         return out

@@ -20,6 +20,18 @@ from .wording import says_a_title, titled
 _IN_CHARGE = re.compile(r"\b(?:in charge of|at the helm of|on the hook for|on call for|on the (?:\w+\s+){1,3}"
                         r"(?:job|case|account))\b", re.I)  # a role a thing has ("Priya is on the Land Rover job")
 
+# a name said to be kept, based or parked somewhere ("The older Land Rover is kept at the Glenridding base"): the
+# name is done to (not "is leading on"), and is where the place says; not the place's value
+_KEPT_AT = re.compile(r"\s+(?:is|are|was|were|has been|have been|gets|got)\s+(?:\w+ly\s+|now\s+|still\s+|also\s+)?"
+                      r"(?![a-z]+ing\b)[a-z]+\s+(?:at|in|on|inside)\s+(?:the\s+|our\s+)?"
+                      r"(?!(?:helm|charge|call)\b)", re.I)
+
+
+def _after(text: str, name: str) -> tuple[int, int]:
+    """Where a name said in a text ends: the span right after it (none when it is not said)."""
+    at = text.find(name)
+    return (at + len(name), at + len(name) + 60) if at >= 0 else (len(text), len(text))
+
 
 class Turning:
     """The readings a ``MeaningReader`` turns round (mixed into it)."""
@@ -51,8 +63,9 @@ class Turning:
     def _role_at(self, r: Reading, spec: Predicate) -> Reading:
         """"Aisha is now head chef at The Grove": one said to be a slot's role at a named thing is the thing's
         value of that slot (a slot of the group's whose values are names, its role said in its own words)."""
-        if spec.name not in self.vocab.own or spec.object_kind != "entity" or not r.subject[:1].isupper():
-            return r
+        if spec.name not in self.vocab.own or spec.object_kind != "entity" or not r.subject[:1].isupper() \
+                or _KEPT_AT.match(r.text, *_after(r.text, r.subject)):
+            return r  # (a participle is no role: "The older Land Rover is kept at the Glenridding base")
         role = re.search(rf"\b{re.escape(r.subject)}\s+(?:is|was|are|became|becomes|has become)\s+(?:now\s+)?"
                          rf"(?:the\s+|our\s+|a\s+)?((?:[a-z-]+\s+){{0,2}}[a-z-]+)\s+(?:at|of|for)\s+(?:the\s+)?"
                          rf"{re.escape(r.object)}\b", r.text, re.I)
@@ -80,7 +93,8 @@ class Turning:
         whose values are names (or said to be for one: "runs training for the under-15s"), may be the thing's
         slot with the name as its value (``_turned`` says)."""
         return r.subject[:1].isupper() and (r.verb not in ("be", "have") or _IN_CHARGE.search(r.text) is not None) \
-            and self._unnamed(r.object)  # (or is in charge of one: "Zoe is in charge of the picture desk")
+            and self._unnamed(r.object) and not _KEPT_AT.match(r.text, *_after(r.text, r.subject))
+        # (or is in charge of one: "Zoe is in charge of the picture desk"; not one said to be kept somewhere)
 
     def _unnamed(self, thing: str) -> bool:
         """A thing said without a name of its own, or as a name and a slot's noun ("the Elm Road boiler")."""

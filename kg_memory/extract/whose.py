@@ -5,8 +5,10 @@ own things and household ("my cell", "Ana and I", "our family")."""
 from __future__ import annotations
 
 import re
+from dataclasses import replace
 from typing import Any
 
+from .base import ExtractedFact
 from .values import is_name, noun_phrase, numeric, pobj
 
 # who acts on a thing without being its slot's subject ("the team ported billing to Kotlin")
@@ -246,3 +248,18 @@ def named_before(verb: Any, subj: Any | None) -> Any | None:
     said = [verb.head] if verb.head != verb else [k for k in verb.children if k.dep_ in ("ccomp", "advcl", "parataxis")
                                                   and k.i < verb.i]
     return next((k for c in said for k in c.children if k.dep_ == "dobj" and is_name(k) and k.pos_ == "PROPN"), subj)
+
+
+# the speaker's elders, said as a name ("Dad got rid of the Volvo"): the speaker's own
+KIN_AS_NAMES = frozenset({"mum", "mom", "mam", "mother", "dad", "father", "gran", "granny", "grandma", "nan", "nana",
+                          "grandad", "granddad", "grandpa", "grandmother", "grandfather"})
+
+
+def as_kin(f: ExtractedFact, speaker: str) -> ExtractedFact:
+    """A fact whose subject is the speaker's elder said as a name ("Dad") said of the speaker's ("User's dad"),
+    as "my dad" says it."""
+    if f.subject.lower() not in KIN_AS_NAMES or not f.subject[:1].isupper():
+        return f
+    kin = f"{speaker}'s {f.subject.lower()}"
+    said = f"{kin}{f.statement[len(f.subject):]}" if f.statement.startswith(f.subject) else f.statement
+    return replace(f, subject=kin, statement=said)

@@ -232,8 +232,8 @@ def _holder(f: ExtractedFact, subject: str, held: Held, vocab: Vocabulary, speak
     if by_value is not None:
         return by_value
     # (the names inside its name, and the name in the other number: "printer" is "printers"; "the band": any)
-    named = [*_spans(f.subject), *_numbers(f.subject), *_headed(subject, held)] if not _a_type(f.subject, vocab) \
-        else list(held)
+    named = [*_spans(f.subject), *_numbers(f.subject), *_headed(subject, held), *_shortened(subject, held)] \
+        if not _a_type(f.subject, vocab) else list(held)
     by_name = {k for k in named if k != subject and any(p in slots for p, _ in held.get(k, ()))}
     return (by_name.pop(), None) if len(by_name) == 1 else _sole(f, subject, held, vocab, speaker)
 
@@ -243,6 +243,21 @@ def _headed(subject: str, held: Held) -> list[str]:
     peat-free compost)."""
     forms = (subject, *_numbers(subject))
     return [k for k in held if any(k.startswith(s + " ") or k.endswith(" " + s) for s in forms)]
+
+
+def _shortened(subject: str, held: Held) -> list[str]:
+    """The things whose name a name says with words left out, its first and last kept ("the water unit": the
+    water rescue unit)."""
+    words = subject.split()
+    if len(words) < 2:
+        return []
+    return [k for k in held if len(k.split()) > len(words) and k.split()[0] == words[0]
+            and k.split()[-1] == words[-1] and _in_order(words, k.split())]
+
+
+def _in_order(words: list[str], among: list[str]) -> bool:
+    rest = iter(among)
+    return all(w in rest for w in words)
 
 
 def _named_holder(f: ExtractedFact, subject: str, held: Held, vocab: Vocabulary) -> Holder | None:

@@ -4,7 +4,7 @@ one held."""
 
 from __future__ import annotations
 
-from .test_ontology_contract import _held_by_default, _insured
+from .test_ontology_contract import _held, _held_by_default, _insured
 
 
 def test_a_thing_said_by_its_head_noun_is_the_one_that_holds_the_slot(make_memory, group):
@@ -25,3 +25,25 @@ def test_a_change_near_two_slots_goes_to_the_one_the_speaker_holds(make_memory, 
     now, before = _held_by_default(make_memory, group, ["I'm doing my degree at Exeter.",
                                                         "I transferred to Bath for my final year."], "studies_at")
     assert now == {("User", "Bath")} and before == {("User", "Exeter")}
+
+
+def test_a_thing_said_with_a_word_of_its_name_left_out_is_the_one_that_holds_the_slot(make_memory, group):
+    """"The mountain unit" is the mountain rescue unit, which alone holds a leader: the hand-over is its."""
+    now, before = _held(make_memory, group, LED, ["The mountain rescue unit is led by Ffion.",
+                                                  "Ffion passed the mountain unit over to Dai."], "team_leader")
+    assert now == {("mountain rescue unit", "Dai")} and before == {("mountain rescue unit", "Ffion")}
+
+
+def test_a_role_taken_on_from_its_holder_is_the_holders_slot(make_memory, group):
+    """"Owain has taken on the rota from Mair": Mair was the speaker's rota keeper, so Owain is now."""
+    now, before = _held(make_memory, group, ROTA, ["Mair is our rota keeper.",
+                                                   "Owain has taken on the rota from Mair."], "rota_keeper")
+    assert now == {("User", "Owain")} and before == {("User", "Mair")}
+
+
+LED = {"extends": "default", "predicates": {"team_leader": {
+    "cardinality": "single", "object": "entity", "description": "the volunteer who leads a team or one of its units",
+    "examples": ["Morag leads the search dog section.", "The boat crew is led by Ifan."]}}}
+ROTA = {"extends": "default", "predicates": {"rota_keeper": {
+    "cardinality": "single", "object": "entity", "description": "the member who draws up the rota of shifts",
+    "examples": ["Gwen keeps our rota.", "The rota is done by Rhys."]}}}
