@@ -683,7 +683,8 @@ def _reading(verb: Any, subject: str | None, types: frozenset[str], speaker: str
         # ("The indexer was rewritten in Rust": what was rewritten is the subject)
         x, b = (_phrase(dobj, types) if dobj is not None else subject or ""), into
         return _made(x, lemma, b, f"{x} is written in {_text(b)}", "rewrite")
-    if lemma in REMADE and dobj is not None and (as_ := preps.get("as") or preps.get("into")) is not None:
+    if lemma in REMADE and dobj is not None and (as_ := preps.get("as") or preps.get("into")) is not None \
+            and not _possessed(verb, ("my",)):  # (not one's own: "turning my passion for dance into a business")
         x = _phrase(dobj, types)  # "We've rebuilt Room 2 as a space station": the thing is that now
         return _made(x, lemma, as_, f"{x} is now {_text(as_)}", "change")
     if subject is None:

@@ -87,6 +87,10 @@ _EVENT_VERBS = frozenset({"have", "do", "make", "go", "come", "spend", "hang", "
 # one sent to a place of work ("moved to the Dublin office", "transferred to our Leeds branch")
 _TO_WORK = re.compile(rf"\b(?:mov|relocat|transferr)(?:e|es|ed|ing)\s+(?:over\s+)?to\s+(?:the\s+|our\s+|their\s+)?"
                       rf"(?:[\w'’-]+\s+){{0,3}}({'|'.join(sorted(WORKPLACES))})\b", re.I)
+_INSTEAD = re.compile(r"\binstead\b", re.I)
+_I_AM_AT = re.compile(r"\b(?:I|we)\s*(?:'m|am|'re|are)\s+(?:\w+\s+)?(?:at|with)\s", re.I)  # (not "my band is")
+_THESE_DAYS = re.compile(r"\b(?:these days|nowadays|for good)\b", re.I)  # (said of a value now, more than "now")
+_NOT_HELD_VERBS = frozenset({"have", "get", "go", "visit", "see", "meet", "watch", "read", "try", "want", "need"})
 _STAND_INS = frozenset({"one", "ones", "it", "that", "this", "them", "another", "another one", "the other"})
 # a clause said in the passive with any preposition ("is insured with Hiscox"): no doer of it is said first
 _DONE_TO = re.compile(r"\b(?:is|are|was|were|been|being)\s+(?:\w+ly\s+|now\s+|also\s+|still\s+)?\w+(?:ed|en)\b",
@@ -394,6 +398,8 @@ class MeaningReader(Turning):
             # nor does a group's own ontology read a people's slot off a passing act ("had a long lunch"): only
             # its own slots may take one ("I have a Jeep Wrangler": owns_car)
             found = self.slots(r, among=frozenset(self.vocab.own))
+        if found is None and not wish and self.changes_only and r.shape == "plain":
+            found = self._if_held(r, speaker)
         typed = self._typed_thing(r.object)
         if not wish and (found is None or found[0].name not in self.vocab.own or typed):
             # (the built-in slots are people's: "Tariq owns the invoicing service" is no pet of Tariq's; and a
@@ -407,6 +413,23 @@ class MeaningReader(Turning):
                     self._exemplars().takes_names(found[0].name) or served(r) or self._nearer(turned, (r, found))):
                 return turned
         return (r, found) if found and (not wish or found[0].name in self.aims) else None
+
+    def _if_held(self, r: Reading, speaker: str) -> Slots | None:
+        """"I'm stacking shelves at Aldi these days", "I'm doing midwifery instead": a name the speaker says is
+        theirs now (or any value said "instead"), near slots none of which it is clearly of, changes whichever
+        of them the speaker holds: the pipeline keeps it only for a slot held (``needs_slot``)."""
+        if r.subject != speaker or not r.object or r.verb in _NOT_HELD_VERBS:
+            return None
+        instead = _INSTEAD.search(r.text) is not None
+        lasting = instead or _THESE_DAYS.search(r.text) is not None
+        # (only being somewhere says too little with "now": "I'm at Heathrow now, the flight is late"; a surface
+        # reading has no verb)
+        named = r.object_proper and (lasting and (r.verb not in ("be", "") or _I_AM_AT.search(r.text) is not None)
+                                     or _SAID_NOW.search(r.text) is not None and r.verb not in ("be", ""))
+        if not (named or instead):
+            return None
+        found = self.slots(replace(r, shape="change"))
+        return None if found is None else (found[0], found[1], True)
 
     def _moved_with_its_slot(self, r: Reading) -> bool:
         """Is the thing a change moves said with a slot's noun after it ("Security changed the back door code to

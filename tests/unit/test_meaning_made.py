@@ -15,6 +15,11 @@ def test_a_thing_remade_as_another_has_that_value_now(under):
     assert ("attic", "room_theme", "jungle temple", False) in turned  # (a room of the group's said by its name)
 
 
+def test_ones_own_thing_made_into_another_is_no_slots_value(rules):
+    said = _facts(rules, "I'm hoping to turn my baking hobby into a business.")
+    assert not any(f[1] in ("works_at", "likes", "has_hobby") and f[2] == "business" for f in said), said
+
+
 def test_a_role_taken_on_from_someone_is_handed_over(under):
     said = {f[1:] for f in _facts(under("rescue"), "Alun has taken on callout coordination from Sian.")}
     assert ("callout_coordinator", "Alun", False) in said  # (whose slot it is, the one who holds it settles:
