@@ -201,6 +201,8 @@ class LLMExtractor:
                 if short is None and (chosen := _chosen_among(fact, x.facts)) is not None:
                     # (a slot meaning weighed nearly as near as its choice: the model's, said the floor's way round)
                     short, fact = chosen, self._in_slot(x.facts[chosen], fact)
+                if short is None:  # (or the floor took the thing for its own value: the model's has the value)
+                    short = _thing_as_its_value(fact, x.facts)
                 if short is None and (_covered(fact, x.facts, self.vocab) or _only_a_value(fact, x.facts, self.vocab)):
                     continue
                 if short is None:
@@ -382,6 +384,16 @@ def _chosen_among(fact: ExtractedFact, found: list[ExtractedFact]) -> int | None
     return next((i for i, f in enumerate(found) if fact.predicate in f.rivals and not (f.ending or fact.ending)
                  and (same_thing(f.subject, fact.subject) or same_thing(f.object, fact.object)
                       or same_thing(f.subject, fact.object) and same_thing(f.object, fact.subject))), None)
+
+
+def _thing_as_its_value(fact: ExtractedFact, found: list[ExtractedFact]) -> int | None:
+    """The floor's fact of the same slot whose value is the model's subject, said with another value: the floor took
+    the thing for its own slot's value ("User room_theme Room 2" of "We've rebuilt Room 2 as a space station", which
+    the model wrote "Room 2 room_theme space station"); by its index. Not the floor's fact turned round (the model's
+    value its subject): ``_covered`` keeps the floor's then."""
+    return next((i for i, f in enumerate(found) if f.predicate == fact.predicate and not (f.ending or fact.ending)
+                 and same_thing(f.object, fact.subject) and not same_thing(f.subject, fact.subject)
+                 and not same_thing(f.subject, fact.object)), None)
 
 
 def _cut_short(fact: ExtractedFact, found: list[ExtractedFact]) -> int | None:

@@ -233,3 +233,29 @@ def test_the_model_chooses_among_the_slots_meaning_found_near(make_memory, repla
     assert not any(o == "Sanofi" for _, _, o in now) and not any(p == "dispensing_system" for _, p, _ in now), now
     before = {(f.subject, f.object) for f in m.facts(group=group, predicate="supplier", as_of="2025-06-01")}
     assert before == {("Hillside", "Sanofi")}
+
+
+def test_the_models_value_replaces_a_floor_that_took_the_thing_for_its_own_value(make_memory, replay, group,
+                                                                                   embedder):
+    """The floor reads "We've dressed the Crypt up as a pirate ship" as the speaker's theme, the Crypt; the model, as
+    the Crypt's theme, a pirate ship. The model's takes the floor's place, and replaces the Crypt's theme before."""
+    from pathlib import Path
+
+    rooms = Path(__file__).resolve().parents[1] / "fixtures" / "ontologies" / "escaperooms.toml"
+    c = LLMClient(base_url=replay.url, api_key="sk-test", model="replay-1", retry_base=0.01, sleep=lambda _: None)
+    m = make_memory()
+    m.extractor = LLMExtractor(c, concurrency=1, window=8, embedder=embedder)
+    m.set_ontology(rooms, group=group)
+    replay.script += [{"content": json.dumps({"1 Mara": [{"subject": "Crypt", "predicate": "room_theme",
+                                                          "object": "Victorian prison"}]})},
+                      {"content": json.dumps({"1 Mara": [{"subject": "Crypt", "predicate": "room_theme",
+                                                          "object": "pirate ship"}]})}]
+    for at, said in (("2025-03-10T10:00:00Z", "The Crypt is themed as a Victorian prison."),
+                     ("2025-10-10T10:00:00Z", "We've dressed the Crypt up as a pirate ship.")):
+        stats = m.add_episodes([Episode(group_id=group, content=said, speaker="Mara", occurred_at=at, created_at=at,
+                                        session_id="s1")])
+        assert stats.llm_calls == 1 and stats.episodes_failed == 0
+    now = {(f.subject, f.object) for f in m.facts(group=group, predicate="room_theme")}
+    assert now == {("Crypt", "pirate ship")}, now
+    before = {(f.subject, f.object) for f in m.facts(group=group, predicate="room_theme", as_of="2025-06-01")}
+    assert before == {("Crypt", "Victorian prison")}
