@@ -432,7 +432,7 @@ def _subject_of(verb: Any, speaker: str, topic: str | None, types: frozenset[str
     if low in _PRONOUNS:
         return topic, topic
     noun = subj.pos_ == "NOUN" or subj.dep_ == "advmod"  # (a noun the parser took for an adverb: _hung_subject)
-    if noun and (a_slot_noun(subj, slot_words) or _mine_said_as(subj, verb, people)) or \
+    if noun and not _numbered(subj) and (a_slot_noun(subj, slot_words) or _mine_said_as(subj, verb, people)) or \
             subj.pos_ == "PROPN" and _mine_said_as(subj, verb, people):  # "My GP is Dr. Lindqvist"
         owner = _there(subj, slot_words) or _owner(subj, speaker, types)
         if owner is not None:

@@ -331,13 +331,26 @@ class MeaningReader(Turning):
         if not ranked:
             return None
         top, score = ranked[0]
+        floor = SHAPE_THRESHOLD if r.shape in ("change", "hand_over", "rewrite") else self.threshold
+        doer = self._doer_named(r.verb, ranked)
+        if doer is not None and doer[1] >= floor:
+            return self.vocab.predicates[doer[0]], doer[1]
         if not self._said_in_its_words(top, words_of(r.text)):
             return None  # (nearest to a slot it does not name: no slot, not the next nearest)
         runner = ranked[1][1] if len(ranked) > 1 else -1.0
-        floor = SHAPE_THRESHOLD if r.shape in ("change", "hand_over", "rewrite") else self.threshold
         if score < floor or score - runner < self.margin:
             return None
         return self.vocab.predicates[top], score
+
+    def _doer_named(self, verb: str, ranked: list[tuple[str, float]]) -> tuple[str, float] | None:
+        """The one slot within ``SLOT_BAND`` of the nearest whose own word names the verb's doer ("Tom manages me
+        now": the manager, though a name and "me" lie nearer a partner in meaning): the verb names it."""
+        if len(verb) < 4 or not ranked:
+            return None
+        named = [(p, sc) for p, sc in ranked if ranked[0][1] - sc <= SLOT_BAND
+                 and any(w.endswith(("er", "or")) and len(w) > 5 and verb.startswith(w[:-2])
+                         for w in self.words.get(p, frozenset()))]
+        return named[0] if len(named) == 1 and named[0] != ranked[0] else None
 
     def _match(self, r: Reading, speaker: str, wish: bool) -> tuple[Reading, Slots] | None:
         """A reading and its slots. A clause in which the speaker (or a team) acts on a thing ("we moved
@@ -384,6 +397,8 @@ class MeaningReader(Turning):
         # a thing handed over or rewritten is a thing's slot ("Priya handed billing over to Tom"), never a
         # person's ("the billing service's partner is Tom"); nor is a thing of one of the group's types ("the late
         # shift" has no manager)
+        if r.shape == "hand_over" and not wish and self._sent_not_handed(r):
+            r = replace(r, shape="change")
         found = self.slots(r, things_only=r.shape in ("hand_over", "rewrite") or self._of_a_type(r.subject),
                            among=self.aims if wish else self._held_by_someone if r.shape == "hand_over" else None)
         if found and self.changes_only and r.shape == "plain":
@@ -413,6 +428,15 @@ class MeaningReader(Turning):
                     self._exemplars().takes_names(found[0].name) or served(r) or self._nearer(turned, (r, found))):
                 return turned
         return (r, found) if found and (not wish or found[0].name in self.aims) else None
+
+    def _sent_not_handed(self, r: Reading) -> bool:
+        """"We transferred the N1 over to Sandhills": a thing handed over to a name that is nearer a slot of values
+        (the depot) than any slot of someone's, by more than ``SLOT_BAND``, is moved there, not handed over."""
+        people = self._held_by_someone or frozenset()
+        scores = self._scores(r, things_only=True)
+        top = max(scores, key=lambda p: scores[p], default=None)
+        best_person = max((v for p, v in scores.items() if p in people), default=0.0)
+        return top is not None and top not in people and scores[top] - best_person > SLOT_BAND
 
     def _if_held(self, r: Reading, speaker: str) -> Slots | None:
         """"I'm stacking shelves at Aldi these days", "I'm doing midwifery instead": a name the speaker says is

@@ -1,6 +1,8 @@
 """Sentences said again in the words the readers know: an aside dropped ("If I'm honest, ..."), a couple said as the
 speaker's own clause ("Jonah and I have been dating"), "my phone's a OnePlus" as "my phone is", a headline that
-names a new one ("New number: ...") and a thing of one's own changed to a value ("switched my email to X")."""
+names a new one ("New number: ..."), a thing of one's own changed to a value ("switched my email to X") and a wedding
+said as an idiom ("we tied the knot"); what they did to the speaker as done to the speaker ("they've promoted me
+to")."""
 
 from __future__ import annotations
 
@@ -24,6 +26,14 @@ _NEW_ONE_LINE = re.compile(r"^(?:[\w\s-]+,\s+)?(?:[Mm]y\s+|[Oo]ur\s+)?[Nn]ew\s+(
 _MINE_CHANGED = re.compile(r"\b(?:I|[Ww]e)(?:['’]ve|\s+have)?\s+(?:just\s+|finally\s+)?(?:changed|switched|updated)\s+"
                            r"([Mm]y|[Oo]ur)\s+((?:[a-z]+\s+)?[A-Za-z]+)\s+(?:over\s+)?to\s+(?!(?:a|an)\s)(?=\S)")
 
+# a wedding said as an idiom ("We tied the knot in September!"): said plainly, as "got married"
+_HITCHED = re.compile(r"\b(I|[Ww]e)\s+((?:finally|just|officially)\s+)?(?:tied\s+the\s+knot|got\s+hitched)\b")
+
+# what they did to the speaker, said as done to the speaker ("They've bumped me up to HR manager": "I got bumped up
+# to HR manager"), as the phrase patterns read it
+_THEY_DID_ME = re.compile(r"\b[Tt]hey(?:['’]ve|\s+have)?\s+(?:just\s+|finally\s+)?([a-z]+ed)\s+me\s+"
+                          r"((?:up|over)\s+)?to\b")
+
 
 def _said_as_mine(m: re.Match[str]) -> str:
     """"Jonah and I have been dating": "I have been dating Jonah" ("together with", "going out with", "seeing")."""
@@ -36,6 +46,8 @@ def _said_as_mine(m: re.Match[str]) -> str:
 def reworded(raw: str) -> str:
     """The sentence ``raw`` said again as the readers read it (see the module's doc)."""
     said = _TOGETHER.sub(_said_as_mine, _ASIDE.sub("", raw.strip()))
+    said = _THEY_DID_ME.sub(lambda m: f"I got {m.group(1)} {m.group(2) or ''}to", said)
+    said = _HITCHED.sub(lambda m: f"{m.group(1)} {m.group(2) or ''}got married", said)
     said = said[:1].upper() + said[1:]
     said = _MINE_CHANGED.sub(lambda m: f"{m.group(1).capitalize()} {m.group(2)} is ", said)
     said = _THING_IS.sub(r"\1 \2 is ", dates.expand_weekdays(said))  # (the one slot's new value: no "now")

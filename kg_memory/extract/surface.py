@@ -89,8 +89,8 @@ def _leading_subject(doc: Any, verbs: frozenset[str], types: frozenset[str]) -> 
         if not (said_as_verb or misread or past or hung):  # (or "Vandelay advanced to ...": a past after a name)
             continue
         words = [w for w in doc[:t.i] if w.lower_ not in _DETS and w.pos_ != "ADV" and not w.is_punct]
-        if not words or words[0].lower_ in _PRONOUNS | _FIRST or not all(w.pos_ in ("NOUN", "PROPN", "VERB", "ADJ")
-                                                                         for w in words):
+        if not words or words[0].lower_ in _PRONOUNS | _FIRST or not all(w.pos_ in ("NOUN", "PROPN", "VERB", "ADJ",
+                                                                                   "NUM") for w in words):
             return None
         parts = [w.text for w in words]
         if len(parts) > 1 and parts[-1].lower() in types:

@@ -12,7 +12,9 @@ from .base import ExtractedFact
 from .values import is_name, noun_phrase, numeric, pobj
 
 # who acts on a thing without being its slot's subject ("the team ported billing to Kotlin")
-AGENTS = frozenset({"team", "someone", "somebody", "they", "everyone", "engineering", "ops", "devops", "platform"})
+AGENTS = frozenset({"team", "someone", "somebody", "they", "everyone", "engineering", "ops", "devops", "platform",
+                    "council", "management", "board", "landlord", "government", "company", "owners", "hr"})
+# (and the bodies that set a thing's terms: "The council has raised pupil lunches to £2.45")
 FIRST = frozenset({"i", "we"})
 
 
