@@ -176,7 +176,7 @@ def pobj(prep: Any) -> Any | None:
             return after
     if found is not None and found.pos_ == "VERB":  # "changed to finishing a sprint triathlon": what it is of
         return next((k for k in found.children if k.dep_ == "dobj"), found)
-    return found
+    return found if found is None or is_name(found) else called(found)  # ("at a little independent called Grind")
 
 
 def is_name(tok: Any) -> bool:

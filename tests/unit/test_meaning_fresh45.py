@@ -40,3 +40,9 @@ def test_a_body_that_sets_a_things_terms_acts_on_the_thing(under):
     said = _facts(under("canteen"), "The council has raised school breakfasts to £1.10.")
     assert ("school breakfasts", "meal_price", "£1.10", False) in said
     assert not any(f[0] == "council" for f in said), said
+
+
+def test_a_place_said_as_a_noun_called_a_name_is_the_name(rules):
+    said = _facts(rules, "I'm serving coffee at a tiny bakery called Crumbs these days.")
+    assert ("user", "works_at", "Crumbs", False) in said  # (kept only if the speaker holds a workplace: the pipeline)
+    assert not any(f[2] in ("tiny bakery", "bakery", "coffee") for f in said), said
