@@ -88,7 +88,8 @@ _EVENT_VERBS = frozenset({"have", "do", "make", "go", "come", "spend", "hang", "
 _TO_WORK = re.compile(rf"\b(?:mov|relocat|transferr)(?:e|es|ed|ing)\s+(?:over\s+)?to\s+(?:the\s+|our\s+|their\s+)?"
                       rf"(?:[\w'’-]+\s+){{0,3}}({'|'.join(sorted(WORKPLACES))})\b", re.I)
 _INSTEAD = re.compile(r"\binstead\b", re.I)
-_I_AM_AT = re.compile(r"\b(?:I|we)\s*(?:'m|am|'re|are)\s+(?:\w+\s+)?(?:at|with)\s", re.I)  # (not "my band is")
+# being at a name oneself ("I'm at Costa these days"; not "my band is", nor "with": a partner, a provider, a firm)
+_I_AM_AT = re.compile(r"\b(?:I|we)\s*(?:'m|am|'re|are)\s+(?:\w+\s+)?at\s", re.I)
 _THESE_DAYS = re.compile(r"\b(?:these days|nowadays|for good)\b", re.I)  # (said of a value now, more than "now")
 _NOT_HELD_VERBS = frozenset({"have", "get", "go", "visit", "see", "meet", "watch", "read", "try", "want", "need"})
 _STAND_INS = frozenset({"one", "ones", "it", "that", "this", "them", "another", "another one", "the other"})

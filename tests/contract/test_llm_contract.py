@@ -207,27 +207,33 @@ def test_erasure_removes_the_cached_model_answers_of_erased_turns(make_memory, r
     assert files and all(b"Vortigernia" not in p.read_bytes() for p in files)
 
 
+def _said_under(make_memory, replay, group, embedder, ontology, turns):
+    """A memory under an example ontology (``tests/fixtures/ontologies/<ontology>.toml``) whose model extractor reads
+    each of ``turns`` (when, what Mara said, the facts the model writes for it) in one call of its own."""
+    from pathlib import Path
+
+    c = LLMClient(base_url=replay.url, api_key="sk-test", model="replay-1", retry_base=0.01, sleep=lambda _: None)
+    m = make_memory()
+    m.extractor = LLMExtractor(c, concurrency=1, window=8, embedder=embedder)
+    m.set_ontology(Path(__file__).resolve().parents[1] / "fixtures" / "ontologies" / f"{ontology}.toml", group=group)
+    for at, said, written in turns:
+        replay.script.append({"content": json.dumps({"1 Mara": written})})
+        stats = m.add_episodes([Episode(group_id=group, content=said, speaker="Mara", occurred_at=at, created_at=at,
+                                        session_id="s1")])
+        assert stats.llm_calls == 1 and stats.episodes_failed == 0
+    return m
+
+
 def test_the_model_chooses_among_the_slots_meaning_found_near(make_memory, replay, group, embedder):
     """Meaning reads "Hillside's travel vaccines are supplied by Sanofi" nearest as the dispensing system, with the
     supplier nearly as near (``ExtractedFact.rivals``); the model, which read the sentence, wrote the supplier, so the
     supplier it is: said its way ("Hillside supplier Sanofi"), or turned round ("Valneva supplier Hillside"), in
     which case the floor's way round is kept. The second value then replaces the first; no dispensing system stays."""
-    from pathlib import Path
-
-    pharmacy = Path(__file__).resolve().parents[1] / "fixtures" / "ontologies" / "pharmacy.toml"
-    c = LLMClient(base_url=replay.url, api_key="sk-test", model="replay-1", retry_base=0.01, sleep=lambda _: None)
-    m = make_memory()
-    m.extractor = LLMExtractor(c, concurrency=1, window=8, embedder=embedder)
-    m.set_ontology(pharmacy, group=group)
-    replay.script += [{"content": json.dumps({"1 Mara": [{"subject": "Hillside", "predicate": "supplier",
-                                                          "object": "Sanofi"}]})},
-                      {"content": json.dumps({"1 Mara": [{"subject": "Valneva", "predicate": "supplier",
-                                                          "object": "Hillside"}]})}]
-    for at, said in (("2025-03-10T10:00:00Z", "Hillside's travel vaccines are supplied by Sanofi."),
-                     ("2025-10-10T10:00:00Z", "Hillside gets its travel vaccines from Valneva this year.")):
-        stats = m.add_episodes([Episode(group_id=group, content=said, speaker="Mara", occurred_at=at, created_at=at,
-                                        session_id="s1")])
-        assert stats.llm_calls == 1 and stats.episodes_failed == 0
+    m = _said_under(make_memory, replay, group, embedder, "pharmacy", [
+        ("2025-03-10T10:00:00Z", "Hillside's travel vaccines are supplied by Sanofi.",
+         [{"subject": "Hillside", "predicate": "supplier", "object": "Sanofi"}]),
+        ("2025-10-10T10:00:00Z", "Hillside gets its travel vaccines from Valneva this year.",
+         [{"subject": "Valneva", "predicate": "supplier", "object": "Hillside"}])])
     now = {(f.subject, f.predicate, f.object) for f in m.facts(group=group)}
     assert ("Hillside", "supplier", "Valneva") in now, now
     assert not any(o == "Sanofi" for _, _, o in now) and not any(p == "dispensing_system" for _, p, _ in now), now
@@ -239,22 +245,11 @@ def test_the_models_value_replaces_a_floor_that_took_the_thing_for_its_own_value
                                                                                    embedder):
     """The floor reads "We've dressed the Crypt up as a pirate ship" as the speaker's theme, the Crypt; the model, as
     the Crypt's theme, a pirate ship. The model's takes the floor's place, and replaces the Crypt's theme before."""
-    from pathlib import Path
-
-    rooms = Path(__file__).resolve().parents[1] / "fixtures" / "ontologies" / "escaperooms.toml"
-    c = LLMClient(base_url=replay.url, api_key="sk-test", model="replay-1", retry_base=0.01, sleep=lambda _: None)
-    m = make_memory()
-    m.extractor = LLMExtractor(c, concurrency=1, window=8, embedder=embedder)
-    m.set_ontology(rooms, group=group)
-    replay.script += [{"content": json.dumps({"1 Mara": [{"subject": "Crypt", "predicate": "room_theme",
-                                                          "object": "Victorian prison"}]})},
-                      {"content": json.dumps({"1 Mara": [{"subject": "Crypt", "predicate": "room_theme",
-                                                          "object": "pirate ship"}]})}]
-    for at, said in (("2025-03-10T10:00:00Z", "The Crypt is themed as a Victorian prison."),
-                     ("2025-10-10T10:00:00Z", "We've dressed the Crypt up as a pirate ship.")):
-        stats = m.add_episodes([Episode(group_id=group, content=said, speaker="Mara", occurred_at=at, created_at=at,
-                                        session_id="s1")])
-        assert stats.llm_calls == 1 and stats.episodes_failed == 0
+    m = _said_under(make_memory, replay, group, embedder, "escaperooms", [
+        ("2025-03-10T10:00:00Z", "The Crypt is themed as a Victorian prison.",
+         [{"subject": "Crypt", "predicate": "room_theme", "object": "Victorian prison"}]),
+        ("2025-10-10T10:00:00Z", "We've dressed the Crypt up as a pirate ship.",
+         [{"subject": "Crypt", "predicate": "room_theme", "object": "pirate ship"}])])
     now = {(f.subject, f.object) for f in m.facts(group=group, predicate="room_theme")}
     assert now == {("Crypt", "pirate ship")}, now
     before = {(f.subject, f.object) for f in m.facts(group=group, predicate="room_theme", as_of="2025-06-01")}
