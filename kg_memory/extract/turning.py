@@ -27,10 +27,10 @@ _KEPT_AT = re.compile(r"\s+(?:is|are|was|were|has been|have been|gets|got)\s+(?:
                       r"(?!(?:helm|charge|call)\b)", re.I)
 
 
-def _after(text: str, name: str) -> tuple[int, int]:
-    """Where a name said in a text ends: the span right after it (none when it is not said)."""
-    at = text.find(name)
-    return (at + len(name), at + len(name) + 60) if at >= 0 else (len(text), len(text))
+def _kept_somewhere(r: Reading) -> bool:
+    """Is the reading's subject said to be kept, based or parked at a place (``_KEPT_AT``, right after its name)?"""
+    at = r.text.find(r.subject)
+    return at >= 0 and _KEPT_AT.match(r.text, at + len(r.subject), at + len(r.subject) + 60) is not None
 
 
 class Turning:
@@ -64,7 +64,7 @@ class Turning:
         """"Aisha is now head chef at The Grove": one said to be a slot's role at a named thing is the thing's
         value of that slot (a slot of the group's whose values are names, its role said in its own words)."""
         if spec.name not in self.vocab.own or spec.object_kind != "entity" or not r.subject[:1].isupper() \
-                or _KEPT_AT.match(r.text, *_after(r.text, r.subject)):
+                or _kept_somewhere(r):
             return r  # (a participle is no role: "The older Land Rover is kept at the Glenridding base")
         role = re.search(rf"\b{re.escape(r.subject)}\s+(?:is|was|are|became|becomes|has become)\s+(?:now\s+)?"
                          rf"(?:the\s+|our\s+|a\s+)?((?:[a-z-]+\s+){{0,2}}[a-z-]+)\s+(?:at|of|for)\s+(?:the\s+)?"
@@ -93,7 +93,7 @@ class Turning:
         whose values are names (or said to be for one: "runs training for the under-15s"), may be the thing's
         slot with the name as its value (``_turned`` says)."""
         return r.subject[:1].isupper() and (r.verb not in ("be", "have") or _IN_CHARGE.search(r.text) is not None) \
-            and self._unnamed(r.object) and not _KEPT_AT.match(r.text, *_after(r.text, r.subject))
+            and self._unnamed(r.object) and not _kept_somewhere(r)
         # (or is in charge of one: "Zoe is in charge of the picture desk"; not one said to be kept somewhere)
 
     def _unnamed(self, thing: str) -> bool:
