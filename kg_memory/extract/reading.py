@@ -15,7 +15,7 @@ HAND_OVER = frozenset({"hand", "transfer", "pass", "reassign", "give", "sell"})
 # (with the past forms the small parser leaves unlemmatised)
 REWRITE = frozenset({"rewrite", "write", "port", "reimplement", "rebuild", "build", "rebuilt", "rewrote", "rewritten"})
 # verbs that make a thing over as another ("rebuilt Room 2 as a space station", "turned the loft into a gym")
-REMADE = frozenset({"rebuild", "rebuilt", "convert", "turn", "redo", "refit", "redesign", "rebrand", "remake",
+REMADE = frozenset({"rebuild", "convert", "turn", "redo", "refit", "redesign", "rebrand", "remake",
                     "reinvent", "rename", "retheme", "redecorate", "repurpose", "relaunch", "reimagine", "transform",
                     "redress", "revamp", "reopen"})
 WRITE = frozenset({"write", "rewrite", "rewrote", "rewritten"})  # of a language only "in" one; "to" a store is storage

@@ -251,8 +251,8 @@ def _shortened(subject: str, held: Held) -> list[str]:
     words = subject.split()
     if len(words) < 2:
         return []
-    return [k for k in held if len(k.split()) > len(words) and k.split()[0] == words[0]
-            and k.split()[-1] == words[-1] and _in_order(words, k.split())]
+    return [k for k in held if len(said := k.split()) > len(words) and said[0] == words[0]
+            and said[-1] == words[-1] and _in_order(words, said)]
 
 
 def _in_order(words: list[str], among: list[str]) -> bool:
