@@ -17,7 +17,7 @@ from . import dates, parse
 from .clauses import readings
 from .preps import CARE_VERBS, NOT_VALUE, WHEN_PREPS
 from .reading import WHEN, Reading
-from .shapes import said_verb
+from .shapes import kept_somewhere, said_verb
 from .slotwords import listed_values
 from .surface import surface_readings
 from .values import AMOUNT, has_number, shapes_in
@@ -154,8 +154,9 @@ def example_reading(example: str, types: frozenset[str], slot_words: frozenset[s
 
 def _turned_round(r: Reading) -> Reading:
     """A name acting on an unnamed thing, in a slot other examples give names as values: the name is the value
-    ("Hamptons look after the mews house", beside "Flat 3 is managed by Foxtons")."""
-    if r.subject[:1].isupper() and not any(c.isupper() for c in r.object):
+    ("Hamptons look after the mews house", beside "Flat 3 is managed by Foxtons"); not one done to at a place
+    ("Leo is taught at the library")."""
+    if r.subject[:1].isupper() and not any(c.isupper() for c in r.object) and not kept_somewhere(r):
         return replace(r, subject=r.object, object=r.subject, object_proper=True)
     return r
 
@@ -282,6 +283,12 @@ def _read_as_the_group_reads(p: Predicate, vocab: Vocabulary, types: frozenset[s
             for (e, r), (_, lr) in zip(found, late, strict=True)]
 
 
+def _doer_said_first(r: Reading) -> bool:
+    """Was the reading already turned round, its value the doer said before its subject ("Malcolm plays the organ at
+    St Peter's": St Peter's organist)?"""
+    return r.object_proper and 0 <= r.text.find(r.object) < r.text.find(r.subject.removesuffix("'s"))
+
+
 def example_readings(p: Predicate, vocab: Vocabulary, types: frozenset[str], slot_words: frozenset[str]
                      ) -> list[tuple[str, Reading | None]]:
     """Each example of the predicate and its reading, with the value as the slot's value: said as the
@@ -294,15 +301,16 @@ def example_readings(p: Predicate, vocab: Vocabulary, types: frozenset[str], slo
     # ("We record Night Shift at Soundhouse Studios": the thing the speaker works on is the slot's)
     found = [(e, replace(r, subject=r.moved) if r is not None and r.subject == "User" and r.moved else r)
              for e, r in found]
-    found = [(e, replace(r, subject=r.object, object=r.subject) if r is not None
-              and said_verb(e, r, doers) in doers and not PASSIVE.search(e) else r) for e, r in found]
+    found = [(e, replace(r, subject=r.object, object=r.subject) if r is not None and said_verb(e, r, doers) in doers
+              and not PASSIVE.search(e) and not _doer_said_first(r) else r) for e, r in found]
     names = sum(1 for _, r in found if r is not None and any(c.isupper() for c in r.object))
     if p.name not in vocab.own or not names:
         return found
-    # (in a slot of values, only one who cares for a thing: "Hamptons look after the mews house")
+    # (in a slot of values, only one who cares for a thing: "Hamptons look after the mews house"; not one done to at
+    # a place: "Leo is taught at the library")
     return [(e, replace(r, subject=r.object, object=r.subject) if r is not None and r.subject[:1].isupper()
              and not any(c.isupper() for c in r.object) and (p.object_kind == "entity" or r.verb in CARE_VERBS)
-             else r) for e, r in found]
+             and not kept_somewhere(r) else r) for e, r in found]
 
 
 def build_exemplars(active: list[Predicate], vocab: Vocabulary, types: frozenset[str], slot_words: frozenset[str],

@@ -32,6 +32,13 @@ _STREET = re.compile(r"\d+[A-Za-z]?,?\s+(?:[A-Z][\w'’-]*\s+){1,3}(?i:street|st
                      r"place|crescent|terrace|court|gardens|grove|row|square|hill|mews|walk|boulevard|view)\b")
 
 
+def whole_address(value: str, sentence: str) -> str:
+    """"My new address is Flat 4, 9 Mill Lane": an address said in parts (a flat, then its street) is all of them."""
+    at = sentence.find(value + ",")
+    street = _STREET.match(sentence[at + len(value) + 1:].lstrip()) if at >= 0 else None
+    return f"{value}, {street.group(0)}" if street is not None else value
+
+
 _SAID_BY_US = re.compile(r"(?:I|we)\b", re.I)  # (not "our office is at ...", "my address is ...": another slot's)
 
 

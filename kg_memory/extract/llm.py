@@ -46,6 +46,7 @@ from .prompts import (
     restated_window,
     window_facts,
 )
+from .sentence import SENTENCE
 from .succession import with_names
 
 
@@ -336,8 +337,6 @@ class LLMExtractor:
 
 def _sentence_with(text: str, value: str) -> str:
     """The sentence of a turn that says ``value`` (the whole turn when none does alone)."""
-    from .rules import SENTENCE
-
     low = value.lower()
     return next((s for s in SENTENCE.split(text) if low in s.lower()), text)
 

@@ -214,6 +214,7 @@ class MeaningReader(Turning):
             rivals = _near_rivals(self._scores(r), spec.name, self._alike(r.object)) \
                 if self.rivals and r.shape == "plain" and r.object and not r.any_value else ()
             r = self._titled_holder(self._role_at(self._named_end(r, spec), spec), spec)
+            r = self._acting_at_its_subject(r, spec)
             r = self._old_said_beside(r, spec, doc, sentence)
             mine = only_its_noun(r.subject, r.text, spec.name, spec.keywords)  # ("The date has changed: ...")
             r = replace(r, subject=speaker if mine else self._slot_owner(r.subject, spec.name, r.text))
@@ -685,7 +686,17 @@ class MeaningReader(Turning):
             return subject
         if last and a_slot_word(last, self.words.get(predicate, frozenset()) | set(predicate.split("_"))):
             return " ".join(words[:-1]).removesuffix("'s").removesuffix("’s")
-        return subject
+        return self._name_said_before(subject, predicate, text)
+
+    def _name_said_before(self, subject: str, predicate: str, text: str) -> str:
+        """"Amira's sessions run on Zoom": a common noun said after a name's "'s", in a slot of the group's whose
+        examples are all said of names ("Leo is taught at the library"), is said of the name."""
+        said = re.search(rf"\b({_NAME})\s*['’]s\s+(?:[a-z-]+\s+)?{re.escape(subject)}\b", text) \
+            if subject.islower() and predicate in self.vocab.own else None
+        examples = self._example_readings(self.vocab.predicates[predicate]) if said else []
+        if said is None or not examples or not all(r is not None and r.subject[:1].isupper() for _, r in examples):
+            return subject
+        return said.group(1)
 
     def whose(self, subject: str) -> str:
         """A subject said with the noun of a slot or of an entity type after its name ("The Hooli

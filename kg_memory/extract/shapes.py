@@ -73,3 +73,16 @@ def widest(matched: list[tuple[Reading, Slots]]) -> list[tuple[Reading, Slots]]:
                    and r.object and r.object != o.object and r.object.lower() in o.object.lower()
                    for o, s in matched)
     return [(r, s) for r, s in matched if not inside(r, s[0].name)]
+
+
+# a name said to be kept, based or parked somewhere ("The older Land Rover is kept at the Glenridding base"): the
+# name is done to (not "is leading on"), and is where the place says; not the place's value
+_KEPT_AT = re.compile(r"\s+(?:is|are|was|were|has been|have been|gets|got)\s+(?:\w+ly\s+|now\s+|still\s+|also\s+)?"
+                      r"(?![a-z]+ing\b)[a-z]+\s+(?:at|in|on|inside)\s+(?:the\s+|our\s+)?"
+                      r"(?!(?:helm|charge|call)\b)", re.I)
+
+
+def kept_somewhere(r: Reading) -> bool:
+    """Is the reading's subject said to be kept, based or parked at a place (``_KEPT_AT``, right after its name)?"""
+    at = r.text.find(r.subject)
+    return at >= 0 and _KEPT_AT.match(r.text, at + len(r.subject), at + len(r.subject) + 60) is not None

@@ -13,24 +13,18 @@ from typing import TYPE_CHECKING
 from ..core.vocab import Predicate, Vocabulary
 from .exemplars import Exemplars, ended_so
 from .reading import Reading
-from .shapes import Slots, bare, served
+from .shapes import Slots, bare, kept_somewhere, served
 from .whose import MOVES, a_slot_word, agent_noun
 from .wording import says_a_title, titled
 
 _IN_CHARGE = re.compile(r"\b(?:in charge of|at the helm of|on the hook for|on call for|on the (?:\w+\s+){1,3}"
                         r"(?:job|case|account))\b", re.I)  # a role a thing has ("Priya is on the Land Rover job")
 
-# a name said to be kept, based or parked somewhere ("The older Land Rover is kept at the Glenridding base"): the
-# name is done to (not "is leading on"), and is where the place says; not the place's value
-_KEPT_AT = re.compile(r"\s+(?:is|are|was|were|has been|have been|gets|got)\s+(?:\w+ly\s+|now\s+|still\s+|also\s+)?"
-                      r"(?![a-z]+ing\b)[a-z]+\s+(?:at|in|on|inside)\s+(?:the\s+|our\s+)?"
-                      r"(?!(?:helm|charge|call)\b)", re.I)
 
-
-def _kept_somewhere(r: Reading) -> bool:
-    """Is the reading's subject said to be kept, based or parked at a place (``_KEPT_AT``, right after its name)?"""
-    at = r.text.find(r.subject)
-    return at >= 0 and _KEPT_AT.match(r.text, at + len(r.subject), at + len(r.subject) + 60) is not None
+def _acts_at(text: str, doer: str, place: str) -> bool:
+    """Is ``doer`` said first, acting at ``place``, which ends the clause ("Malcolm plays the organ at St Peter's")?"""
+    plain = re.sub(r"\s+(['’]s)\b", r"\1", text)  # (the parse's "St Mary 's")
+    return re.search(rf"\b{re.escape(doer)}\b.*\s(?:at|for)\s+(?:the\s+)?{re.escape(place)}\W*$", plain) is not None
 
 
 class Turning:
@@ -64,13 +58,24 @@ class Turning:
         """"Aisha is now head chef at The Grove": one said to be a slot's role at a named thing is the thing's
         value of that slot (a slot of the group's whose values are names, its role said in its own words)."""
         if spec.name not in self.vocab.own or spec.object_kind != "entity" or not r.subject[:1].isupper() \
-                or _kept_somewhere(r):
+                or kept_somewhere(r):
             return r  # (a participle is no role: "The older Land Rover is kept at the Glenridding base")
         role = re.search(rf"\b{re.escape(r.subject)}\s+(?:is|was|are|became|becomes|has become)\s+(?:now\s+)?"
                          rf"(?:the\s+|our\s+|a\s+)?((?:[a-z-]+\s+){{0,2}}[a-z-]+)\s+(?:at|of|for)\s+(?:the\s+)?"
                          rf"{re.escape(r.object)}\b", r.text, re.I)
         words = self.words.get(spec.name, frozenset()) | set(spec.name.split("_"))
         if role is None or not any(a_slot_word(w, words) for w in role.group(1).split()):
+            return r
+        return replace(r, subject=r.object, object=r.subject, object_proper=True)
+
+    def _acting_at_its_subject(self, r: Reading, spec: Predicate) -> Reading:
+        """"Hilary has taken over on the organ at St Mary's": a name said acting at another name, in a slot of the
+        group's whose examples say the value acting at the subject ("Malcolm plays the organ at St Peter's"), is the
+        value of the other's slot, as the examples are."""
+        if spec.name not in self.vocab.own or spec.object_kind != "entity" or not r.subject[:1].isupper() \
+                or not r.object[:1].isupper() or kept_somewhere(r) or not _acts_at(r.text, r.subject, r.object):
+            return r
+        if not any(e is not None and _acts_at(e.text, e.object, e.subject) for _, e in self._example_readings(spec)):
             return r
         return replace(r, subject=r.object, object=r.subject, object_proper=True)
 
@@ -93,7 +98,7 @@ class Turning:
         whose values are names (or said to be for one: "runs training for the under-15s"), may be the thing's
         slot with the name as its value (``_turned`` says)."""
         return r.subject[:1].isupper() and (r.verb not in ("be", "have") or _IN_CHARGE.search(r.text) is not None) \
-            and self._unnamed(r.object) and not _kept_somewhere(r)
+            and self._unnamed(r.object) and not kept_somewhere(r)
         # (or is in charge of one: "Zoe is in charge of the picture desk"; not one said to be kept somewhere)
 
     def _unnamed(self, thing: str) -> bool:
@@ -107,9 +112,10 @@ class Turning:
         the thing's, or the one it is said to be for ("runs training for the under-15s")."""
         if r.shape not in ("plain", "change", "end") or r.subject == speaker or r.any_value or r.old \
                 or not r.object or not r.subject[:1].isupper() or not self.vocab.own or not self._unnamed(r.object) \
-                or r.verb in MOVES or self._a_role(r.object):
+                or r.verb in MOVES or self._a_role(r.object) or kept_somewhere(r):
             return None  # (one who moves or goes to a thing, or is made a role, holds no slot of it: "Karen moved
-            # to the features desk", "Jess went on maternity leave", "Asha was promoted to deputy editor")
+            # to the features desk", "Jess went on maternity leave", "Asha was promoted to deputy editor"; nor one
+            # done to at a place: "Amira is taught at the central library")
         done_for = served(r)
         if done_for is None and bare(r):
             return None  # ("Mrs Adeyemi gave notice": a noun said with no article names no thing)

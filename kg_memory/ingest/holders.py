@@ -216,8 +216,9 @@ def _holder(f: ExtractedFact, subject: str, held: Held, vocab: Vocabulary, speak
     mine = held.get(subject, set())
     if any(p in slots for p, _ in mine):
         return None  # its subject holds the slot: the change is its own
-    value = _replaced(f) if by_speaker else ""  # (a thing's own change names its own old value: "Van 3 left
-    if value:  # Halfords" is no change of Van 2's)
+    value = _replaced(f) if by_speaker or not mine and f.subject.islower() else ""  # (a named thing's own change
+    # names its own old value: "Van 3 left Halfords" is no change of Van 2's; a thing said by no name of its own
+    if value:  # may be the value's holder: "Sue has passed the hall diary on to Pat", the church hall's)
         if any(names_value(value, v) for _, v in mine):
             return None  # a value the speaker holds: the pipeline settles which of the speaker's slots
         holding = {(k, p) for k, hs in held.items() if k != subject for p, v in hs

@@ -47,3 +47,17 @@ LED = {"extends": "default", "predicates": {"team_leader": {
 ROTA = {"extends": "default", "predicates": {"rota_keeper": {
     "cardinality": "single", "object": "entity", "description": "the member who draws up the rota of shifts",
     "examples": ["Gwen keeps our rota.", "The rota is done by Rhys."]}}}
+
+
+def test_a_thing_said_by_no_name_of_its_own_handed_on_is_the_slot_whose_value_it_replaces(make_memory, group):
+    """"Brenda has given the bookings ledger to Keith": no thing is "the bookings ledger", and Brenda keeps the parish
+    hall's bookings, so Keith does now."""
+    now, before = _held(make_memory, group, BOOKINGS, ["Bookings for the parish hall go through Brenda.",
+                                                       "Brenda has given the bookings ledger to Keith."],
+                        "hall_bookings")
+    assert now == {("parish hall", "Keith")} and before == {("parish hall", "Brenda")}
+
+
+BOOKINGS = {"extends": "default", "predicates": {"hall_bookings": {
+    "cardinality": "single", "object": "entity", "description": "the person who takes bookings for a hall",
+    "examples": ["Bookings for the hall go through Brenda.", "Keith keeps the hall diary."]}}}

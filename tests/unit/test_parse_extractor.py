@@ -5,7 +5,7 @@ from datetime import UTC, datetime
 import pytest
 
 from kg_memory.core.models import Episode
-from kg_memory.extract import parse
+from kg_memory.extract import parse, spacy_pipeline
 from kg_memory.extract.rules import RulesExtractor
 
 T = datetime(2025, 6, 1, 12, tzinfo=UTC)
@@ -219,7 +219,7 @@ def test_statements_are_third_person(rules):
 
 def test_without_the_parser_the_patterns_still_work(embedder):
     ex = RulesExtractor(embedder, use_parser=False)
-    assert not ex.parser and ex.version == "rules-28"
+    assert not ex.parser and ex.version == "rules-29"
     e = Episode(group_id="g", content="I moved to Lisbon in March.", occurred_at=T, created_at=T)
     assert {(f.predicate, f.object) for f in ex.extract(e).facts} == {("lives_in", "Lisbon")}
     assert parse.parser_version() is not None
@@ -228,13 +228,13 @@ def test_without_the_parser_the_patterns_still_work(embedder):
 def test_the_parser_loads_on_the_first_sentence_it_parses(embedder):
     """Building the extractor (every command opens one) does not load spaCy; extracting does,
     and the extractor's version names the pipeline either way."""
-    parse._load.cache_clear()
+    spacy_pipeline._load.cache_clear()
     ex = RulesExtractor(embedder)
-    assert ex.parser and parse._load.cache_info().currsize == 0
-    assert ex.version == f"rules-28+{parse.parser_version()}" and parse.parser_version().startswith("core_web_sm")
+    assert ex.parser and spacy_pipeline._load.cache_info().currsize == 0
+    assert ex.version == f"rules-29+{parse.parser_version()}" and parse.parser_version().startswith("core_web_sm")
     e = Episode(group_id="g", content="Home for me is Lisbon these days.", occurred_at=T, created_at=T)
     ex.extract(e)
-    assert parse._load.cache_info().currsize == 1 and parse.load_parser() is not None
+    assert spacy_pipeline._load.cache_info().currsize == 1 and parse.load_parser() is not None
 
 
 @pytest.mark.parametrize("text, fact", [

@@ -82,7 +82,7 @@ def test_the_rules_read_the_clause_not_a_list_of_phrasings():
 
 def test_no_fact_has_a_pronoun_for_a_subject(rules):
     assert not any(s.lower().startswith(("it ", "this ", "that ")) for s in said(rules, "It lives in my heart."))
-    from kg_memory.extract.rules import _named_subject
+    from kg_memory.extract.sentence import named_subject as _named_subject
 
     assert _named_subject("Maren") and _named_subject("billing service") and _named_subject("Maren's sister")
     assert not _named_subject("it") and not _named_subject("love's") and not _named_subject("  ")
