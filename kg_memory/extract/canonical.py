@@ -26,8 +26,8 @@ from .values import product_name
 _WORD = re.compile(r"[^a-z0-9]+")
 # Leading articles and fillers of an object phrase (the rules extractor uses the same one).
 LEADING = re.compile(r"^(?:(?:the|a|an|my|our|some|new|fully|totally|completely|entirely|properly|strictly|mostly|"
-                     r"basically|now|really|a new|the new|old|trusty|battered|shiny|brand[- ]new|second[- ]?hand)\s+)+",
-                     re.I)  # (not the value: "an old iPhone 8")
+                     r"basically|now|really|a new|the new|old|used|trusty|battered|shiny|brand[- ]new|"
+                     r"second[- ]?hand)\s+)+", re.I)  # (not the value: "an old iPhone 8")
 _PLACEHOLDERS = {"unknown", "none", "null", "n/a", "na", "nothing", "not mentioned", "unspecified", "the",
                  "and", "not", "specified", "mentioned"}
 

@@ -555,7 +555,10 @@ def _reading(verb: Any, subject: str | None, types: frozenset[str], speaker: str
     dobj = _one_of(dobj, types) if dobj is not None and lemma in ("be", "have") else dobj  # ("one of his patients")
     if lemma in ("keep", "continue") and dobj is not None and dobj.left_edge.tag_ == "VBG":
         return None  # "Apex kept missing deadlines": a habit, whose object is no value
-    preps = {k.lower_: _pobj(k) for k in kids if k.dep_ in ("prep", "agent", "prt", "dative")
+    joined = [c for k in kids if k.dep_ in ("prep", "conj") for c in (k, *k.conjuncts) if c.pos_ == "ADP"
+              and c.dep_ == "conj"]
+    preps = {k.lower_: _pobj(k) for k in (*kids, *joined) if (k.dep_ in ("prep", "agent", "prt", "dative") or k in
+                                                             joined)  # ("moved out of A in May and into B")
              and not (k.lower_ in WHEN_PREPS and said_when(_pobj(k)) and not given_so(lemma, k, given))}
     # (a time is no value, unless the group's examples give one so: "General waste is collected on Friday")
     under = next((_pobj(g) for k in kids if k.lower_ in ("on", "over", "across") for g in k.children

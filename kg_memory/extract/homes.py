@@ -22,6 +22,10 @@ _DWELLINGS = frozenset({"place", "flatshare", "houseshare", "bungalow", "cottage
                         "condo", "bedsit", "semi", "terrace", "loft", "duplex"})
 
 
+# a home said by its bedrooms ("a two-bed in Clapham", "a 3-bedroom in Leith"): a place one lives in
+_BEDS = r"(?:one|two|three|four|five|\d)[- ]?bed(?:room)?"
+
+
 # places of work one is moved to ("Marcus moved to the Dublin office"): no home
 WORKPLACES = frozenset({"office", "offices", "branch", "team", "department", "site", "desk", "shift", "ward", "campus",
                         "hq", "headquarters", "depot", "store", "plant", "factory", "lab", "division", "unit"})
@@ -71,7 +75,8 @@ class Homes:
     @functools.cached_property
     def _dwelling_words(self) -> str:
         """The dwellings' nouns as one alternation, longest first (none: a pattern that never matches)."""
-        return "|".join(sorted(map(re.escape, self.dwellings), key=len, reverse=True)) or "(?!)"
+        words = "|".join(sorted(map(re.escape, self.dwellings), key=len, reverse=True))
+        return f"{_BEDS}|{words}" if words else "(?!)"
 
     @functools.cached_property
     def _my_home(self) -> re.Pattern[str]:
@@ -98,11 +103,13 @@ class Homes:
         spec = self._home_said(home, r.verb) if home and r.object and plain and taken else None
         mine = self._my_home.search(r.text) if spec is None and r.shape == "plain" else None
         if mine is not None and self._owned(r, mine.group(0)):
-            home, spec = mine.group(1), self.dwellings[mine.group(1).lower()]
+            home, spec = mine.group(1), self._home_said(mine.group(1), "")
         said = self._my_home_is.match(r.text) if spec is None and r.verb == "be" and r.shape == "plain" else None
         if said is not None and not _PAST_HOME.search(said.group(0)):
-            home, spec, r = said.group(1), self.dwellings[said.group(1).lower()], replace(r, subject=speaker)
-        placed = re.search(rf"\b{re.escape(home)}\b(?:\s+\S+){{0,6}}?\s+(?:in|near|outside)\s+{NAME}", r.text) \
+            home, spec, r = said.group(1), self._home_said(said.group(1), ""), replace(r, subject=speaker)
+        said_home = "[- ]".join(map(re.escape, home.split("-")))  # ("a two-bed", parsed as "two bed")
+        placed = re.search(rf"\b{said_home}\b(?:\s+\S+){{0,6}}?\s+(?:in|near|outside|on the (?:edge|outskirts) of)"
+                           rf"\s+(?:the\s+)?{NAME}", r.text) \
             if spec is not None else None
         if spec is None or placed is None or HYPOTHETICAL.search(r.text) or _NOT_A_HOME.search(r.text):
             return None
@@ -126,7 +133,9 @@ class Homes:
     def _home_said(self, home: str, verb: str) -> Predicate | None:
         """The place slot a home's noun names ("flat", "cottage"); or whatever one is said to live on or in ("living
         on a houseboat on the canal in Oxford")."""
-        spec = self.dwellings.get(home.lower().split()[-1])
+        last = home.lower().split()[-1]
+        spec = self.dwellings.get("place" if re.fullmatch(_BEDS, last) or re.search(rf"\b{_BEDS}$", home.lower())
+                                  else last)
         return spec if spec is not None or verb != "live" else self.dwellings.get("home") or self.dwellings.get("house")
 
     def of_address(self, noun: str, value: str) -> Predicate | None:

@@ -51,7 +51,19 @@ from .exemplars import (
 from .homes import WORKPLACES, Homes
 from .kinds import kind_of, kinds_said
 from .reading import Reading
-from .shapes import ARRANGED, CLAUSE_BREAK, PREPOSITION, PROVIDER, Slots, said_verb, served, widest, words_of
+from .shapes import (
+    ARRANGED,
+    CLAUSE_BREAK,
+    PREPOSITION,
+    PROVIDER,
+    Slots,
+    as_bought,
+    said_verb,
+    served,
+    the_name,
+    widest,
+    words_of,
+)
 from .shapes import near_rivals as _near_rivals
 from .slotwords import cues_of, slot_words_of
 from .succession import NAME as _NAME
@@ -222,7 +234,7 @@ class MeaningReader(Turning):
             when = dates.began(own, r.object if spec.object_kind == "date" else "")  # (its clause's date, if any)
             swapped = r.shape == "change" and SWAPPED.search(sentence) is not None and not _ADDED.search(sentence)
             for value, ending in ((r.object, r.shape == "end"), *(((r.old, True),) if r.old else ())):
-                obj = value if (spec.object_kind == "entity" or r.object_proper) else value.lower()
+                obj = the_name(value) if (spec.object_kind == "entity" or r.object_proper) else value.lower()
                 statement = f"{r.subject} no longer {spec.name}" if r.any_value else spec.render(r.subject, obj)
                 out.append(ExtractedFact(subject=r.subject, predicate=spec.name, object=obj, statement=statement,
                                          valid_from=when.start if when else t, dated=when is not None,
@@ -360,6 +372,7 @@ class MeaningReader(Turning):
         home = self._homes.read(r, speaker)
         if home is not None:
             return home[0], (home[1], (), False)
+        r = as_bought(r) if self.changes_only and r.shape == "plain" else r
         if not self._worth(r) or r.shape == "end" and SUPPOSED.search(r.text):
             return None  # (nor an end to come: "If I move I'll sell the car")
         r = self._slot_noun_at(r)
@@ -722,9 +735,10 @@ class MeaningReader(Turning):
         work = _TO_WORK.search(r.text) if not r.moved and r.subject[:1].isupper() else None
         if work is not None and work.group(1).lower() not in self.slot_words:  # (unless a slot's: "our office")
             return False  # "Marcus moved to the Dublin office": one sent to a place of work, no slot's change
-        return not self.changes_only or r.shape != "plain" or bool(CHANGE_CUE.search(r.text)) \
-            or _PRESENT_STATE.match(r.text) is not None or _BEGUN.match(r.text) is not None \
-            or _LASTING.match(r.text) is not None
+        said = re.sub(r"^(?:so|and|but|then)\s+", "", r.text, flags=re.I)  # (the clause's own words: "so I got a Kia")
+        return not self.changes_only or r.shape != "plain" or bool(CHANGE_CUE.search(said)) \
+            or _PRESENT_STATE.match(said) is not None or _BEGUN.match(said) is not None \
+            or _LASTING.match(said) is not None or r.verb == "buy" and r.object_proper  # (a name bought is had)
 
     def _takes(self, predicate: str, value: str) -> bool:
         """A value-class predicate takes only a word of its class ("Siemens" is no job title); a

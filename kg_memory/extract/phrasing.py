@@ -13,7 +13,7 @@ from collections.abc import Iterable
 from .preps import AIM_PREPS
 
 ADVERBS = (r"just|also|recently|finally|now|still|currently|actually|really|already|officially|"
-           r"eventually|happily|fully|totally|completely|entirely|properly|strictly|mostly|basically|then|even|both")
+           r"eventually|happily|fully|totally|completely|entirely|properly|strictly|basically|then|even|both")
 
 # the past participles of the irregular verbs phrases begin with ("went vegan": "have gone vegan")
 _PARTICIPLES = {"went": "gone", "became": "become", "took": "taken", "began": "begun", "drove": "driven",

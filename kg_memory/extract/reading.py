@@ -98,9 +98,11 @@ def said_no_more(verb: Any) -> bool:
 def own_words(verb: Any) -> list[Any]:
     """The verb's subtree without the other clauses coordinated with it or said under it
     ("The pipeline no longer uses Kafka; it uses Pulsar": the "no longer" is not the second's)."""
-    # (a conj on the verb is another clause: "Hooli is on the Starter plan and our contact ...")
+    # (a conj on the verb is another clause: "Hooli is on the Starter plan and our contact ..."; not a preposition
+    # said with it: "moved out of A and into B")
     others = {t.i for k in verb.subtree if k != verb and (k.dep_ in ("conj", "ccomp", "parataxis")
-              and (is_verb(k) or k.dep_ == "conj" and k.head == verb) or _time_clause(k)) for t in k.subtree}
+              and (is_verb(k) or k.dep_ == "conj" and k.head == verb and k.pos_ != "ADP") or _time_clause(k))
+              for t in k.subtree}
     return [t for t in verb.subtree if t.i not in others]
 
 

@@ -1,10 +1,12 @@
 """The shapes of a reading's own words that the meaning reader (``meaning.py``) asks about: the verb said after
-a subject, a bare noun, whom a thing is done for, a provider named after a preposition, and which of two
-readings of one clause says the wider value."""
+a subject, a bare noun, whom a thing is done for, a provider named after a preposition, which of two
+readings of one clause says the wider value, a name kept somewhere, a thing got (as bought) and a name said after
+words that only describe it."""
 
 from __future__ import annotations
 
 import re
+from dataclasses import replace
 
 from ..core.vocab import Predicate
 from .dates import CLAUSE_BREAK as CLAUSE_BREAK  # (the clause's end is the dates' too)
@@ -86,3 +88,23 @@ def kept_somewhere(r: Reading) -> bool:
     """Is the reading's subject said to be kept, based or parked at a place (``_KEPT_AT``, right after its name)?"""
     at = r.text.find(r.subject)
     return at >= 0 and _KEPT_AT.match(r.text, at + len(r.subject), at + len(r.subject) + 60) is not None
+
+
+def the_name(value: str) -> str:
+    """A name said after words that only describe it ("a used Kia Picanto"): the name."""
+    named = re.sub(r"^(?:[a-z][\w-]*\s+){1,2}(?=[A-Z])", "", value)
+    said_as_a_name = any(len(w) > 1 and w[0].isupper() and w[1:].islower() for w in named.split())  # (not a code
+    # said with its noun: "pontoon C")
+    return named if said_as_a_name and all(w[:1].isupper() or w[:1].isdigit() for w in named.split()) else value
+
+
+_GOT = re.compile(r"\b(?:got|gotten|ordered|purchased)\b", re.I)
+
+
+def as_bought(r: Reading) -> Reading:
+    """"I got a used Kia Picanto": a named thing got, ordered or purchased is read as bought, the one word the slots'
+    cues know for making a thing one's own (whether it is of a slot's kind, the meaning reader's
+    ``_bought_as_its_kind`` says)."""
+    if r.verb not in ("get", "order", "purchase") or not r.object_proper or not _GOT.search(r.text):
+        return r
+    return replace(r, verb="buy", text=_GOT.sub("bought", r.text))
