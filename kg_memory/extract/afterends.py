@@ -1,5 +1,6 @@
 """Clauses said after an end in the same sentence: the successor they name ("Domino dropped us, and we signed with
-Bella Union"; "Priya no longer handles it; Sam does"), and whether a clause follows an end at all."""
+Bella Union"; "Priya no longer handles it; Sam does"), and whether a clause follows an end at all; and an end said
+as one's last spell somewhere ("My last shift at Greggs was on Friday")."""
 
 from __future__ import annotations
 
@@ -48,3 +49,18 @@ def follows_an_end(verb: Any) -> bool:
         return False
     return verb.dep_ == "conj" or any(k.dep_ in ("ccomp", "advcl", "parataxis") and k.i < verb.i and is_verb(k)
                                       for k in verb.children)
+
+
+_LAST = frozenset({"last", "final"})
+_SPELLS = frozenset({"day", "shift", "week", "term", "semester", "month", "season", "lesson", "class", "match"})
+
+
+def last_spell(verb: Any, speaker: str) -> Reading | None:
+    """"My last shift at Greggs was in September", "finished my final term at Hillhead": the speaker's last spell at a
+    name is the end of their time there (a leaving; which slot, the meaning reader and the held values settle)."""
+    spell = next((k for k in verb.children if k.dep_ in ("nsubj", "dobj") and k.lemma_.lower() in _SPELLS
+                  and any(a.lower_ in _LAST for a in k.children) and any(
+                      p.dep_ == "poss" and p.lower_ in ("my", "our") for p in k.children)), None)
+    at = next((o for k in spell.children if k.dep_ == "prep" and k.lower_ in ("at", "with")
+               if (o := pobj(k)) is not None and is_name(o)), None) if spell is not None else None
+    return None if at is None else made(speaker, "leave", at, clause_text(verb), "end")

@@ -19,7 +19,7 @@ from typing import Any
 
 from ..core.text import STOPWORDS
 from . import parse
-from .afterends import after_an_end, follows_an_end
+from .afterends import after_an_end, follows_an_end, last_spell
 from .done_to import done_to_me as _done_to_me
 from .done_to import put_onto as _put_onto
 from .objects import (
@@ -95,7 +95,7 @@ def readings(doc: Any, speaker: str, types: frozenset[str] = frozenset(), slot_w
         reading = _inverse_copula(verb, speaker, types, slot_words, people) or _put_onto(verb, speaker) \
             or _passive_state(verb, subject, states) \
             or _done_to_me(verb, speaker) or _gave_out(verb, speaker) \
-            or _let_go(verb, speaker, topic, types) or _doer_of_slot(verb, slot_words) \
+            or _let_go(verb, speaker, topic, types) or _doer_of_slot(verb, slot_words) or last_spell(verb, speaker) \
             or _reading(verb, subject, types, speaker, preps) \
             or after_an_end(verb, subject, out)
         if reading is not None and {reading.subject.lower(), reading.object.lower()} & _NO_ONE:

@@ -134,10 +134,14 @@ _AHEAD = re.compile(r"\b(?:will|shall|going\s+to|gonna|about\s+to|due\s+to|plan(
 CLAUSE_BREAK = re.compile(r"\s*[;:]\s+|\s+[—–-]\s+")  # where one clause of a sentence ends and the next begins
 
 
+# and where a clause joined with its own subject begins ("Finished my last term in June and I'm tutoring now")
+_DATED_APART = re.compile(rf"{CLAUSE_BREAK.pattern}|,?\s+and\s+(?=(?:I|we)\b)")
+
+
 def in_clause(sentence: str, at: int, said_at: datetime, span: DateSpan | None) -> DateSpan | None:
     """The date said in the clause of ``sentence`` holding position ``at``, else the sentence's ``span``: "Jonah
     and I called it a day in April; I've been with Theo since August" dates each clause by its own."""
-    bounds = [0, *(i for m in CLAUSE_BREAK.finditer(sentence) for i in (m.start(), m.end())), len(sentence)]
+    bounds = [0, *(i for m in _DATED_APART.finditer(sentence) for i in (m.start(), m.end())), len(sentence)]
     if len(bounds) == 2:
         return span  # (one clause: the sentence's date)
     clause = next(sentence[a:b] for a, b in zip(bounds[::2], bounds[1::2], strict=True) if at <= b)

@@ -60,7 +60,9 @@ _TRAVELLED_IN = re.compile(rf"\b(I|[Ww]e)\s+(?:(?:{ADVERBS})\s+)*(?:get|run|go|z
 # verb (``_DOING_AT``'s "verb") whose doer is a job, said in the present by the speaker
 _DOING_AT = re.compile(rf"\b(?P<who>I|[Ww]e)(?:\s+(?P<be>(?:am|are|have\s+been)\s+)"
                        rf"|(?P<be2>['’](?:m|re|ve\s+been)\s+)|\s+)"
-                       rf"(?:(?:{ADVERBS})\s+)*(?P<verb>[a-z]+)\s+(?:(?-i:[a-z][a-z'’-]*)\s+){{0,3}}?"
+                       rf"(?:(?:{ADVERBS})\s+)*(?P<verb>[a-z]+)\s+"
+                       r"(?:(?-i:[a-z][a-z'’-]*|[A-Z]{2,5}|[A-Z][a-z]+)\s+){0,3}?"  # (what is taught may be said
+                       # with a capital: "I teach PE at", "French")
                        r"(?P<prep>at|for)\s+(?=(?:the\s+)?[A-Z])")
 
 

@@ -65,7 +65,7 @@ def is_verb(t: Any) -> bool:
 
 # a time is the clause's date, never a slot's value ("from 2018 to 2021")
 WHEN = re.compile(r"^(?:last|next|this|every|each|that)\s|^(?:today|yesterday|tomorrow|now)$"
-                   r"|^(?:nights|days|mornings|evenings|weekends|afternoons)$"  # a shift ("moved to nights")
+                   r"|^(?:nights|days|mornings|evenings|weekends|afternoons|(?:full|part)[- ]time)$"  # ("to nights")
                    r"|^(?:1[89]|20)\d\ds?$|^(?:mon|tues|wednes|thurs|fri|satur|sun)day$"
                    r"|^(?:jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?"
                    r"|sep(?:t(?:ember)?)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?)\.?(?:\s+\d{1,4})?$",

@@ -30,3 +30,20 @@ def test_being_somewhere_now_changes_nothing_held(make_memory, group):
     now, _ = _now_and_before(make_memory, group, ["I work at Boots.", "I'm at Gatwick now, the flight is late."],
                              "works_at")
     assert now == {"Boots"}
+
+
+def test_ones_last_spell_at_a_name_ends_the_slot_it_is_held_in(make_memory, group):
+    """"My last shift at Pizza Express was on Friday; I'm at Wagamama now": the last shift ends the job held there, and
+    where the speaker is now, said after it, is the new one."""
+    now, before = _now_and_before(make_memory, group, ["I've been at Pizza Express for two years.",
+                                                       "My last shift at Pizza Express was on Friday; I'm at Wagamama "
+                                                       "now."], "works_at")
+    assert now == {"Wagamama"} and before == {"Pizza Express"}
+
+
+def test_working_full_time_names_no_place_of_work(make_memory, group):
+    """"I'm coaching full time with Premier Sport now": the name is the new place of work, not "full time"."""
+    now, _ = _now_and_before(make_memory, group, ["I teach PE at Ashfield School.",
+                                                  "I finished my final term at Ashfield and I'm coaching full time "
+                                                  "with Premier Sport now."], "works_at")
+    assert now == {"Premier Sport"}

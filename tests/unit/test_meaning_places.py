@@ -41,3 +41,9 @@ def test_an_address_said_in_parts_is_whole(rules):
 
 def test_plant_based_is_a_diet(rules):
     assert ("user", "diet", "plant-based", False) in _facts(rules, "I've gone totally plant-based this year.")
+
+
+def test_one_who_teaches_a_subject_said_with_a_capital_at_a_school_works_there(rules):
+    said = _facts(rules, "I teach RE at Oakfield School.")
+    assert ("user", "works_at", "Oakfield School", False) in said
+    assert not any(f[1] == "studies_at" for f in said), said
