@@ -333,7 +333,8 @@ def _pobj(tok: Any) -> Any | None:
 
 def _noun(tok: Any) -> bool:
     return (tok.pos_ in ("NOUN", "PROPN") and (tok.is_alpha or tok.pos_ == "PROPN" and tok.text.isalnum())
-            and len(tok.text) > 2  # (a model's name may hold digits: "Galaxy S21")
+            and (len(tok.text) > 2 or _numbered_name(tok) or any(k.dep_ == "nummod" for k in tok.children))
+            # (a model's name may hold digits: "Galaxy S21"; an amount's unit is short: "50 mg")
             and (_named_with(tok) or tok.lemma_.lower() not in STOP_OBJECTS and tok.lower_ not in STOP_OBJECTS))
 
 

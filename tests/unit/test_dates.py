@@ -73,3 +73,16 @@ def test_time_cues_for_recall():
     assert query_periods("When did she go camping in June?") == ({6}, set())
     assert query_periods("What did I say in May 2023?") == ({5}, {2023})
     assert query_periods("May I ask what you ate?") == (set(), set())  # "may" the verb
+
+
+def test_a_clause_joined_with_its_own_subject_is_dated_by_its_own_words():
+    """"I left the band in March and I'm drumming with The Vines now": March is the leaving's, not the new band's."""
+    from kg_memory.extract.dates import in_clause
+
+    said = datetime(2025, 10, 20, 12, tzinfo=UTC)
+    sentence = "I left the band in March and I'm drumming with The Vines now."
+    span = resolve(sentence, said)
+    assert in_clause(sentence, sentence.find("band"), said, span).start.month == 3
+    assert in_clause(sentence, sentence.find("Vines"), said, span) is None
+    joined = "We moved to Hull and Leeds in May."  # (no subject of its own after "and": one clause)
+    assert in_clause(joined, joined.find("Leeds"), said, resolve(joined, said)).start.month == 5

@@ -25,3 +25,7 @@ def test_a_named_thing_got_is_had_when_it_is_of_a_slots_kind(rules):
     assert ("user", "drives", "Skoda Fabia", False) in said  # (the name, not the words describing it)
     assert not any(f[1] in ("drives", "uses_phone") for f in _facts(rules, "I got a Kindle for the train.")), \
         "a thing got that is like no slot's values is a passing act"
+
+
+def test_an_amount_said_with_a_short_unit_is_a_value(rules):
+    assert ("user", "ibuprofen_dose", "40mg", False) in _facts(rules, "My ibuprofen dose is 40mg.")
