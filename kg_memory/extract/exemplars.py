@@ -50,6 +50,8 @@ def value_verbs(p: Predicate) -> frozenset[str]:
     # the description's head noun: its first noun that is no compound ("the class teacher a child has": teacher)
     head = next((t for t in parse.parsed(p.description) if t.pos_ == "NOUN" and t.dep_ != "compound"), None)
     if head is not None:
+        verbs |= {k.lemma_.lower() for k in head.children if k.dep_ == "acl" and k.tag_ == "VBG"}  # ("the mechanic
+        # working on a customer's vehicle")
         for clause in (k for k in head.children if k.dep_ == "relcl"):
             if any(c.dep_ in ("nsubj", "mark") and c.lower_ in ("who", "that", "which") for c in clause.children):
                 # (a coordinated verb the small parser took for a plural noun: "maintains and repairs"; or for
@@ -283,7 +285,7 @@ def _read_as_the_group_reads(p: Predicate, vocab: Vocabulary, types: frozenset[s
             for (e, r), (_, lr) in zip(found, late, strict=True)]
 
 
-def _doer_said_first(r: Reading) -> bool:
+def doer_said_first(r: Reading) -> bool:
     """Was the reading already turned round, its value the doer said before its subject ("Malcolm plays the organ at
     St Peter's": St Peter's organist)?"""
     return r.object_proper and 0 <= r.text.find(r.object) < r.text.find(r.subject.removesuffix("'s"))
@@ -302,7 +304,7 @@ def example_readings(p: Predicate, vocab: Vocabulary, types: frozenset[str], slo
     found = [(e, replace(r, subject=r.moved) if r is not None and r.subject == "User" and r.moved else r)
              for e, r in found]
     found = [(e, replace(r, subject=r.object, object=r.subject) if r is not None and said_verb(e, r, doers) in doers
-              and not PASSIVE.search(e) and not _doer_said_first(r) else r) for e, r in found]
+              and not PASSIVE.search(e) and not doer_said_first(r) else r) for e, r in found]
     names = sum(1 for _, r in found if r is not None and any(c.isupper() for c in r.object))
     if p.name not in vocab.own or not names:
         return found

@@ -226,7 +226,7 @@ class MeaningReader(Turning):
             rivals = _near_rivals(self._scores(r), spec.name, self._alike(r.object)) \
                 if self.rivals and r.shape == "plain" and r.object and not r.any_value else ()
             r = self._titled_holder(self._role_at(self._named_end(r, spec), spec), spec)
-            r = self._acting_at_its_subject(r, spec)
+            r = self._as_its_examples_are(r, spec)
             r = self._old_said_beside(r, spec, doc, sentence)
             mine = only_its_noun(r.subject, r.text, spec.name, spec.keywords)  # ("The date has changed: ...")
             r = replace(r, subject=speaker if mine else self._slot_owner(r.subject, spec.name, r.text))

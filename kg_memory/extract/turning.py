@@ -11,7 +11,7 @@ from dataclasses import replace
 from typing import TYPE_CHECKING
 
 from ..core.vocab import Predicate, Vocabulary
-from .exemplars import Exemplars, ended_so
+from .exemplars import PASSIVE, Exemplars, doer_said_first, ended_so
 from .reading import Reading
 from .shapes import Slots, bare, kept_somewhere, served
 from .whose import MOVES, a_slot_word, agent_noun
@@ -68,14 +68,19 @@ class Turning:
             return r
         return replace(r, subject=r.object, object=r.subject, object_proper=True)
 
-    def _acting_at_its_subject(self, r: Reading, spec: Predicate) -> Reading:
-        """"Hilary has taken over on the organ at St Mary's": a name said acting at another name, in a slot of the
-        group's whose examples say the value acting at the subject ("Malcolm plays the organ at St Peter's"), is the
-        value of the other's slot, as the examples are."""
+    def _as_its_examples_are(self, r: Reading, spec: Predicate) -> Reading:
+        """One name said acting on or at another, in a slot of the group's whose examples say the value first, doing
+        the same ("Sam is working on INC-208": INC-208's assignee) or acting at the subject ("Malcolm plays the organ
+        at St Peter's"), is the other's value, as the examples are ("Dev is working on INC-902", "Hilary has taken
+        over on the organ at St Mary's")."""
         if spec.name not in self.vocab.own or spec.object_kind != "entity" or not r.subject[:1].isupper() \
-                or not r.object[:1].isupper() or kept_somewhere(r) or not _acts_at(r.text, r.subject, r.object):
+                or not r.object[:1].isupper() or kept_somewhere(r) or not 0 <= r.text.find(r.subject) < r.text.find(
+                    r.object.removesuffix("'s")):
             return r
-        if not any(e is not None and _acts_at(e.text, e.object, e.subject) for _, e in self._example_readings(spec)):
+        at = _acts_at(r.text, r.subject, r.object)
+        same = r.verb not in ("", "be", "have") and not PASSIVE.search(r.text)  # (a passive says its doer last)
+        if not any(e is not None and (at and _acts_at(e.text, e.object, e.subject) or same and e.verb == r.verb
+                                      and doer_said_first(e)) for _, e in self._example_readings(spec)):
             return r
         return replace(r, subject=r.object, object=r.subject, object_proper=True)
 

@@ -47,3 +47,12 @@ def test_one_who_teaches_a_subject_said_with_a_capital_at_a_school_works_there(r
     said = _facts(rules, "I teach RE at Oakfield School.")
     assert ("user", "works_at", "Oakfield School", False) in said
     assert not any(f[1] == "studies_at" for f in said), said
+
+
+def test_one_name_working_on_another_is_its_value_as_the_examples_say(under):
+    """The examples say the value first ("Sam is working on INC-208"; "the mechanic working on a customer's
+    vehicle"): a sentence said the same way is read the same way round."""
+    said = _facts(under("helpdesk"), "Ravi is working on INC-310.")
+    assert ("inc-310", "assignee", "Ravi", False) in said and not any(f[0] == "ravi" for f in said), said
+    car = _facts(under("garage"), "Mo is working on the Fiesta.")
+    assert ("fiesta", "assigned_mechanic", "Mo", False) in car and not any(f[0] == "mo" for f in car), car
