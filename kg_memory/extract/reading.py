@@ -11,7 +11,7 @@ from .values import TIME_OF_AN_END, compound_read_as_verb, placed
 from .values import value_text as _text
 from .whose import hung_subject, misread_verb
 
-HAND_OVER = frozenset({"hand", "transfer", "pass", "reassign", "give", "sell"})
+HAND_OVER = frozenset({"hand", "transfer", "pass", "reassign", "give", "sell", "lose"})  # ("lost the contract to")
 # (with the past forms the small parser leaves unlemmatised)
 REWRITE = frozenset({"rewrite", "write", "port", "reimplement", "rebuild", "build", "rebuilt", "rewrote", "rewritten"})
 # verbs that make a thing over as another ("rebuilt Room 2 as a space station", "turned the loft into a gym")

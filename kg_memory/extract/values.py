@@ -9,6 +9,7 @@ from typing import Any
 
 from ..core.timeutil import MONTHS
 from . import parse
+from .dates import is_time_word
 
 # the determiners and possessives no value starts with (the clause reader drops them from phrases too)
 DETS = frozenset({"the", "a", "an", "our", "my", "their", "its", "his", "her", "this", "that", "your"})
@@ -313,10 +314,21 @@ def antecedent(verb: Any, dobj: Any | None) -> Any | None:
     joined = verb
     while joined.dep_ == "xcomp" and joined.head is not joined:
         joined = joined.head
-    if dobj is None or dobj.lower_ not in ("it", "them") or joined.dep_ != "conj":
+    if dobj is None or dobj.lower_ not in ("it", "them"):
         return dobj
+    if joined.dep_ != "conj":
+        return _named_before(verb, dobj)
     before = next((k for k in joined.head.children if k.dep_ == "dobj" and k.pos_ in ("NOUN", "PROPN")), None)
     return before if before is not None else dobj
+
+
+def _named_before(verb: Any, it: Any) -> Any:
+    """"Becky's off the early swim now; Callum leads it": "it" in a clause said after another clause of the sentence
+    is the thing that clause named last (a common noun: "it" names no one)."""
+    start = next((t.i for t in reversed(verb.doc[:verb.i]) if t.text in (";", ",")), None)
+    before = [t for t in verb.doc[:start] if t.pos_ == "NOUN" and t.dep_ in ("dobj", "pobj", "nsubj")
+              and not is_time_word(t.text)] if start is not None else []
+    return before[-1] if before else it
 
 
 def placed(obj: Any, value: str) -> str:
