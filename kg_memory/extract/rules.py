@@ -273,7 +273,8 @@ class RulesExtractor:
             if sentence and not worth.is_question(raw):  # a question states nothing
                 self._read(raw.strip(), sentence, me, episode.occurred_at, out, speakers)
         out.facts = [as_kin(f, me) for f in unique_facts(out.facts)  # ("Dad ...": the speaker's dad)
-                     if named_subject(f.subject) and f.predicate not in self._lacking]
+                     if named_subject(f.subject) and f.predicate not in self._lacking
+                     and f.subject.lower() != f.object.lower()]  # (a thing is no value of its own: "X7 driver X7")
         out.mentions = list(dict.fromkeys(out.mentions))
         return out
 
