@@ -134,8 +134,9 @@ _AHEAD = re.compile(r"\b(?:will|shall|going\s+to|gonna|about\s+to|due\s+to|plan(
 CLAUSE_BREAK = re.compile(r"\s*[;:]\s+|\s+[—–-]\s+")  # where one clause of a sentence ends and the next begins
 
 
-# and where a clause joined with its own subject begins ("Finished my last term in June and I'm tutoring now")
-_DATED_APART = re.compile(rf"{CLAUSE_BREAK.pattern}|,?\s+and\s+(?=(?:I|we)\b)")
+# and where a clause joined with its own subject and verb begins ("Finished my last term in June and I'm tutoring now")
+_DATED_APART = re.compile(rf"{CLAUSE_BREAK.pattern}|,?\s+and\s+(?=(?:I|we)(?:['’](?:m|ve|re)|\s+(?:am|are|have))\b)")
+# (not a subject joined to another: "Ola and I split up in April")
 
 
 def in_clause(sentence: str, at: int, said_at: datetime, span: DateSpan | None) -> DateSpan | None:

@@ -25,7 +25,7 @@ from .values import AMOUNT, has_number, shapes_in
 # a clause said in the passive ("is serviced by", "was paid for by", "is run by", any participle): its subject is
 # what the verb is done to
 PASSIVE = re.compile(r"\b(?:is|are|was|were|be|been|being|gets?|got)\s+(?:\w+ly\s+|now\s+|also\s+|still\s+)?"
-                     r"\w+(?:\s+(?:up|off|out|over|down|in))?(?:\s+for(?:\s+(?:us|me|them|you|him|her))?)?\s+by\b",
+                     r"\w+(?:\s+(?:up|off|out|over|down|in|after))?(?:\s+for(?:\s+(?:us|me|them|you|him|her))?)?\s+by\b",
                      re.I)  # ("made for us by", "picked up by")
 
 
