@@ -779,7 +779,14 @@ class MeaningReader(Turning):
                                         for _, found in self._example_readings(self.vocab.predicates[predicate]))
 
     def _example_readings(self, p: Predicate) -> list[tuple[str, Reading | None]]:
-        return example_readings(p, self.vocab, self.types, self.slot_words)
+        """The predicate's examples read (parsed once per reader: asked of each reading a slot matches)."""
+        if p.name not in self._read_examples:
+            self._read_examples[p.name] = example_readings(p, self.vocab, self.types, self.slot_words)
+        return self._read_examples[p.name]
+
+    @functools.cached_property
+    def _read_examples(self) -> dict[str, list[tuple[str, Reading | None]]]:
+        return {}
 
     def _exemplars(self) -> Exemplars:
         assert self.embedder is not None

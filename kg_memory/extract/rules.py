@@ -31,6 +31,7 @@ from .phrasing import phrase_rx as _phrase_rx
 from .phrasing import said_plainly
 from .rewording import reworded
 from .sentence import SENTENCE, named_subject, normalize_text
+from .shapes import the_name
 from .values import AMOUNT_OF as _AMOUNT_OF
 from .values import product_name
 from .whose import as_kin
@@ -637,9 +638,7 @@ class RulesExtractor:
         rest = raw[len(phrase):]
         if p.object_kind == "entity":
             phrase = re.sub(r"^(?:the|a|an)\s+", "", phrase, flags=re.I)
-            named = re.sub(r"^(?:[a-z][\w-]*\s+){1,2}(?=[A-Z])", "", phrase)  # "an old Honda Civic": the name
-            if all(w[:1].isupper() or w[:1].isdigit() for w in named.split()):  # (not "new LGBTQ activist group")
-                phrase = named
+            phrase = the_name(phrase)  # "an old Honda Civic": the name (not "new LGBTQ activist group")
             unit = _NAMES_UNIT.match(phrase)
             if unit is not None and unit.group(2).lower() in ORG_UNITS:
                 phrase = unit.group(1)  # "joined KPMG's audit practice": KPMG

@@ -93,8 +93,8 @@ def kept_somewhere(r: Reading) -> bool:
 def the_name(value: str) -> str:
     """A name said after words that only describe it ("a used Kia Picanto"): the name."""
     named = re.sub(r"^(?:[a-z][\w-]*\s+){1,2}(?=[A-Z])", "", value)
-    said_as_a_name = any(len(w) > 1 and w[0].isupper() and w[1:].islower() for w in named.split())  # (not a code
-    # said with its noun: "pontoon C")
+    said_as_a_name = any(len(w) > 1 and w[0].isupper() and w.isalpha() for w in named.split())  # (not a code said
+    # with its noun: "pontoon C", "berth C12")
     return named if said_as_a_name and all(w[:1].isupper() or w[:1].isdigit() for w in named.split()) else value
 
 
