@@ -22,12 +22,11 @@ from . import parse
 from .afterends import after_an_end, follows_an_end, last_spell
 from .done_to import done_to_me as _done_to_me
 from .done_to import put_onto as _put_onto
+from .done_to import taken_out_of as _taken_out_of
 from .objects import (
     a_room,
     bare_place,
     charge_of,
-    given_so,
-    hung_on_the_thing,
     in_charge_of,
     its_own,
     kept_in,
@@ -36,14 +35,14 @@ from .objects import (
     said_when,
     timed_word,
 )
-from .preps import AIM_PREPS, CARE_PREPS, NOT_VALUE, WHEN_PREPS, phrasal_stop
-from .reading import CHANGE, HAND_OVER, MOTION, REMADE, REPLACE, REWRITE, STOP, WRITE, Reading, own_words, said_no_more
+from .preps import AIM_PREPS, CARE_PREPS, NOT_VALUE, phrasal_stop
+from .reading import CHANGE, HAND_OVER, REMADE, REPLACE, REWRITE, STOP, WRITE, Reading, own_words, said_no_more
 from .reading import PRONOUNS as _PRONOUNS
 from .reading import WHEN as _WHEN
 from .reading import clause_text as _clause_text
 from .reading import is_verb as _is_verb
 from .reading import made as _made
-from .values import DETS, UNITS, amount_in, antecedent, called, named_after, of_its_slot_noun, someone
+from .values import DETS, amount_in, antecedent, called, of_its_slot_noun, someone
 from .values import compound_read_as_verb as _compound_read_as_verb
 from .values import counted as _counted
 from .values import held_at as _held_at
@@ -53,6 +52,7 @@ from .values import numeric as _numeric
 from .values import one_of as _one_of
 from .values import pobj as _pobj
 from .values import value_text as _text
+from .verb_preps import preps_said
 from .whose import AGENTS, a_slot_noun, agent_noun, me_with, owner_before_slot_noun, owner_of_passed, role_of
 from .whose import FIRST as _FIRST
 from .whose import hung_subject as _hung_subject
@@ -540,9 +540,6 @@ def _taken_from(verb: Any) -> str | None:
     return next((_text(o) for k in froms if (o := _pobj(k)) is not None and _is_name(o)), None)
 
 
-_WHERE_ABOUTS = frozenset({"back", "out", "over", "across", "round", "around"})  # ("are out on the sales bench")
-
-
 def _reading(verb: Any, subject: str | None, types: frozenset[str], speaker: str = "User",
              given: frozenset[tuple[str, str]] = frozenset()) -> Reading | None:
     """The clause's reading; ``given``: the (verb, preposition) pairs that give a value (``value_preps``)."""
@@ -555,61 +552,7 @@ def _reading(verb: Any, subject: str | None, types: frozenset[str], speaker: str
     dobj = _one_of(dobj, types) if dobj is not None and lemma in ("be", "have") else dobj  # ("one of his patients")
     if lemma in ("keep", "continue") and dobj is not None and dobj.left_edge.tag_ == "VBG":
         return None  # "Apex kept missing deadlines": a habit, whose object is no value
-    joined = [c for k in kids if k.dep_ in ("prep", "conj") for c in (k, *k.conjuncts) if c.pos_ == "ADP"
-              and c.dep_ == "conj"]
-    preps = {k.lower_: _pobj(k) for k in (*kids, *joined) if (k.dep_ in ("prep", "agent", "prt", "dative") or k in
-                                                             joined)  # ("moved out of A in May and into B")
-             and not (k.lower_ in WHEN_PREPS and said_when(_pobj(k)) and not given_so(lemma, k, given))}
-    # (a time is no value, unless the group's examples give one so: "General waste is collected on Friday")
-    under = next((_pobj(g) for k in kids if k.lower_ in ("on", "over", "across") for g in k.children
-                  if g.dep_ == "prep" and g.lower_ == "to"), None)
-    if preps.get("to") is None and under is not None:  # "passed the group on to Ahmed": a "to" under the particle
-        preps["to"] = under
-    if preps.get("to") is not None and not _is_name(preps["to"]):  # "moved to a bigger venue, Manchester Central"
-        preps["to"] = named_after(preps["to"]) or preps["to"]
-    hung = hung_on_the_thing(dobj) if lemma in CHANGE else None
-    if hung is not None and all(preps.get(p) is None for p in ("to", "into", "onto")):
-        preps[hung[0]] = hung[1]
-    if lemma in CHANGE and preps.get("to") is None and (preps.get("into") or preps.get("onto")) is not None:
-        preps["to"] = preps.get("into") or preps.get("onto")  # "moved HIIT out of Studio 1 into the main hall"
-        out_of = next((_pobj(g) for k in kids if k.lower_ == "out" for g in k.children if g.lower_ == "of"), None)
-        if preps.get("from") is None and out_of is not None:
-            preps["from"] = out_of
-    for p in ("in", "on", "at") if lemma == "be" and dobj is None else ():
-        role = preps.get(p)  # "is in charge of billing", "on the hook for auth": what the role is of
-        inner = next((_pobj(g) for g in role.children if g.dep_ == "prep" and g.lower_ in ("of", "for")), None) \
-            if role is not None and role.pos_ == "NOUN" and not _is_name(role) and role.lower_ not in UNITS else None
-        at = _held_at(role) if role is not None and role.pos_ == "NOUN" and not _is_name(role) \
-            and role.lower_ not in UNITS else role  # (not "on 10 mg of X": an amount's, read as one)
-        if inner is not None or at is not role:  # ("on the tills at Morrisons": the name it is done at)
-            preps[p] = inner if inner is not None else at
-    for k in kids:  # "passed the auth service on to Dmitri": the parser hangs "to Dmitri" on the particle
-        if k.dep_ == "prt" or k.dep_ == "advmod" and (k.pos_ == "ADP" or k.lower_ in _WHERE_ABOUTS):  # ("out on")
-            preps.update({g.lower_: _pobj(g) for g in k.children if g.dep_ == "prep" and g.lower_ not in preps})
-    if dobj is not None:  # "rewrote the parser in Go": the small parser hangs "in Go" on the object
-        preps.update({k.lower_: _pobj(k) for k in dobj.children if k.dep_ == "prep" and k.lower_ not in preps
-                      and (k.lower_ in ("in", "to", "over", "off") or k.lower_ == "at" and _WHEN.match(dobj.text))})
-        # ("I do nights at the Royal Infirmary": where the time is worked)
-    named_to = next((k for k in kids if k.dep_ in ("xcomp", "advcl") and _is_name(k) and k.text[:1].isupper()
-                     and any(a.dep_ == "aux" and a.lower_ == "to" for a in k.children)), None)
-    if named_to is not None and preps.get("to") is None:  # "ported the scheduler to Go": "Go" read as a verb
-        preps["to"] = named_to
-    source = next((k for k in kids if k.lower_ == "from"), None)
-    if source is not None and preps.get("to") is None:  # "from A to B", the parser hanging "to B" on A
-        preps["to"] = next((_pobj(k) for h in (source, preps.get("from")) if h is not None for k in h.children
-                            if k.dep_ == "prep" and k.lower_ == "to"), None)
-    # "cut it down to 10 mg", "went up to 50 mg": a level that moved, whatever the verb
-    ups = [k for k in kids if k.lower_ in ("up", "down")]
-    level = next((_pobj(p) for k in ups for p in k.children if p.dep_ == "prep" and p.lower_ == "to"), None) \
-        or next((o for k in ups if (o := _pobj(k)) is not None and _counted(o)), None)  # ("up to £72": "to" a quantmod)
-    if level is not None and preps.get("to") is None:
-        preps["to"] = level
-    elif level is None and lemma not in MOTION and any(k.lower_ in ("up", "down") and not list(k.children)
-                                                        for k in kids):
-        level = preps.get("to")  # ("stepped up to deputy head": "up" and "to" both the verb's; not "went up to")
-    thing = next((k for k in kids if k.dep_ == "xcomp" and not _is_verb(k)), None) if lemma in CHANGE else None
-    if thing is not None:  # "moved reporting from Snowflake to BigQuery": the parser took "reporting" for a verb
-        preps.update({k.lower_: _pobj(k) for k in thing.children if k.dep_ == "prep" and k.lower_ not in preps})
+    preps, level = preps_said(verb, lemma, kids, dobj, given)
     if dobj is None and not any(v is not None for v in preps.values()):
         dobj = amount_in(verb)  # "I was prescribed 20 mg of X": the parser hung the amount off the clause
     said = next((k for k in dobj.children if k.dep_ == "appos"), None) if dobj is not None else None
@@ -655,6 +598,8 @@ def _reading(verb: Any, subject: str | None, types: frozenset[str], speaker: str
         # the one who hands it over held it: "Charlie handed Wonka over to Augustus" is Charlie's slot's change
         giver = subject if subject and subject != speaker and subject[:1].isupper() else None
         return replace(made, old=giver) if made is not None and giver and not _overlaps(giver, made.object) else made
+    if (out_of := _taken_out_of(verb, dobj)) is not None:  # ("ripped Crashlytics out of the Android app": an end)
+        return _made(_with_its_owner(out_of, types), lemma, dobj, f"{_text(dobj)} taken out of {out_of.text}", "end")
     off = preps.get("off")
     if dobj is not None and dobj.pos_ in ("NOUN", "PROPN") and dobj.lower_ not in ("me", "us") \
             and off is not None and _is_name(off) and subject is not None:

@@ -146,3 +146,17 @@ def _taken_off(verb: Any) -> bool:
     thing ("stopped the metformin and started me on Y")?"""
     return any(t != verb and (me_with(t, "off") or t.lemma_.lower() in STOP and any(
         k.dep_ == "dobj" and k.lower_ not in ("me", "us") for k in t.children)) for t in verb.doc)
+
+
+REMOVE = frozenset({"rip", "pull", "remove", "strip", "take", "yank", "drop", "cut"})  # ("ripped X out of Y")
+
+
+def taken_out_of(verb: Any, dobj: Any | None) -> Any | None:
+    """"We ripped Crashlytics out of the Android app", "removed Mixpanel from the web app": a name taken out of a
+    thing, the thing (whose value it was, and is no more); not out of a name ("took Sam off Ward 4")."""
+    if dobj is None or verb.lemma_.lower() not in REMOVE or not dobj.text[:1].isupper() or not is_name(dobj):
+        return None
+    source = next((o for k in verb.children if k.dep_ == "prep" and k.lower_ in ("out", "from")
+                   for o in ([pobj(g) for g in k.children if g.lower_ == "of"] if k.lower_ == "out" else [pobj(k)])
+                   if o is not None), None)
+    return source if source is not None and source.pos_ == "NOUN" and source.text.islower() else None

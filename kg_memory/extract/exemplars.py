@@ -291,6 +291,18 @@ def doer_said_first(r: Reading) -> bool:
     return r.object_proper and 0 <= r.text.find(r.object) < r.text.find(r.subject.removesuffix("'s"))
 
 
+def _done_on(example: str, r: Reading, p: Predicate) -> bool:
+    """Does the example say its value after a preposition of its verb that the description does not say the verb with
+    ("The iOS app builds on Bitrise", of "the service that builds an app"): the subject does the verb, on the value?"""
+    verb = re.escape(r.verb[:-1] if r.verb.endswith("e") else r.verb)
+    said = re.search(rf"\b{verb}\w*\s+({'|'.join(_ON)})\s+(?:the\s+)?{re.escape(r.object)}\b", example, re.I)
+    return bool(r.verb) and said is not None \
+        and re.search(rf"\b{verb}\w*\s+{said.group(1)}\b", p.description, re.I) is None
+
+
+_ON = ("on", "at", "in", "with", "via", "through", "from", "to", "for", "into")  # (prepositions a value may follow)
+
+
 def example_readings(p: Predicate, vocab: Vocabulary, types: frozenset[str], slot_words: frozenset[str]
                      ) -> list[tuple[str, Reading | None]]:
     """Each example of the predicate and its reading, with the value as the slot's value: said as the
@@ -304,7 +316,8 @@ def example_readings(p: Predicate, vocab: Vocabulary, types: frozenset[str], slo
     found = [(e, replace(r, subject=r.moved) if r is not None and r.subject == "User" and r.moved else r)
              for e, r in found]
     found = [(e, replace(r, subject=r.object, object=r.subject) if r is not None and said_verb(e, r, doers) in doers
-              and not PASSIVE.search(e) and not doer_said_first(r) else r) for e, r in found]
+              and not PASSIVE.search(e) and not doer_said_first(r) and not _done_on(e, r, p) else r)
+             for e, r in found]
     names = sum(1 for _, r in found if r is not None and any(c.isupper() for c in r.object))
     if p.name not in vocab.own or not names:
         return found

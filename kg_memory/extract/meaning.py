@@ -27,7 +27,7 @@ from ..core.vocab import Predicate, Vocabulary
 from ..embed.base import Embedder
 from . import dates, parse
 from .base import ExtractedFact
-from .canonical import by_its_form, near_class_word
+from .canonical import by_its_form
 from .clauses import HYPOTHETICAL, is_agent, readings
 from .cues import ADDED as _ADDED
 from .cues import BEGUN as _BEGUN
@@ -69,6 +69,7 @@ from .slotwords import cues_of, slot_words_of
 from .succession import NAME as _NAME
 from .succession import in_place_of, stepped_in, with_names
 from .surface import clauses_of, misjoined, named_clauses, surface_readings
+from .taking import Taking
 from .thresholds import (
     ALIKE_FLOOR,
     CUE_BONUS,
@@ -87,7 +88,7 @@ from .thresholds import (
     VERIFY_GAP,
 )
 from .turning import Turning
-from .values import an_amount, has_number, names_its_slot, shape_share, value_shape
+from .values import names_its_slot, shape_share, value_shape
 from .whose import MOVES, WHICH_ONE, a_slot_word, only_its_noun, shared_stem
 from .wording import DENIED, held_at, held_at_its_noun, stem
 
@@ -125,7 +126,7 @@ def ontology_tag(vocab: Vocabulary) -> str:
     return "" if vocab.version == default_ontology().version else f"+ontology:{vocab.version}"
 
 
-class MeaningReader(Turning):
+class MeaningReader(Turning, Taking):
     def __init__(self, vocab: Vocabulary, embedder: Embedder | None, threshold: float = MEANING_THRESHOLD,
                  margin: float = MEANING_MARGIN):
         self.vocab, self.embedder = vocab, embedder
@@ -229,7 +230,8 @@ class MeaningReader(Turning):
             r = self._as_its_examples_are(r, spec)
             r = self._old_said_beside(r, spec, doc, sentence)
             mine = only_its_noun(r.subject, r.text, spec.name, spec.keywords)  # ("The date has changed: ...")
-            r = replace(r, subject=speaker if mine else self._slot_owner(r.subject, spec.name, r.text))
+            r = replace(r, subject=speaker if mine else self._slot_owner(r.subject, spec.name,
+                                                                          r.text.replace(r.object, "")))
             own = dates.in_clause(sentence, sentence.find(r.object), t, span) if r.object in sentence else span
             when = dates.began(own, r.object if spec.object_kind == "date" else "")  # (its clause's date, if any)
             swapped = r.shape == "change" and SWAPPED.search(sentence) is not None and not _ADDED.search(sentence)
@@ -629,6 +631,7 @@ class MeaningReader(Turning):
                 + VALUE_WEIGHT * max(0.0, alike.get(p, 0.0) - VALUE_FLOOR)
                 for p, s in raw.items()
                 if (not classed or self._takes(p, r.object) or self._in_place_of_its_kind(p, r))
+                and not self._one_of_many_unlike_its_examples(p, r)
                 and (among is None or p in among)
                 and (not things_only or self._of_things(p)) and (sort is None or sort in self._kinds.get(p, (sort,)))}
 
@@ -692,6 +695,9 @@ class MeaningReader(Turning):
         """A subject said as its owner and the slot's own noun ("Gateway deploys go to Render",
         "Billing's database is Spanner now") is the owner's; not when the clause says the slot's noun
         apart ("The code for the back door": the back door, of door_code)."""
+        named = self._name_said_before(subject, predicate, text)
+        if named != subject:
+            return named  # ("Rosa's cheese stall is on pitch 12": Rosa's, as the examples say "Rosa's stall")
         words = subject.split()
         last = words[-1].lower() if len(words) > 1 else ""
         *parts, noun = predicate.split("_")
@@ -699,15 +705,16 @@ class MeaningReader(Turning):
             return subject
         if last and a_slot_word(last, self.words.get(predicate, frozenset()) | set(predicate.split("_"))):
             return " ".join(words[:-1]).removesuffix("'s").removesuffix("’s")
-        return self._name_said_before(subject, predicate, text)
+        return subject
 
     def _name_said_before(self, subject: str, predicate: str, text: str) -> str:
         """"Amira's sessions run on Zoom": a common noun said after a name's "'s", in a slot of the group's whose
         examples are all said of names ("Leo is taught at the library"), is said of the name."""
         said = re.search(rf"\b({_NAME})\s*['’]s\s+(?:[a-z-]+\s+)?{re.escape(subject)}\b", text) \
             if subject.islower() and predicate in self.vocab.own else None
-        examples = self._example_readings(self.vocab.predicates[predicate]) if said else []
-        if said is None or not examples or not all(r is not None and r.subject[:1].isupper() for _, r in examples):
+        examples = [r for _, r in self._example_readings(self.vocab.predicates[predicate]) if r is not None] \
+            if said else []  # (an example the parse cannot read says nothing either way)
+        if said is None or not examples or not all(r.subject[:1].isupper() for r in examples):
             return subject
         return said.group(1)
 
@@ -739,44 +746,6 @@ class MeaningReader(Turning):
         return not self.changes_only or r.shape != "plain" or bool(CHANGE_CUE.search(said)) \
             or _PRESENT_STATE.match(said) is not None or _BEGUN.match(said) is not None \
             or _LASTING.match(said) is not None or r.verb == "buy" and r.object_proper  # (a name bought is had)
-
-    def _takes(self, predicate: str, value: str) -> bool:
-        """A value-class predicate takes only a word of its class ("Siemens" is no job title); a
-        predicate whose examples all give a number ("500 mg", "12 Elm Street") takes only a value
-        with one ("naproxen" is no dose, "Melbourne" no street address)."""
-        ex = self._exemplars()
-        if predicate in ex.numbered and not has_number(value) \
-                and (value.lower().split() or [""])[-1] not in self.words[predicate]:
-            return False  # (unless its own noun says it is one: "the bright tank" for "FV3", "fermenter 5")
-        if predicate in ex.amountless and an_amount(value):
-            return False  # and one whose examples never give an amount takes none ("5 mg of X" is no medication)
-        if (predicate in ex.named or predicate in self.vocab.ties) and not any(c.isupper() for c in value) \
-                and (predicate in self.vocab.ties or not self._said_as_its_examples(predicate, value)):
-            return False  # a slot whose examples all name someone or something takes a name (and a tie, a person),
-            # or a value said with its own noun, as an example says one ("the new blue livery")
-        if predicate in ex.unnamed and all(w[:1].isupper() for w in value.split()):
-            return False  # and one whose examples never do ("negotiation", "closed won") takes no name
-        if self._a_role(value) and predicate not in self._role_slots:
-            return False  # a role ("deputy editor") is the value only of a slot whose examples give roles
-        if ex.weekdays.get(predicate, dates.names_a_weekday(value)) != dates.names_a_weekday(value):
-            return False  # a slot whose examples all say a weekday takes one ("Fridays"), one whose never do none
-        spec = self.vocab.predicates[predicate]
-        if not spec.value_class:
-            return True
-        low = value.lower()
-        if names_its_slot(value, predicate):
-            return True  # a value said with its slot's own noun ("a low carb diet") is of its class
-        return any(low == w or low.endswith(" " + w) or low.startswith(w + " ")
-                   for w in self.vocab.value_classes.get(spec.value_class, ())) \
-            or near_class_word(self.embedder, self.vocab, spec.value_class, value) is not None
-
-    def _said_as_its_examples(self, predicate: str, value: str) -> bool:
-        """A value that ends with its slot's own noun, as one of the slot's examples' values does ("the new blue
-        livery" of livery, whose example is "the purple Northern livery"; not "the digital gallery" of a gallery
-        whose examples are "Room 4" and "the Sackler Wing")."""
-        noun = value.lower().split()[-1] if names_its_slot(value, predicate) else None
-        return noun is not None and any(found is not None and found.object.lower().split()[-1:] == [noun]
-                                        for _, found in self._example_readings(self.vocab.predicates[predicate]))
 
     def _example_readings(self, p: Predicate) -> list[tuple[str, Reading | None]]:
         """The predicate's examples read (parsed once per reader: asked of each reading a slot matches)."""

@@ -56,9 +56,12 @@ _TRAVELLED_IN = re.compile(rf"\b(I|[Ww]e)\s+(?:(?:{ADVERBS})\s+)*(?:get|run|go|z
                            r"(?:(?-i:[a-z][a-z-]*)\s+){0,3}(?=[A-Z])")
 
 
+_DETS = "(?:The|This|That|These|Those|My|Our|Your|His|Her|Their|Its|An?|Every|Each|Some|All)"
 # work said by what one does at or for a name ("I teach chemistry at Lincoln High", "I'm driving for Uber now"): a
-# verb (``_DOING_AT``'s "verb") whose doer is a job, said in the present by the speaker
-_DOING_AT = re.compile(rf"\b(?P<who>I|[Ww]e)(?:\s+(?P<be>(?:am|are|have\s+been)\s+)"
+# verb (``_DOING_AT``'s "verb") whose doer is a job, said in the present by the speaker or by a name ("Ines teaches
+# at Hillcrest Primary")
+_DOING_AT = re.compile(rf"\b(?P<who>I|[Ww]e|(?!{_DETS}\b)(?-i:[A-Z][a-z]+)(?=\s+[a-z]+s\s))"
+                       rf"(?:\s+(?P<be>(?:am|are|is|have\s+been|has\s+been)\s+)"
                        rf"|(?P<be2>['’](?:m|re|ve\s+been)\s+)|\s+)"
                        rf"(?:(?:{ADVERBS})\s+)*(?P<verb>[a-z]+)\s+"
                        r"(?:(?-i:[a-z][a-z'’-]*|[A-Z]{2,5}|[A-Z][a-z]+)\s+){0,3}?"  # (what is taught may be said
@@ -109,13 +112,15 @@ def _work_said(m: re.Match[str], jobs: frozenset[str]) -> str:
     """"I teach chemistry at X": "I work at X", when the one who teaches is a job ("teacher")."""
     verb, be = m.group("verb"), m.group("be") or m.group("be2")
     bases = ({verb[:-3], verb[:-3] + "e", verb[:-4]} if verb.endswith("ing") else set()) if be else {verb}
+    bases = {verb[:-1], verb[:-2]} if m.group("who") not in ("I", "We", "we") and not be else bases  # ("Ines
+    # teaches at X")
     own_for = m.group(0).rstrip().endswith(f"{verb} for") and (
         bases & _FOR_PHRASAL or any((b, "for") in AIM_PREPS for b in bases))  # ("training for a race": an aim)
     if bases & _NOT_WORK or own_for or not bases & jobs:
         return m.group(0)
     who, prep, be = m.group("who"), m.group("prep"), (be or "").strip()
     if not be:
-        return f"{who} work {prep} "
+        return f"{who} {'work' if who in ('I', 'We', 'we') else 'works'} {prep} "
     return f"{who}{'' if be[0] in _APOSTROPHES else ' '}{be} working {prep} "  # ("I'm teaching": "I'm working")
 
 

@@ -101,12 +101,19 @@ def own_words(verb: Any) -> list[Any]:
     # (a conj on the verb is another clause: "Hooli is on the Starter plan and our contact ..."; not a preposition
     # said with it: "moved out of A and into B")
     others = {t.i for k in verb.subtree if k != verb and (k.dep_ in ("conj", "ccomp", "parataxis")
-              and (is_verb(k) or k.dep_ == "conj" and k.head == verb and k.pos_ != "ADP") or _time_clause(k))
-              for t in k.subtree}
+              and (is_verb(k) or k.dep_ == "conj" and k.head == verb and k.pos_ != "ADP") or _time_clause(k)
+              or _said_first_when(k, verb)) for t in k.subtree}
     return [t for t in verb.subtree if t.i not in others]
 
 
 _TIME_MARKS = frozenset({"since", "when", "after", "before", "until", "till", "once", "while"})
+
+
+def _said_first_when(k: Any, verb: Any) -> bool:
+    """"From the 4.2 release the iOS app needs iOS 16": a "from" or "since" phrase said before the clause's subject
+    says when (which ``dates`` reads), not what."""
+    subject = next((s.i for s in verb.children if s.dep_ in ("nsubj", "nsubjpass")), -1)
+    return k.dep_ == "prep" and k.head == verb and k.lower_ in ("from", "since") and k.i < subject
 
 
 def _time_clause(k: Any) -> bool:

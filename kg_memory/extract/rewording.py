@@ -1,8 +1,9 @@
 """Sentences said again in the words the readers know: an aside dropped ("If I'm honest, ..."), a couple said as the
 speaker's own clause ("Jonah and I have been dating"), "my phone's a OnePlus" as "my phone is", a headline that
-names a new one ("New number: ..."), a thing of one's own changed to a value ("switched my email to X") and a wedding
-said as an idiom ("we tied the knot"); what they did to the speaker as done to the speaker ("they've promoted me
-to")."""
+names a new one ("New number: ..."), a thing of one's own changed to a value ("switched my email to X"), a wedding
+said as an idiom ("we tied the knot"), a move to a job as a new job, a subject read at a university as studied and
+one standing in a role as its holder ("Owen is covering as my manager"); what they did to the speaker as done to the
+speaker ("they've promoted me to")."""
 
 from __future__ import annotations
 
@@ -34,6 +35,20 @@ _HITCHED = re.compile(r"\b(I|[Ww]e)\s+((?:finally|just|officially)\s+)?(?:tied\s
 _THEY_DID_ME = re.compile(r"\b[Tt]hey(?:['’]ve|\s+have)?\s+(?:just\s+|finally\s+)?([a-z]+ed)\s+me\s+"
                           r"((?:up|over)\s+)?to\b")
 
+# one standing in a role of the speaker's ("Owen is covering as my manager"): said as the role's holder ("my manager
+# is Owen")
+_STANDS_AS = re.compile(r"\b(?P<who>[A-Z][a-z]+)\s+(?:is|['’]s|has\s+been)\s+(?:now\s+)?(?:covering|acting|"
+                        r"standing\s+in|filling\s+in|stepping\s+in|serving)\s+as\s+(?P<mine>[Mm]y|[Oo]ur)\s+"
+                        r"(?P<role>[a-z]+(?:\s+[a-z]+)?)\b(?=\s*(?:[.,;!]|$|\s+(?:now|for|while|until)\b))")
+
+# a move to a job is a new job, not a new home ("Ines moved to a job at St Peter's Academy")
+_MOVED_TO_A_JOB = re.compile(r"\bmoved\s+(?:over\s+)?(?:to|into)\s+(?:a|an)\s+(?:new\s+)?(?:job|role|post|position)\s+"
+                             r"(?:at|with)\b")
+
+# a subject "read" at a university is studied there ("I'm reading chemistry at uni"), not a book read
+_READ_AT_UNI = re.compile(r"\breading\s+(?=(?:[a-z]+\s+){1,3}(?:at|in)\s+(?:uni\b|university\b|college\b|"
+                          r"(?-i:[A-Z])))", re.I)
+
 
 def _said_as_mine(m: re.Match[str]) -> str:
     """"Jonah and I have been dating": "I have been dating Jonah" ("together with", "going out with", "seeing")."""
@@ -47,6 +62,8 @@ def reworded(raw: str) -> str:
     """The sentence ``raw`` said again as the readers read it (see the module's doc)."""
     said = _TOGETHER.sub(_said_as_mine, _ASIDE.sub("", raw.strip()))
     said = _THEY_DID_ME.sub(lambda m: f"I got {m.group(1)} {m.group(2) or ''}to", said)
+    said = _STANDS_AS.sub(lambda m: f"{m.group('mine')} {m.group('role')} is {m.group('who')}", said)
+    said = _MOVED_TO_A_JOB.sub("got a job at", _READ_AT_UNI.sub("studying ", said))
     said = _HITCHED.sub(lambda m: f"{m.group(1)} {m.group(2) or ''}got married", said)
     said = said[:1].upper() + said[1:]
     said = _MINE_CHANGED.sub(lambda m: f"{m.group(1).capitalize()} {m.group(2)} is ", said)

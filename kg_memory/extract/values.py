@@ -148,7 +148,8 @@ def _value_end(doc: Any, end: int) -> int:
                                                           or numeric(cur) or numeric(nxt))
         if joined or (_glued(cur) and end + 1 < len(doc)):
             end += 1
-        elif numeric(nxt) and (numeric(cur) or cur.pos_ in ("PROPN", "NOUN") or cur.text[:1].isupper()) \
+        elif numeric(nxt) and (numeric(cur) or cur.pos_ in ("PROPN", "NOUN") or cur.text[:1].isupper()
+                               or nxt.dep_ == "nummod" and nxt.head.i == cur.i) \
                 and not (end + 2 < len(doc) and doc[end + 2].lower_ in UNITS):
             end += 1  # "555 300 1122", "Zone 2", "iPhone 12", "bed 3" (not "bed 3 km": a number with its unit)
         elif numeric(cur) and nxt.lower_ in UNITS:
