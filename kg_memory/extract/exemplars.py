@@ -252,11 +252,13 @@ def value_preps(examples: tuple[str, ...], descriptions: tuple[str, ...] = ()) -
     ("The Anchor is known for its fish pie": ("know", "for")), or give a time with ("is collected on Friday");
     and ("", word) for each word of time the slots say is a value ("the shift a driver works: days, nights or
     weekends"), whatever the verb."""
-    pairs = frozenset((t.head.lemma_.lower(), t.lower_) for e in examples for t in parse.parsed(e)
+    pairs = frozenset((word, t.lower_) for e in examples for t in parse.parsed(e)
                       if t.dep_ == "prep" and (t.lower_ in NOT_VALUE or t.lower_ in WHEN_PREPS and any(
                           k.dep_ == "pobj" and dates.is_time_word(k.text) for k in t.children))
-                      and (t.head.pos_ in ("VERB", "ADJ") or t.head.lemma_ == "be")  # ("is up for the X role")
-                      and any(k.dep_ == "pobj" for k in t.children))
+                      and (t.head.pos_ in ("VERB", "ADJ") or t.head.lemma_ == "be"  # ("is up for the X role")
+                           or t.head.dep_ == "ROOT" and t.head.pos_ == "NOUN")  # (a verb read as a noun: "leaves")
+                      and any(k.dep_ == "pobj" for k in t.children)
+                      for word in {t.head.lemma_.lower(), t.head.lower_})
     said = " ".join((*examples, *descriptions))
     return pairs | frozenset(("", w) for w in re.findall(r"\b[a-z]+\b", said) if WHEN.fullmatch(w))
 

@@ -219,7 +219,8 @@ class MeaningReader(Turning, Taking):
                                    for r in parsed):
             # the small parser misread the clause ("stores" as a noun): read its surface
             matched = [m for part in clauses_of(sentence, doc)
-                       for r in surface_readings(part, speaker, self.types, slot_words, self.people, self.verbs)
+                       for r in surface_readings(part, speaker, self.types, slot_words, self.people, self.verbs,
+                                                  self.preps)
                        if (m := self._match(r, speaker, wish))]
         matched += self._stepped_in(matched, sentence, speaker)
         out = in_place_of(self.vocab, sentence, span.start if span else t, span is not None)

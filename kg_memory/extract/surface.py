@@ -29,14 +29,15 @@ _CHANGE_WORDS = re.compile(r"\b(?:(?:mov|migrat|chang|replac|upgrad|downgrad)(?:
 
 
 def surface_readings(doc: Any, speaker: str, types: frozenset[str], slot_words: frozenset[str] = frozenset(),
-                     people: frozenset[str] = frozenset(), verbs: frozenset[str] = frozenset()) -> list[Reading]:
+                     people: frozenset[str] = frozenset(), verbs: frozenset[str] = frozenset(),
+                     given: frozenset[tuple[str, str]] = frozenset()) -> list[Reading]:
     """A reading of the whole sentence off its words, where the parse gave nothing usable: the
     subject is its first noun phrase (or the thing a "we moved X" moves), the value the name after
     "to" in a change, else the last name after the subject; ``no longer`` and ``stopped`` end."""
     chunks = [c for c in doc.noun_chunks if c.root.lower_ not in _PRONOUNS]
     if not chunks:  # ("The gateway deploys to Fly.io": the parser saw no noun phrase at all)
         lead = _leading_subject(doc, verbs, types)
-        return [] if lead is None else _surface_value(doc, lead[0], doc.text[lead[1]:])
+        return [] if lead is None else _time_given(doc, lead, given) or _surface_value(doc, lead[0], doc.text[lead[1]:])
     # the clause's subject; none said ("Packed everything up and moved to Dublin"): the speaker
     first = next((c for c in chunks if c.root.dep_ in ("nsubj", "nsubjpass")), None)
     if first is None:
@@ -48,7 +49,7 @@ def surface_readings(doc: Any, speaker: str, types: frozenset[str], slot_words: 
             return _surface_value(doc, opened[0], doc.text[opened[1]:])
         lead = _leading_subject(doc, verbs, types)
         if lead is not None:
-            return _surface_value(doc, lead[0], doc.text[lead[1]:])
+            return _time_given(doc, lead, given) or _surface_value(doc, lead[0], doc.text[lead[1]:])
         if _someone_else(doc):
             return []  # "He moved to Utrecht": someone this sentence does not name, never the speaker
         return _surface_value(doc, speaker, doc.text)
@@ -97,6 +98,20 @@ def _leading_subject(doc: Any, verbs: frozenset[str], types: frozenset[str]) -> 
             parts = parts[:-1]
         return " ".join(parts), t.idx + len(t.text)
     return None
+
+
+_CLOCK = re.compile(r"\d{1,2}(?:[:.]\d{2})?\s*(?:am|pm)|\d{1,2}[:.]\d{2}", re.I)  # ("18:25", "7pm", "9.30am")
+
+
+def _time_given(doc: Any, lead: tuple[str, int], given: frozenset[tuple[str, str]]) -> list[Reading]:
+    """"The Dublin flight leaves at 18:25" (the small parser took "leaves" for a noun): a time of day said after the
+    verb is the value; so is a day said with a preposition the group's examples give one with (``value_preps``)."""
+    word = doc.text[:lead[1]].split()[-1].lower()
+    said = re.match(r"\s+(at|on|every)\s+(.+?)[.!]?\s*$", doc.text[lead[1]:])
+    if said is None or not _CLOCK.fullmatch(said.group(2)) and not (_WHEN.match(said.group(2)) and any(
+            (w, said.group(1)) in given for w in (word, word.removesuffix("s"), word.removesuffix("es")))):
+        return []
+    return [Reading(lead[0], word.removesuffix("s"), said.group(2), doc.text, "plain", False)]
 
 
 def _slot_said_of(doc: Any, speaker: str, types: frozenset[str], slot_words: frozenset[str]

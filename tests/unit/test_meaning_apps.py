@@ -76,3 +76,12 @@ def test_a_numbered_place_read_as_a_verb_is_a_value(under):
     """The small parser reads "to pitch 15" as an infinitive: the numbered noun is where the stall went."""
     said = _facts(under("market"), "Sol has moved his stall up to pitch 15.")
     assert ("sol", "stall_pitch", "pitch 15", False) in said, said
+
+
+def test_a_time_of_day_after_a_verb_the_parser_read_as_a_noun_is_the_value(under):
+    """The small parser takes "leaves" in "The Paris flight leaves at 21:40" for a noun: the clause's surface gives
+    the flight's departure time (airline.toml), not another slot's."""
+    said = _facts(under("airline"), "The Paris flight leaves at 21:40.")
+    assert ("paris", "departure_time", "21:40", False) in said, said
+    said = _facts(under("airline"), "The Leeds flight leaves at 7pm.")
+    assert ("leeds", "departure_time", "7pm", False) in said and not any(f[1] == "aircraft_type" for f in said), said
