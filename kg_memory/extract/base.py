@@ -49,6 +49,9 @@ class ExtractedFact:
     # pharmacy "gets its flu vaccines from Seqirus": dispensing_system, then supplier): a model that read the
     # sentence and chose one of them settles it.
     rivals: tuple[str, ...] = ()
+    # A value an earlier turn said, read again when a later turn changed its slot (``ingest.lookback``): that turn's
+    # id, the fact's source.
+    source_episode: str = ""
 
 
 @dataclass

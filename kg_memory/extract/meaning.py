@@ -50,6 +50,7 @@ from .exemplars import (
 )
 from .homes import WORKPLACES, Homes
 from .kinds import kind_of, kinds_said
+from .loose import Loose
 from .reading import Reading
 from .shapes import (
     ARRANGED,
@@ -126,7 +127,7 @@ def ontology_tag(vocab: Vocabulary) -> str:
     return "" if vocab.version == default_ontology().version else f"+ontology:{vocab.version}"
 
 
-class MeaningReader(Turning, Taking):
+class MeaningReader(Turning, Taking, Loose):
     def __init__(self, vocab: Vocabulary, embedder: Embedder | None, threshold: float = MEANING_THRESHOLD,
                  margin: float = MEANING_MARGIN):
         self.vocab, self.embedder = vocab, embedder

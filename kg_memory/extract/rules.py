@@ -279,6 +279,20 @@ class RulesExtractor:
         out.mentions = list(dict.fromkeys(out.mentions))
         return out
 
+    def earlier_value(self, episode: Episode, subject: str, predicate: str, named: str = "") -> str | None:
+        """The value an earlier turn gives ``subject``'s one-value slot, read loosely (``Loose.said_loosely``): asked
+        when a later turn changes the slot and nothing holds it."""
+        if not self.meaning.enabled or predicate not in self.vocab.predicates:
+            return None
+        me = episode.speaker or "User"
+        for raw in SENTENCE.split(episode.content):
+            sentence = normalize_text(said_plainly(reworded(raw), self._job_verbs).strip())
+            value = self.meaning.said_loosely(sentence, me, subject, predicate, named) \
+                if sentence and not worth.is_question(raw) else None
+            if value is not None:
+                return value
+        return None
+
     def _read(self, raw: str, sentence: str, me: str, t: datetime, out: Extraction,
               speakers: frozenset[str] = frozenset()) -> None:
         """One sentence: a group's own predicates by meaning; else the ontology's phrase patterns (the

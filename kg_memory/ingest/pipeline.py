@@ -33,6 +33,7 @@ from .attributes import an_attribute, as_held
 from .holders import rehomed
 from .leases import claim_owner, dead_owners
 from .links import related_links
+from .lookback import looked_back
 
 log = logging.getLogger(__name__)
 
@@ -337,6 +338,7 @@ class Pipeline:
         now = self.now()
         extractions = rehomed(self.store, group_id, self.vocab, extractions, [e.id for e in eps],
                               {e.id: e.speaker or "User" for e in eps}, now)
+        extractions = looked_back(self.store, group_id, self.vocab, self.extractor, extractions, eps)
         known = self._resolve_entities(group_id, extractions, batch, stats, now)
         extractions = as_held(self.store, group_id, self.vocab, extractions, [e.id for e in eps], known, now)
         state = self._believed(group_id, extractions, known)
@@ -470,7 +472,7 @@ class Pipeline:
         return Candidate(
             group_id=group_id, subject_id=subj.id, subject=subj.name, predicate=f.predicate,
             object_id=obj.id if obj else "", object=obj.name if obj else "", statement=f.statement,
-            valid_from=f.valid_from, valid_to=f.valid_to, episode_id=e.id, ending=f.ending,
+            valid_from=f.valid_from, valid_to=f.valid_to, episode_id=f.source_episode or e.id, ending=f.ending,
             dated=f.dated, extractor=self.extractor.name, prompt_version=self.extractor.version,
             confidence=f.confidence, any_object=f.any_object, said=f.object if f.ending and obj is None else "",
             started_by=f.started_by,
