@@ -70,11 +70,13 @@ class Taking:
                                         for _, found in self._example_readings(self.vocab.predicates[predicate]))
 
     def _one_of_many_unlike_its_examples(self, predicate: str, r: Reading) -> bool:
-        """"I became a registrar": a common noun said as one of many ("a registrar"; not a name's kind: "a Java
-        codebase"), in a slot of values without a class whose examples all say theirs bare ("I study law", "My degree
-        is in history"), is no value of it."""
+        """"I became a registrar": a common noun said as one of many ("a registrar"; not a name's kind, "a Java
+        codebase", nor one said with the slot's own noun or keyword, "a chemistry degree"), in a slot of values
+        without a class whose examples all say theirs bare ("I study law", "My degree is in history"), is no value
+        of it."""
         spec = self.vocab.predicates[predicate]
         if spec.object_kind != "value" or spec.value_class or not r.object or not r.object.islower() \
+                or names_its_slot(r.object, predicate) or r.object.split()[-1] in spec.keywords \
                 or not re.search(rf"\b(?:a|an)\s+{re.escape(r.object)}\b", r.text, re.I):
             return False
         read = [(e, found) for e, found in self._example_readings(spec) if found is not None and found.object]
