@@ -55,14 +55,18 @@ class Loose:
                              part, speaker, self.types, self._reading_words, self.people, self.verbs, self.preps)]
         for r in found:
             whose = speaker if r.subject == speaker else self.whose(r.subject)
-            if r.shape not in ("plain", "change") or not r.object or r.any_value \
-                    or not self._takes(predicate, r.object) or normalize_name(whose) != normalize_name(subject):
+            again = _said_again(r.object, named)
+            # (a thing of the speaker's said as the subject, "We've got a house share going in Headingley", is the
+            # speaker's when the later turn says the value again)
+            mine_said = again and subject == speaker and r.subject.islower() and r.subject not in self.people
+            if r.shape not in ("plain", "change") or not r.object or r.any_value or not self._takes(
+                    predicate, r.object) or normalize_name(whose) != normalize_name(subject) and not mine_said:
                 continue
             ranked = sorted(self._scores(r).items(), key=lambda kv: -kv[1])
             mine = dict(ranked).get(predicate, 0.0)
             if not ranked:
                 continue
-            if _said_again(r.object, named) and mine >= VERIFY_FLOOR and ranked[0][1] - mine <= SLOT_BAND:
+            if again and mine >= VERIFY_FLOOR and ranked[0][1] - mine <= SLOT_BAND:
                 return r.object
             runner = ranked[1][1] if len(ranked) > 1 else -1.0
             if ranked[0][0] == predicate and mine >= MEANING_THRESHOLD and mine - runner >= MEANING_MARGIN:

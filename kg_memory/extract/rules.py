@@ -286,11 +286,14 @@ class RulesExtractor:
             return None
         me = episode.speaker or "User"
         for raw in SENTENCE.split(episode.content):
-            sentence = normalize_text(said_plainly(reworded(raw), self._job_verbs).strip())
-            value = self.meaning.said_loosely(sentence, me, subject, predicate, named) \
-                if sentence and not worth.is_question(raw) else None
-            if value is not None:
-                return value
+            said = said_plainly(self._had_named_rx.sub(r"My \1 is ", reworded(raw)), self._job_verbs).strip()
+            if not said or worth.is_question(raw):
+                continue
+            for sentence in dict.fromkeys((said, normalize_text(said))):  # (as ``_read`` reads it: said, then
+                # with its contractions expanded, which the parse may read otherwise)
+                value = self.meaning.said_loosely(sentence, me, subject, predicate, named)
+                if value is not None:
+                    return value
         return None
 
     def _read(self, raw: str, sentence: str, me: str, t: datetime, out: Extraction,

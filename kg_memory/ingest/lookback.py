@@ -37,7 +37,8 @@ def looked_back(store: StoreCore, group_id: str, vocab: Vocabulary, extractor: A
             key = (normalize_name(f.subject), f.predicate)
             if _a_value_of_one(f, vocab) and key not in said and not _held(store, group_id, f):
                 facts.extend(_earlier(store, reader, group_id, e, f))
-            said.add(key)
+            if not f.ending:  # (an end of a value nothing holds ends nothing: "Moved out of A ... and into B")
+                said.add(key)
             facts.append(f)
         out[e.id] = replace(found, facts=facts) if len(facts) > len(found.facts) else found
     return out

@@ -40,3 +40,10 @@ def test_a_slot_held_before_is_not_read_again(make_memory, group):
                                          "I've swapped Asda for a job at Greggs."])
     assert {f.object for f in mem.facts(group=group, predicate="works_at", as_of="2026-01-20")} == {"Boots"}
     assert {f.object for f in mem.facts(group=group, predicate="works_at", all_versions=True)} <= {"Boots", "Greggs"}
+
+
+def test_a_thing_of_the_speakers_said_with_the_value_a_later_turn_leaves_is_where_the_speaker_was(make_memory, group):
+    mem, _ = _turns(make_memory, group, ["We have a house share in Jesmond.",
+                                         "Moved out of Jesmond and into a studio in Heaton."])
+    assert {f.object for f in mem.facts(group=group, predicate="lives_in", as_of="2026-01-20")} == {"Jesmond"}
+    assert {f.object for f in mem.facts(group=group, predicate="lives_in")} == {"Heaton"}
