@@ -711,12 +711,15 @@ class MeaningReader(Turning, Taking, Loose):
 
     def _name_said_before(self, subject: str, predicate: str, text: str) -> str:
         """"Amira's sessions run on Zoom": a common noun said after a name's "'s", in a slot of the group's whose
-        examples are all said of names ("Leo is taught at the library"), is said of the name."""
+        examples are all said of names ("Leo is taught at the library") or say the noun as a name's ("Rosa's stall"),
+        is said of the name."""
         said = re.search(rf"\b({_NAME})\s*['’]s\s+(?:[a-z-]+\s+)?{re.escape(subject)}\b", text) \
             if subject.islower() and predicate in self.vocab.own else None
-        examples = [r for _, r in self._example_readings(self.vocab.predicates[predicate]) if r is not None] \
-            if said else []  # (an example the parse cannot read says nothing either way)
-        if said is None or not examples or not all(r.subject[:1].isupper() for r in examples):
+        read = self._example_readings(self.vocab.predicates[predicate]) if said else []
+        examples = [r for _, r in read if r is not None]  # (an example the parse cannot read says nothing either way)
+        noun = subject.split()[-1]
+        owned = any(re.search(rf"\b{_NAME}['’]s\s+{re.escape(noun)}\b", e) for e, _ in read)  # ("Rosa's stall")
+        if said is None or not examples or not owned and not all(r.subject[:1].isupper() for r in examples):
             return subject
         return said.group(1)
 

@@ -57,6 +57,10 @@ def surface_readings(doc: Any, speaker: str, types: frozenset[str], slot_words: 
     if verb is not None and verb.i > first.start:  # "Ledger outgrew SQLite, so it ...": a clause read as a noun phrase
         words = [w.text for w in doc[first.start:verb.i] if w.lower_ not in _DETS]
         return _surface_value(doc, " ".join(words), doc.text[verb.idx + len(verb.text):]) if words else []
+    named = [w for w in doc[first.start:first.root.i] if w.lower_ not in _DETS]
+    if first.root.text.islower() and first.root.lower_.endswith("s") and not first.root.lower_.endswith("ss") \
+            and named and all(w.text[:1].isupper() for w in named):  # ("Rhys inspects hive 7": a name and its verb)
+        return _surface_value(doc, " ".join(w.text for w in named), doc.text[first.root.idx + len(first.root.text):])
     subject_chunk = first
     moved = chunks[1].root if len(chunks) > 1 else None
     if first.root.lower_ in _FIRST and moved is not None and moved.dep_ == "dobj" \
@@ -82,8 +86,10 @@ def _leading_subject(doc: Any, verbs: frozenset[str], types: frozenset[str]) -> 
         said_as_verb = low in verbs or low.removesuffix("es") in verbs or low.removesuffix("s") in verbs
         # a noun in -s after a noun and before what a verb takes ("pipeline stores data", "service talks to")
         misread = t.pos_ == "NOUN" and low.endswith("s") and not low.endswith("ss") and t.i + 1 < len(doc) \
-            and doc[t.i - 1].pos_ in ("NOUN", "PROPN") and doc[t.i + 1].pos_ in ("ADP", "NOUN", "PROPN", "DET", "SYM",
-                                                                             "NUM")  # ("ticket costs £199")
+            and doc[t.i - 1].pos_ in ("NOUN", "PROPN") and (doc[t.i + 1].pos_ in ("ADP", "NOUN", "PROPN", "DET", "SYM",
+                                                                              "NUM")  # ("ticket costs £199")
+                                                            or doc[t.i - 1].text[:1].isupper() and t.text.islower())
+        # (or after a name, whatever the parser made of the next word: "Rhys inspects hive 7")
         past = low.endswith("ed") and t.pos_ in ("ADJ", "VERB") and all(w.text[:1].isupper() for w in doc[:t.i])
         # a verb the parser hung its subject on as a compound ("The gateway deploys to ...")
         hung = t.pos_ == "VERB" and any(k.dep_ == "compound" and k.i < t.i for k in t.children)
@@ -100,6 +106,7 @@ def _leading_subject(doc: Any, verbs: frozenset[str], types: frozenset[str]) -> 
     return None
 
 
+_NUMBERED = re.compile(r"(?<![\w'’])(?-i:[a-z]+)\s+\d+[a-z]?\b(?!\s*(?:am|pm|%))", re.I)  # ("hive 7", "van 3")
 _CLOCK = re.compile(r"\d{1,2}(?:[:.]\d{2})?\s*(?:am|pm)|\d{1,2}[:.]\d{2}", re.I)  # ("18:25", "7pm", "9.30am")
 
 
@@ -170,7 +177,8 @@ def _surface_value(doc: Any, subject: str, rest: str) -> list[Reading]:
             if kept and _ADJUNCT.search(rest[kept[-1].end():m.start()]):
                 break  # the rest says when or why
             kept.append(m)
-        names = [m.group(0) for m in kept] or [m.group(0) for m in AMOUNT.finditer(rest)]
+        names = [m.group(0) for m in kept] or [m.group(0) for m in AMOUNT.finditer(rest)] \
+            or [m.group(0) for m in _NUMBERED.finditer(rest)]  # (a thing by its number: "Rhys inspects hive 7")
         plain = re.match(r"\s*(?:\w+\s+)?(?:to|into)\s+(?:the\s+)?([a-z][\w-]*(?:\s+[a-z][\w-]*)?)\b", rest)
         if not names and plain is None:
             return []

@@ -85,3 +85,10 @@ def test_a_time_of_day_after_a_verb_the_parser_read_as_a_noun_is_the_value(under
     assert ("paris", "departure_time", "21:40", False) in said, said
     said = _facts(under("airline"), "The Leeds flight leaves at 7pm.")
     assert ("leeds", "departure_time", "7pm", False) in said and not any(f[1] == "aircraft_type" for f in said), said
+
+
+def test_a_thing_said_by_its_number_after_a_verb_the_parser_misread_is_a_value(under):
+    """The small parser reads "Gwen inspects hive 4" as a compound and a verb "hive": the surface gives the name, its
+    verb and the numbered thing, which the hive's inspector slot (apiary.toml) turns round."""
+    assert ("hive 4", "inspector", "Gwen", False) in _facts(under("apiary"), "Gwen inspects hive 4.")
+    assert ("van 6", "serviced_by", "Halfords", False) in _facts(under("fleet"), "Halfords services van 6.")

@@ -219,7 +219,7 @@ def test_statements_are_third_person(rules):
 
 def test_without_the_parser_the_patterns_still_work(embedder):
     ex = RulesExtractor(embedder, use_parser=False)
-    assert not ex.parser and ex.version == "rules-29"
+    assert not ex.parser and ex.version == "rules-30"
     e = Episode(group_id="g", content="I moved to Lisbon in March.", occurred_at=T, created_at=T)
     assert {(f.predicate, f.object) for f in ex.extract(e).facts} == {("lives_in", "Lisbon")}
     assert parse.parser_version() is not None
@@ -231,7 +231,7 @@ def test_the_parser_loads_on_the_first_sentence_it_parses(embedder):
     spacy_pipeline._load.cache_clear()
     ex = RulesExtractor(embedder)
     assert ex.parser and spacy_pipeline._load.cache_info().currsize == 0
-    assert ex.version == f"rules-29+{parse.parser_version()}" and parse.parser_version().startswith("core_web_sm")
+    assert ex.version == f"rules-30+{parse.parser_version()}" and parse.parser_version().startswith("core_web_sm")
     e = Episode(group_id="g", content="Home for me is Lisbon these days.", occurred_at=T, created_at=T)
     ex.extract(e)
     assert spacy_pipeline._load.cache_info().currsize == 1 and parse.load_parser() is not None
