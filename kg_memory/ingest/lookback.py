@@ -10,8 +10,7 @@ from collections.abc import Sequence
 from dataclasses import replace
 from typing import Any
 
-from ..core.merged import find_live
-from ..core.models import Episode, normalize_name
+from ..core.models import Entity, Episode, FactVersion, normalize_name
 from ..core.vocab import Vocabulary
 from ..extract.base import ExtractedFact, Extraction
 from ..store.base import StoreCore
@@ -21,8 +20,11 @@ LOOK_BACK_TURNS = 4  # the turns before a change read again: what a chat changes
 
 
 def looked_back(store: StoreCore, group_id: str, vocab: Vocabulary, extractor: Any,
-                extractions: dict[str, Extraction], eps: Sequence[Episode]) -> dict[str, Extraction]:
-    """``extractions`` (of ``eps``, in time order) with each earlier value found put before the change it precedes."""
+                extractions: dict[str, Extraction], eps: Sequence[Episode], known: dict[str, Entity],
+                state: dict[tuple[str, str], dict[str, FactVersion]]) -> dict[str, Extraction]:
+    """``extractions`` (of ``eps``, in time order) with each earlier value found put before the change it precedes;
+    ``known`` and ``state``: the batch's entities by name key and the versions believed now of its (subject,
+    predicate) pairs, as the pipeline read them (so that what is held costs no read of its own)."""
     reader = getattr(extractor, "rules", extractor)
     if not hasattr(reader, "earlier_value"):
         return extractions  # (an extractor with no loose reader: nothing is read again)
@@ -35,13 +37,14 @@ def looked_back(store: StoreCore, group_id: str, vocab: Vocabulary, extractor: A
         facts: list[ExtractedFact] = []
         for f in found.facts:
             key = (normalize_name(f.subject), f.predicate)
-            if _a_value_of_one(f, vocab) and key not in said and not _held(store, group_id, f):
+            if _a_value_of_one(f, vocab) and key not in said and not _held(f, known, state):
                 facts.extend(_earlier(store, reader, group_id, e, f))
             if not f.ending:  # (an end of a value nothing holds ends nothing: "Moved out of A ... and into B")
                 said.add(key)
             facts.append(f)
-        out[e.id] = replace(found, facts=facts) if len(facts) > len(found.facts) else found
-    return out
+        if len(facts) > len(found.facts):
+            out[e.id] = replace(found, facts=facts)
+    return out if any(out[k] is not v for k, v in extractions.items()) else extractions  # (the same: none found)
 
 
 def _a_value_of_one(f: ExtractedFact, vocab: Vocabulary) -> bool:
@@ -49,11 +52,11 @@ def _a_value_of_one(f: ExtractedFact, vocab: Vocabulary) -> bool:
         and vocab.is_single(f.predicate)
 
 
-def _held(store: StoreCore, group_id: str, f: ExtractedFact) -> bool:
-    """Has the subject held a value of the slot, or of another it may change (``alternatives``)? Then the change
-    has what it changes (or follows its end)."""
-    subject = find_live(store, group_id, [normalize_name(f.subject)]).get(normalize_name(f.subject))
-    return subject is not None and any(store.history(group_id, subject.id, p) for p in (f.predicate, *f.alternatives))
+def _held(f: ExtractedFact, known: dict[str, Entity], state: dict[tuple[str, str], dict[str, FactVersion]]) -> bool:
+    """Has the subject held a value of the slot, or of another it may change (``alternatives``), as believed now (an
+    ended one too)? Then the change has what it changes (or follows its end)."""
+    subject = known.get(normalize_name(f.subject))
+    return subject is not None and any(state.get((subject.id, p)) for p in (f.predicate, *f.alternatives))
 
 
 def _earlier(store: StoreCore, reader: Any, group_id: str, e: Episode, f: ExtractedFact) -> list[ExtractedFact]:

@@ -338,10 +338,13 @@ class Pipeline:
         now = self.now()
         extractions = rehomed(self.store, group_id, self.vocab, extractions, [e.id for e in eps],
                               {e.id: e.speaker or "User" for e in eps}, now)
-        extractions = looked_back(self.store, group_id, self.vocab, self.extractor, extractions, eps)
         known = self._resolve_entities(group_id, extractions, batch, stats, now)
         extractions = as_held(self.store, group_id, self.vocab, extractions, [e.id for e in eps], known, now)
         state = self._believed(group_id, extractions, known)
+        before = looked_back(self.store, group_id, self.vocab, self.extractor, extractions, eps, known, state)
+        if before is not extractions:  # (the earlier values found: their names, as the others')
+            extractions = before
+            known = self._resolve_entities(group_id, extractions, batch, stats, now, known)
         pending: dict[str, FactVersion] = {}  # versions this batch creates, by id
         for e in eps:
             found = extractions.get(e.id)
@@ -372,8 +375,11 @@ class Pipeline:
         return extractions
 
     def _resolve_entities(self, group_id: str, extractions: dict[str, Extraction], batch: WriteBatch,
-                          stats: IngestStats, now: datetime) -> dict[str, Entity]:
-        """Every name the extractions use, by key: the stored entity, or a new one in this batch."""
+                          stats: IngestStats, now: datetime, known: dict[str, Entity] | None = None
+                          ) -> dict[str, Entity]:
+        """Every name the extractions use, by key: the stored entity, or a new one in this batch (those ``known``
+        already, as they are)."""
+        had = known or {}
         kinds: dict[str, tuple[str, str]] = {}
         for x in extractions.values():
             for f in x.facts:
@@ -384,7 +390,9 @@ class Pipeline:
                 kinds.setdefault(normalize_name(m), (m, "entity"))
         ending_objects = {normalize_name(f.object if f.ending else f.replaces) for x in extractions.values()
                           for f in x.facts if f.ending and f.object or f.replaces}  # (and the values changes leave)
-        known = find_live(self.store, group_id, list(kinds) + list(ending_objects))
+        kinds = {k: v for k, v in kinds.items() if k not in had}
+        keys = [k for k in (*kinds, *ending_objects) if k not in had]
+        known = {**had, **(find_live(self.store, group_id, keys) if keys or not had else {})}
         for key, (name, kind) in kinds.items():
             if key and key not in known:
                 ent = Entity(group_id=group_id, name=name, kind=kind, created_at=now)  # type: ignore[arg-type]
