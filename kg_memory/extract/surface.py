@@ -37,7 +37,7 @@ def surface_readings(doc: Any, speaker: str, types: frozenset[str], slot_words: 
     chunks = [c for c in doc.noun_chunks if c.root.lower_ not in _PRONOUNS]
     if not chunks:  # ("The gateway deploys to Fly.io": the parser saw no noun phrase at all)
         lead = _leading_subject(doc, verbs, types)
-        return [] if lead is None else _time_given(doc, lead, given) or _surface_value(doc, lead[0], doc.text[lead[1]:])
+        return [] if lead is None else _after_its_subject(doc, lead, given)
     # the clause's subject; none said ("Packed everything up and moved to Dublin"): the speaker
     first = next((c for c in chunks if c.root.dep_ in ("nsubj", "nsubjpass")), None)
     if first is None:
@@ -49,7 +49,7 @@ def surface_readings(doc: Any, speaker: str, types: frozenset[str], slot_words: 
             return _surface_value(doc, opened[0], doc.text[opened[1]:])
         lead = _leading_subject(doc, verbs, types)
         if lead is not None:
-            return _time_given(doc, lead, given) or _surface_value(doc, lead[0], doc.text[lead[1]:])
+            return _after_its_subject(doc, lead, given)
         if _someone_else(doc):
             return []  # "He moved to Utrecht": someone this sentence does not name, never the speaker
         return _surface_value(doc, speaker, doc.text)
@@ -108,6 +108,11 @@ def _leading_subject(doc: Any, verbs: frozenset[str], types: frozenset[str]) -> 
 
 _NUMBERED = re.compile(r"(?<![\w'’])(?-i:[a-z]+)\s+\d+[a-z]?\b(?!\s*(?:am|pm|%))", re.I)  # ("hive 7", "van 3")
 _CLOCK = re.compile(r"\d{1,2}(?:[:.]\d{2})?\s*(?:am|pm)|\d{1,2}[:.]\d{2}", re.I)  # ("18:25", "7pm", "9.30am")
+
+
+def _after_its_subject(doc: Any, lead: tuple[str, int], given: frozenset[tuple[str, str]]) -> list[Reading]:
+    """The value said after a subject read off the surface (``_leading_subject``): a time it is given, or a name."""
+    return _time_given(doc, lead, given) or _surface_value(doc, lead[0], doc.text[lead[1]:])
 
 
 def _time_given(doc: Any, lead: tuple[str, int], given: frozenset[tuple[str, str]]) -> list[Reading]:

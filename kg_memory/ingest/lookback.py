@@ -64,6 +64,8 @@ def _earlier(store: StoreCore, reader: Any, group_id: str, e: Episode, f: Extrac
     turns = [t for t in store.previous_turns(group_id, e.session_id, e.occurred_at, LOOK_BACK_TURNS)
              if t.role == e.role and t.speaker == e.speaker]
     for turn in reversed(turns):
+        if turn.occurred_at >= (f.started_by or f.valid_from):
+            continue  # (a change that had begun by the turn: the value the turn gives held no time before it)
         value = reader.earlier_value(turn, f.subject, f.predicate, e.content)
         if value is not None and normalize_name(value) != normalize_name(f.object):
             statement = reader.vocab.predicates[f.predicate].render(f.subject, value)

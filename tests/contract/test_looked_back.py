@@ -47,3 +47,14 @@ def test_a_thing_of_the_speakers_said_with_the_value_a_later_turn_leaves_is_wher
                                          "Moved out of Jesmond and into a studio in Heaton."])
     assert {f.object for f in mem.facts(group=group, predicate="lives_in", as_of="2026-01-20")} == {"Jesmond"}
     assert {f.object for f in mem.facts(group=group, predicate="lives_in")} == {"Heaton"}
+
+
+def test_a_change_dated_by_a_period_ends_the_earlier_value_where_the_period_ends(make_memory, group):
+    """"Last month" (January, said in February) is the latest the swap may have begun: Asda, said on 10 January,
+    holds until then, and no version runs backwards."""
+    mem, _ = _turns(make_memory, group, ["I'm on the tills at Asda.", "Last month I swapped Asda for a job at Greggs."])
+    versions = mem.facts(group=group, predicate="works_at", all_versions=True)
+    held = sorted((f.object, f.valid_from.day, f.valid_to and f.valid_to.month) for f in versions
+                  if f.expired_at is None)
+    assert held == [("Asda", 10, 2), ("Greggs", 1, None)], held
+    assert all(f.valid_to is None or f.valid_to > f.valid_from for f in versions)
