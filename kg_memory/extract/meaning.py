@@ -70,7 +70,7 @@ from .slotwords import cues_of, slot_words_of
 from .succession import NAME as _NAME
 from .succession import in_place_of, stepped_in, with_names
 from .surface import clauses_of, misjoined, named_clauses, surface_readings
-from .taking import Taking
+from .taking import Taking, counted
 from .thresholds import (
     ALIKE_FLOOR,
     CUE_BONUS,
@@ -624,6 +624,7 @@ class MeaningReader(Turning, Taking, Loose):
         # and the verb by its lemma ("cared": care)
         kind = value_shape(r.object)
         sort = kind_of(r.subject, self.vocab.type_notes)  # (a slot said of another kind of thing is no slot of it)
+        one_of_many = counted(r)  # (said once for the reading, not per predicate)
         return {p: (MASK_WEIGHT * shape[p] + (1 - MASK_WEIGHT) * s if p in shape else s)
                 + (CUE_BONUS if self.cues.get(p, frozenset()) & said_words else 0.0)
                 + (CUE_BONUS if r.verb and r.verb in value_verbs(self.vocab.predicates[p]) else 0.0)  # ("presented by")
@@ -633,7 +634,7 @@ class MeaningReader(Turning, Taking, Loose):
                 + VALUE_WEIGHT * max(0.0, alike.get(p, 0.0) - VALUE_FLOOR)
                 for p, s in raw.items()
                 if (not classed or self._takes(p, r.object) or self._in_place_of_its_kind(p, r))
-                and not self._one_of_many_unlike_its_examples(p, r)
+                and not self._one_of_many_unlike_its_examples(p, r, one_of_many)
                 and (among is None or p in among)
                 and (not things_only or self._of_things(p)) and (sort is None or sort in self._kinds.get(p, (sort,)))}
 

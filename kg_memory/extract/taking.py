@@ -5,6 +5,7 @@ declared below for the type checker."""
 
 from __future__ import annotations
 
+import functools
 import re
 from typing import TYPE_CHECKING
 
@@ -69,16 +70,33 @@ class Taking:
         return noun is not None and any(found is not None and found.object.lower().split()[-1:] == [noun]
                                         for _, found in self._example_readings(self.vocab.predicates[predicate]))
 
-    def _one_of_many_unlike_its_examples(self, predicate: str, r: Reading) -> bool:
-        """"I became a registrar": a common noun said as one of many ("a registrar"; not a name's kind, "a Java
-        codebase", nor one said with the slot's own noun or keyword, "a chemistry degree"), in a slot of values
-        without a class whose examples all say theirs bare ("I study law", "My degree is in history"), is no value
-        of it."""
+    def _one_of_many_unlike_its_examples(self, predicate: str, r: Reading, counted: bool) -> bool:
+        """"I became a registrar": a common noun said as one of many (``counted``: "a registrar", a lower-case value
+        after "a"; not a name's kind, "a Java codebase", nor one said with the slot's own noun or keyword, "a
+        chemistry degree"), in a slot of values without a class whose examples all say theirs bare ("I study law",
+        "My degree is in history"), is no value of it."""
         spec = self.vocab.predicates[predicate]
-        if spec.object_kind != "value" or spec.value_class or not r.object or not r.object.islower() \
-                or names_its_slot(r.object, predicate) or r.object.split()[-1] in spec.keywords \
-                or not re.search(rf"\b(?:a|an)\s+{re.escape(r.object)}\b", r.text, re.I):
+        if not counted or spec.object_kind != "value" or spec.value_class or names_its_slot(r.object, predicate) \
+                or r.object.split()[-1] in spec.keywords:
             return False
-        read = [(e, found) for e, found in self._example_readings(spec) if found is not None and found.object]
-        return bool(read) and not any(re.search(rf"\b(?:a|an|the|my|our)\s+(?:[\w-]+\s+)?{re.escape(found.object)}\b",
-                                                e, re.I) for e, found in read)
+        return self._said_bare(spec)
+
+    def _said_bare(self, spec: Predicate) -> bool:
+        """Do the predicate's examples all say their values without an article or a possessive? (Read once per
+        predicate and reader.)"""
+        if spec.name not in self._bare:
+            read = [(e, found) for e, found in self._example_readings(spec) if found is not None and found.object]
+            self._bare[spec.name] = bool(read) and not any(
+                re.search(rf"\b(?:a|an|the|my|our)\s+(?:[\w-]+\s+)?{re.escape(found.object)}\b", e, re.I)
+                for e, found in read)
+        return self._bare[spec.name]
+
+    @functools.cached_property
+    def _bare(self) -> dict[str, bool]:
+        return {}
+
+
+def counted(r: Reading) -> bool:
+    """Is the reading's value a common noun said after "a" or "an" ("I became a registrar")?"""
+    return bool(r.object) and r.object.islower() \
+        and re.search(rf"\b(?:a|an)\s+{re.escape(r.object)}\b", r.text, re.I) is not None
